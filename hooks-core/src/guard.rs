@@ -1,0 +1,147 @@
+//! Isolation of one handler call: a panic or a timeout becomes a [`FailureKind`], never a crash
+//! or a hang of the emit.
+//!
+//! The timer is armed only when the handler first returns `Pending`: most handlers answer on
+//! their first poll, and for them a call costs no timer registration at all.
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use crate::HookResult;
+use crate::handler::BoxFuture;
+use crate::outcome::FailureKind;
+
+/// A handler call with panic isolation and an optional timeout.
+pub(crate) struct Guarded<'a> {
+    call: BoxFuture<'a, Result<HookResult, String>>,
+    timeout: Option<Duration>,
+    timer: Timer,
+}
+
+enum Timer {
+    Unarmed,
+    Armed(Pin<Box<tokio::time::Sleep>>),
+    /// No Tokio timer is available here; the call waits without a deadline.
+    Unavailable,
+}
+
+impl<'a> Guarded<'a> {
+    pub(crate) fn new(
+        call: BoxFuture<'a, Result<HookResult, String>>,
+        timeout: Option<Duration>,
+    ) -> Self {
+        Guarded {
+            call,
+            timeout,
+            timer: Timer::Unarmed,
+        }
+    }
+}
+
+impl Future for Guarded<'_> {
+    type Output = Result<HookResult, FailureKind>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        match catch_unwind(AssertUnwindSafe(|| this.call.as_mut().poll(cx))) {
+            Ok(Poll::Ready(answer)) => return Poll::Ready(answer.map_err(FailureKind::Error)),
+            Err(payload) => return Poll::Ready(Err(FailureKind::Panic(panic_message(&*payload)))),
+            Ok(Poll::Pending) => {}
+        }
+        let Some(timeout) = this.timeout else {
+            return Poll::Pending;
+        };
+        if let Timer::Unarmed = this.timer {
+            this.timer = arm_timer(timeout);
+        }
+        match &mut this.timer {
+            Timer::Armed(sleep) => match sleep.as_mut().poll(cx) {
+                Poll::Ready(()) => Poll::Ready(Err(FailureKind::Timeout(timeout))),
+                Poll::Pending => Poll::Pending,
+            },
+            Timer::Unarmed | Timer::Unavailable => Poll::Pending,
+        }
+    }
+}
+
+/// Starts the deadline, or reports that this thread has no Tokio timer to start it with.
+fn arm_timer(timeout: Duration) -> Timer {
+    if tokio::runtime::Handle::try_current().is_err() {
+        tracing::error!("hook handler timeouts need a Tokio runtime; waiting without a deadline");
+        return Timer::Unavailable;
+    }
+    // A runtime built without `enable_time` panics here; that must not take the emit down.
+    match catch_unwind(|| Box::pin(tokio::time::sleep(timeout))) {
+        Ok(sleep) => Timer::Armed(sleep),
+        Err(_) => {
+            tracing::error!(
+                "hook handler timeouts need the Tokio time driver (enable_time or enable_all); \
+                 waiting without a deadline"
+            );
+            Timer::Unavailable
+        }
+    }
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(message) = payload.downcast_ref::<&str>() {
+        (*message).to_owned()
+    } else if let Some(message) = payload.downcast_ref::<String>() {
+        message.clone()
+    } else {
+        "non-string panic payload".to_owned()
+    }
+}
+
+/// Runs several guarded calls concurrently on the current task; resolves when all have.
+pub(crate) struct JoinAll<'a> {
+    calls: Vec<Option<Guarded<'a>>>,
+    answers: Vec<Option<Result<HookResult, FailureKind>>>,
+}
+
+impl<'a> JoinAll<'a> {
+    pub(crate) fn new(calls: Vec<Guarded<'a>>) -> Self {
+        let answers = calls.iter().map(|_| None).collect();
+        JoinAll {
+            calls: calls.into_iter().map(Some).collect(),
+            answers,
+        }
+    }
+}
+
+impl Future for JoinAll<'_> {
+    type Output = Vec<Result<HookResult, FailureKind>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        let mut pending = false;
+        for (slot, answer) in this.calls.iter_mut().zip(this.answers.iter_mut()) {
+            if let Some(call) = slot {
+                match Pin::new(call).poll(cx) {
+                    Poll::Ready(result) => {
+                        *answer = Some(result);
+                        *slot = None;
+                    }
+                    Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            return Poll::Pending;
+        }
+        Poll::Ready(
+            this.answers
+                .iter_mut()
+                .map(|answer| {
+                    answer.take().unwrap_or(Err(FailureKind::InvalidResult(
+                        "polled after completion".into(),
+                    )))
+                })
+                .collect(),
+        )
+    }
+}

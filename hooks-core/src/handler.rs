@@ -1,0 +1,213 @@
+//! Handlers: what can be registered, and the one erased form the registry stores.
+//!
+//! Three shapes register directly:
+//! - an `async fn(&str, &Value) -> HookResult` (or `-> Result<HookResult, E>` with `E: Display`,
+//!   where an error is logged and the handler skipped);
+//! - a closure with the same signature returning a future (annotate the argument types so the
+//!   closure is general over their lifetimes: `|event: &str, data: &Value| async move { .. }`);
+//! - a value of a type implementing [`Hook`].
+//!
+//! Each is erased once, at registration, into a [`Handler`]; a call then costs one boxed future
+//! (as in tower), whatever the handler's shape.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::HookResult;
+
+/// A boxed, sendable future, as returned by an erased handler call.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What a handler's future may resolve to: a [`HookResult`], or a `Result` whose error makes
+/// the registry log the failure and skip the handler.
+pub trait IntoHookResult {
+    /// Converts into a result, or the error message of a failed handler.
+    fn into_hook_result(self) -> Result<HookResult, String>;
+}
+
+impl IntoHookResult for HookResult {
+    fn into_hook_result(self) -> Result<HookResult, String> {
+        Ok(self)
+    }
+}
+
+impl<E: fmt::Display> IntoHookResult for Result<HookResult, E> {
+    fn into_hook_result(self) -> Result<HookResult, String> {
+        self.map_err(|error| error.to_string())
+    }
+}
+
+/// A hook written as a type, for hooks that carry configuration or state.
+///
+/// ```
+/// use hooks_core::{Hook, HookResult};
+/// use serde_json::Value;
+///
+/// struct BlockTool(&'static str);
+///
+/// impl Hook for BlockTool {
+///     async fn handle(&self, _event: &str, data: &Value) -> HookResult {
+///         if data["tool_name"] == self.0 {
+///             HookResult::deny(format!("{} is disabled in this workspace", self.0))
+///         } else {
+///             HookResult::cont()
+///         }
+///     }
+/// }
+/// ```
+pub trait Hook: Send + Sync + 'static {
+    /// Handles one event. `data` is the event data as the previous handlers left it.
+    fn handle(&self, event: &str, data: &Value) -> impl Future<Output = HookResult> + Send;
+}
+
+/// The signature of a handler function, general over the lifetimes of its arguments.
+///
+/// Implemented for every `Fn(&str, &Value) -> impl Future<Output: IntoHookResult>` that is
+/// `Send + Sync + 'static`, which includes plain `async fn`s; never implement it by hand.
+pub trait HookFn<'a>: Send + Sync + 'static {
+    /// What the future resolves to.
+    type Output: IntoHookResult;
+    /// The future the call returns.
+    type Future: Future<Output = Self::Output> + Send + 'a;
+
+    /// Calls the handler.
+    fn call(&self, event: &'a str, data: &'a Value) -> Self::Future;
+}
+
+impl<'a, F, Fut> HookFn<'a> for F
+where
+    F: Fn(&'a str, &'a Value) -> Fut + Send + Sync + 'static,
+    Fut: Future + Send + 'a,
+    Fut::Output: IntoHookResult,
+{
+    type Output = Fut::Output;
+    type Future = Fut;
+
+    fn call(&self, event: &'a str, data: &'a Value) -> Fut {
+        self(event, data)
+    }
+}
+
+/// The erased call every handler is turned into.
+pub(crate) trait ErasedHook: Send + Sync {
+    fn call<'a>(
+        &'a self,
+        event: &'a str,
+        data: &'a Value,
+    ) -> BoxFuture<'a, Result<HookResult, String>>;
+}
+
+struct FnHook<F>(F);
+
+impl<F> ErasedHook for FnHook<F>
+where
+    F: for<'a> HookFn<'a>,
+{
+    fn call<'a>(
+        &'a self,
+        event: &'a str,
+        data: &'a Value,
+    ) -> BoxFuture<'a, Result<HookResult, String>> {
+        let future = self.0.call(event, data);
+        Box::pin(async move { future.await.into_hook_result() })
+    }
+}
+
+struct TraitHook<H>(H);
+
+impl<H: Hook> ErasedHook for TraitHook<H> {
+    fn call<'a>(
+        &'a self,
+        event: &'a str,
+        data: &'a Value,
+    ) -> BoxFuture<'a, Result<HookResult, String>> {
+        Box::pin(async move { Ok(self.0.handle(event, data).await) })
+    }
+}
+
+/// A handler ready to register: any supported shape, erased.
+///
+/// Cloning is cheap (the handler is shared), so one handler can serve several events.
+#[derive(Clone)]
+pub struct Handler {
+    inner: Arc<dyn ErasedHook>,
+}
+
+impl Handler {
+    /// Erases a handler function or closure.
+    pub fn from_fn<F>(handler: F) -> Self
+    where
+        F: for<'a> HookFn<'a>,
+    {
+        Handler {
+            inner: Arc::new(FnHook(handler)),
+        }
+    }
+
+    /// Erases a [`Hook`] value.
+    pub fn from_hook<H: Hook>(hook: H) -> Self {
+        Handler {
+            inner: Arc::new(TraitHook(hook)),
+        }
+    }
+
+    /// Calls the handler directly, without the registry's timeout and panic isolation.
+    pub fn call<'a>(
+        &'a self,
+        event: &'a str,
+        data: &'a Value,
+    ) -> BoxFuture<'a, Result<HookResult, String>> {
+        self.inner.call(event, data)
+    }
+}
+
+impl fmt::Debug for Handler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Handler").finish_non_exhaustive()
+    }
+}
+
+/// Anything that can be registered as a handler. `Marker` only tells the shapes apart; it is
+/// inferred, never written.
+pub trait IntoHandler<Marker> {
+    /// Erases `self` into a [`Handler`].
+    fn into_handler(self) -> Handler;
+}
+
+/// Marker types that let [`IntoHandler`] cover every handler shape without overlapping impls.
+pub mod marker {
+    /// A function or closure handler.
+    #[derive(Debug)]
+    pub enum FnHandler {}
+    /// A [`Hook`](crate::Hook) value.
+    #[derive(Debug)]
+    pub enum HookValue {}
+    /// An already erased [`Handler`](crate::Handler).
+    #[derive(Debug)]
+    pub enum Erased {}
+}
+
+impl<F> IntoHandler<marker::FnHandler> for F
+where
+    F: for<'a> HookFn<'a>,
+{
+    fn into_handler(self) -> Handler {
+        Handler::from_fn(self)
+    }
+}
+
+impl<H: Hook> IntoHandler<marker::HookValue> for H {
+    fn into_handler(self) -> Handler {
+        Handler::from_hook(self)
+    }
+}
+
+impl IntoHandler<marker::Erased> for Handler {
+    fn into_handler(self) -> Handler {
+        self
+    }
+}

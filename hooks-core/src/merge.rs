@@ -1,0 +1,187 @@
+//! The fold of a handler chain's answers into one [`EmitResult`] (DESIGN.md, emit rules 2-7).
+//!
+//! - deny stops the chain and decides;
+//! - modify replaces the data later handlers see;
+//! - every injection is kept, in order, with its provenance;
+//! - the first ask_user decides unless a later handler denies;
+//! - every user message is kept;
+//! - the merged action is the strongest seen: deny > ask_user > inject_context > modify >
+//!   continue.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::outcome::{EmitResult, FailureKind, HandlerFailure, Injection, UserMessage};
+use crate::{HookAction, HookResult, MessageLevel};
+
+/// Whether the chain goes on after an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flow {
+    Continue,
+    Stop,
+}
+
+/// The state of a chain between handlers.
+pub(crate) struct Merge {
+    event: Arc<str>,
+    injections: Vec<Injection>,
+    messages: Vec<UserMessage>,
+    failures: Vec<HandlerFailure>,
+    /// The deny that ended the chain, or the first ask_user, with the hook that answered it.
+    decision: Option<(HookResult, Arc<str>)>,
+    /// The reason given by the last handler that modified the data.
+    modify_reason: Option<Option<String>>,
+    suppress_output: bool,
+}
+
+impl Merge {
+    pub(crate) fn new(event: Arc<str>) -> Self {
+        Merge {
+            event,
+            injections: Vec::new(),
+            messages: Vec::new(),
+            failures: Vec::new(),
+            decision: None,
+            modify_reason: None,
+            suppress_output: false,
+        }
+    }
+
+    /// Records a handler that failed and was skipped.
+    pub(crate) fn fail(&mut self, hook: &Arc<str>, kind: FailureKind) {
+        log_failure(hook, &self.event, &kind);
+        self.failures.push(HandlerFailure {
+            hook: Arc::clone(hook),
+            kind,
+        });
+    }
+
+    /// Folds one answer in; `data` is the chain's current event data.
+    pub(crate) fn absorb(
+        &mut self,
+        hook: &Arc<str>,
+        mut answer: HookResult,
+        data: &mut Value,
+    ) -> Flow {
+        self.suppress_output |= answer.suppress_output;
+        if let Some(text) = answer.user_message.take() {
+            self.messages.push(UserMessage {
+                text,
+                level: answer.user_message_level,
+                suppress_output: answer.suppress_output,
+                hook: Arc::clone(hook),
+                event: Arc::clone(&self.event),
+            });
+        }
+        // An injection is honoured whatever the action: text a hook wrote for the agent is
+        // never dropped just because the hook also denied or modified.
+        if let Some(text) = answer.context_injection.take() {
+            self.injections.push(Injection {
+                text,
+                role: answer.context_injection_role,
+                ephemeral: answer.ephemeral,
+                append_to_last_tool_result: answer.append_to_last_tool_result,
+                hook: Arc::clone(hook),
+                event: Arc::clone(&self.event),
+            });
+        } else if answer.action == HookAction::InjectContext {
+            self.fail(
+                hook,
+                FailureKind::InvalidResult("inject_context without context_injection".into()),
+            );
+        }
+
+        match answer.action {
+            HookAction::Deny => {
+                if let Some(replacement) = answer.data.take() {
+                    *data = replacement;
+                }
+                self.decision = Some((answer, Arc::clone(hook)));
+                return Flow::Stop;
+            }
+            HookAction::AskUser => match &self.decision {
+                None => self.decision = Some((answer, Arc::clone(hook))),
+                Some((_, first)) => tracing::debug!(
+                    hook = %hook, first = %first, event = %self.event,
+                    "a later ask_user is superseded by the first"
+                ),
+            },
+            HookAction::Modify => match answer.data.take() {
+                Some(replacement) => {
+                    *data = replacement;
+                    self.modify_reason = Some(answer.reason.take());
+                }
+                None => self.fail(
+                    hook,
+                    FailureKind::InvalidResult("modify without data".into()),
+                ),
+            },
+            HookAction::InjectContext | HookAction::Continue => {}
+        }
+        Flow::Continue
+    }
+
+    /// The merged result, carrying `data` as the final event data.
+    pub(crate) fn finish(self, data: Value) -> EmitResult {
+        let (mut result, decided_by) = match self.decision {
+            Some((decided, hook)) => (decided, Some(hook)),
+            None => (HookResult::default(), None),
+        };
+        if decided_by.is_none() {
+            if !self.injections.is_empty() {
+                result.action = HookAction::InjectContext;
+            } else if let Some(reason) = self.modify_reason {
+                result.action = HookAction::Modify;
+                result.reason = reason;
+            }
+        }
+        // As in the reference, the merged injection takes the first injection's settings;
+        // `injections` keeps each one's own.
+        if let Some(first) = self.injections.first() {
+            result.context_injection_role = first.role;
+            result.ephemeral = first.ephemeral;
+            result.append_to_last_tool_result = first.append_to_last_tool_result;
+        }
+        result.data = Some(data);
+        result.context_injection = join(self.injections.iter().map(|i| i.text.as_str()), "\n\n");
+        result.user_message = join(self.messages.iter().map(|m| m.text.as_str()), "\n");
+        result.user_message_level = self
+            .messages
+            .iter()
+            .map(|m| m.level)
+            .max_by_key(|level| level_rank(*level))
+            .unwrap_or(MessageLevel::Info);
+        result.suppress_output = self.suppress_output;
+        EmitResult {
+            result,
+            injections: self.injections,
+            messages: self.messages,
+            failures: self.failures,
+            decided_by,
+        }
+    }
+}
+
+/// Logs a handler that failed and is skipped.
+pub(crate) fn log_failure(hook: &str, event: &str, kind: &FailureKind) {
+    tracing::warn!(hook, event, "hook handler skipped: {kind}");
+}
+
+fn level_rank(level: MessageLevel) -> u8 {
+    match level {
+        MessageLevel::Info => 0,
+        MessageLevel::Warning => 1,
+        MessageLevel::Error => 2,
+    }
+}
+
+fn join<'a>(mut parts: impl Iterator<Item = &'a str>, separator: &str) -> Option<String> {
+    let first = parts.next()?;
+    let mut joined = first.to_owned();
+    for part in parts {
+        joined.push_str(separator);
+        joined.push_str(part);
+    }
+    Some(joined)
+}

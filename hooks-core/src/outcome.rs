@@ -1,0 +1,159 @@
+//! [`EmitResult`]: the folded answer of every handler of one emit, with nothing lost.
+//!
+//! The merged [`HookResult`] is what the reference returns; beside it the emit keeps what a
+//! single result cannot hold: each injection and user message with the hook that produced it
+//! (so audit and budgets apply per injection), and each handler that failed.
+
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::{HookAction, HookResult, InjectionRole, MessageLevel};
+
+/// The result of [`HookRegistry::emit`](crate::HookRegistry::emit).
+///
+/// It dereferences to the merged [`HookResult`], so `outcome.action` and `outcome.reason` read
+/// as in the reference API.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct EmitResult {
+    /// The merged result: the strongest action, the final data, every injection joined by a
+    /// blank line and every user message joined by a newline.
+    pub result: HookResult,
+    /// Each context injection, in handler order, with its provenance.
+    pub injections: Vec<Injection>,
+    /// Each user message, in handler order, with its provenance.
+    pub messages: Vec<UserMessage>,
+    /// Each handler that errored, panicked, timed out or answered nonsense, and was skipped.
+    pub failures: Vec<HandlerFailure>,
+    /// The hook whose deny or ask_user decided the result, if one did.
+    pub decided_by: Option<Arc<str>>,
+}
+
+impl EmitResult {
+    /// The result of an emit that no handler heard: continue, with the data as given.
+    pub(crate) fn unhandled(data: Value) -> Self {
+        EmitResult {
+            result: HookResult {
+                data: Some(data),
+                ..HookResult::default()
+            },
+            injections: Vec::new(),
+            messages: Vec::new(),
+            failures: Vec::new(),
+            decided_by: None,
+        }
+    }
+
+    /// The merged action.
+    pub fn action(&self) -> HookAction {
+        self.result.action
+    }
+
+    /// Whether the operation was denied.
+    pub fn is_denied(&self) -> bool {
+        self.result.action == HookAction::Deny
+    }
+
+    /// The final event data (as the last handler left it); `Null` only if a handler modified
+    /// the data to `null`.
+    pub fn data(&self) -> &Value {
+        self.result.data.as_ref().unwrap_or(&Value::Null)
+    }
+
+    /// Takes the final event data.
+    pub fn into_data(self) -> Value {
+        self.result.data.unwrap_or(Value::Null)
+    }
+
+    /// Takes the merged [`HookResult`], dropping the provenance.
+    pub fn into_result(self) -> HookResult {
+        self.result
+    }
+}
+
+impl Deref for EmitResult {
+    type Target = HookResult;
+
+    fn deref(&self) -> &HookResult {
+        &self.result
+    }
+}
+
+/// One context injection, as a handler asked for it, with where it came from.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Injection {
+    /// The text to inject.
+    pub text: String,
+    /// The role of the injected message.
+    pub role: InjectionRole,
+    /// Deliver to the next model call only; never store in history.
+    pub ephemeral: bool,
+    /// Append to the last tool result instead of adding a message.
+    pub append_to_last_tool_result: bool,
+    /// The name of the hook that injected it.
+    pub hook: Arc<str>,
+    /// The canonical event it was injected on.
+    pub event: Arc<str>,
+}
+
+/// One message for the user, with where it came from.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct UserMessage {
+    /// The message.
+    pub text: String,
+    /// Its severity.
+    pub level: MessageLevel,
+    /// Whether the hook asked to hide its own output.
+    pub suppress_output: bool,
+    /// The name of the hook that produced it.
+    pub hook: Arc<str>,
+    /// The canonical event it was produced on.
+    pub event: Arc<str>,
+}
+
+/// A handler that was skipped because it failed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct HandlerFailure {
+    /// The name of the handler.
+    pub hook: Arc<str>,
+    /// What went wrong.
+    pub kind: FailureKind,
+}
+
+/// How a handler failed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum FailureKind {
+    /// It returned an error.
+    Error(String),
+    /// It panicked; the panic message, when it was a string.
+    Panic(String),
+    /// It did not finish within its timeout.
+    Timeout(Duration),
+    /// Its answer could not be applied (e.g. `modify` without `data`).
+    InvalidResult(String),
+}
+
+impl fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FailureKind::Error(message) => write!(f, "returned an error: {message}"),
+            FailureKind::Panic(message) => write!(f, "panicked: {message}"),
+            FailureKind::Timeout(after) => write!(f, "timed out after {after:?}"),
+            FailureKind::InvalidResult(why) => write!(f, "returned an unusable result: {why}"),
+        }
+    }
+}
+
+impl fmt::Display for HandlerFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "hook `{}` {}", self.hook, self.kind)
+    }
+}

@@ -1,0 +1,471 @@
+//! [`HookRegistry`]: registration, and lock-free dispatch of events to handlers.
+//!
+//! Writers (register, unregister) take a mutex, edit the authoritative table and publish an
+//! immutable snapshot through an [`ArcSwap`]. Emitters only load the snapshot: they never take
+//! a lock and are never blocked by a writer. An emit in flight keeps the snapshot it started
+//! with, except that a handler unregistered meanwhile is not started any more.
+
+use std::any::type_name;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::Duration;
+
+use arc_swap::ArcSwap;
+use rustc_hash::FxHashMap;
+use serde_json::{Map, Value};
+
+use crate::events::{self, EventNameError};
+use crate::guard::{Guarded, JoinAll};
+use crate::handler::{Handler, IntoHandler};
+use crate::merge::{Flow, Merge, log_failure};
+use crate::outcome::EmitResult;
+use crate::timestamp;
+
+/// How long a handler may run in [`HookRegistry::emit`] before it is skipped, unless the
+/// registry or the registration says otherwise.
+pub const DEFAULT_HANDLER_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The per-handler timeout of [`HookRegistry::emit_and_collect`] in the reference: one second.
+pub const DEFAULT_COLLECT_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// The field every event carries with the time of the emit, unless the emitter set it.
+pub const TIMESTAMP_FIELD: &str = "timestamp";
+
+/// How to register a handler: priority, name and timeout.
+///
+/// ```
+/// use std::time::Duration;
+/// use hooks_core::HookOptions;
+///
+/// let options = HookOptions::new()
+///     .priority(-10)
+///     .name("audit")
+///     .timeout(Duration::from_millis(200));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct HookOptions {
+    priority: i32,
+    name: Option<String>,
+    timeout: Option<Duration>,
+}
+
+impl HookOptions {
+    /// Priority 0, the handler's type name as its name, the registry's timeout.
+    pub fn new() -> Self {
+        HookOptions::default()
+    }
+
+    /// Lower runs earlier; equal priorities run in registration order. Negative is allowed.
+    #[must_use]
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.priority = priority;
+        self
+    }
+
+    /// The name shown in logs, failures and provenance, and used by
+    /// [`HookRegistry::unregister`]. Names need not be unique.
+    #[must_use]
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// How long the handler may run before it is skipped.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+}
+
+/// One registered handler, shared by every snapshot that lists it.
+pub(crate) struct Entry {
+    id: u64,
+    priority: i32,
+    name: Arc<str>,
+    handler: Handler,
+    timeout: Option<Duration>,
+    /// Cleared on unregister so that an emit in flight does not start the handler any more.
+    active: AtomicBool,
+}
+
+/// The handlers of one event, as emitters see them.
+struct Route {
+    event: Arc<str>,
+    entries: Box<[Arc<Entry>]>,
+}
+
+/// What emitters load: every route, keyed by canonical name and by each alias.
+#[derive(Default)]
+struct Snapshot {
+    routes: FxHashMap<Box<str>, Arc<Route>>,
+}
+
+struct Shared {
+    snapshot: ArcSwap<Snapshot>,
+    defaults: ArcSwap<Map<String, Value>>,
+    /// The authoritative table, per canonical event, sorted by priority then registration.
+    table: Mutex<BTreeMap<Arc<str>, Vec<Arc<Entry>>>>,
+    next_id: AtomicU64,
+    handler_timeout: Option<Duration>,
+}
+
+/// The registry of hook handlers and the dispatcher of events to them.
+///
+/// Cloning is cheap and gives another handle to the same registry, so it can be shared across
+/// tasks; registration, unregistration and emission may all happen concurrently.
+///
+/// ```
+/// use hooks_core::{HookRegistry, HookResult, HookAction};
+/// use serde_json::{json, Value};
+///
+/// async fn no_rm(_event: &str, data: &Value) -> HookResult {
+///     match data["tool_input"]["command"].as_str() {
+///         Some(cmd) if cmd.starts_with("rm ") => HookResult::deny("rm is disabled; move files to ./trash instead"),
+///         _ => HookResult::cont(),
+///     }
+/// }
+///
+/// # tokio_test_block_on(async {
+/// let registry = HookRegistry::new();
+/// registry.register("PreToolUse", no_rm, 10, "no_rm")?;
+///
+/// let outcome = registry
+///     .emit("tool:pre", json!({"tool_name": "bash", "tool_input": {"command": "rm -rf build"}}))
+///     .await;
+/// assert_eq!(outcome.action, HookAction::Deny);
+/// assert_eq!(outcome.decided_by.as_deref(), Some("no_rm"));
+/// # Ok::<(), hooks_core::EventNameError>(())
+/// # }).unwrap();
+/// # fn tokio_test_block_on<F: std::future::Future>(f: F) -> F::Output {
+/// #     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(f)
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct HookRegistry {
+    shared: Arc<Shared>,
+}
+
+impl Default for HookRegistry {
+    fn default() -> Self {
+        HookRegistry::new()
+    }
+}
+
+impl std::fmt::Debug for HookRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HookRegistry")
+            .field("handlers", &self.list_handlers(None))
+            .field("handler_timeout", &self.shared.handler_timeout)
+            .finish()
+    }
+}
+
+impl HookRegistry {
+    /// An empty registry whose handlers time out after [`DEFAULT_HANDLER_TIMEOUT`].
+    pub fn new() -> Self {
+        HookRegistry::with_handler_timeout(Some(DEFAULT_HANDLER_TIMEOUT))
+    }
+
+    /// An empty registry with another default handler timeout (`None`: wait for ever).
+    pub fn with_handler_timeout(timeout: Option<Duration>) -> Self {
+        HookRegistry {
+            shared: Arc::new(Shared {
+                snapshot: ArcSwap::from_pointee(Snapshot::default()),
+                defaults: ArcSwap::from_pointee(Map::new()),
+                table: Mutex::new(BTreeMap::new()),
+                next_id: AtomicU64::new(1),
+                handler_timeout: timeout,
+            }),
+        }
+    }
+
+    /// Registers `handler` for `event` (canonical name, alias or custom `namespace:name`), as
+    /// the reference's `register(event, handler, priority, name)`.
+    ///
+    /// Returns a handle that unregisters this one handler, or why the event name is unusable.
+    pub fn register<M>(
+        &self,
+        event: &str,
+        handler: impl IntoHandler<M>,
+        priority: i32,
+        name: impl Into<String>,
+    ) -> Result<HookHandle, EventNameError> {
+        self.register_with(
+            event,
+            handler,
+            HookOptions::new().priority(priority).name(name),
+        )
+    }
+
+    /// Alias of [`HookRegistry::register`], as in the reference.
+    pub fn on<M>(
+        &self,
+        event: &str,
+        handler: impl IntoHandler<M>,
+        priority: i32,
+        name: impl Into<String>,
+    ) -> Result<HookHandle, EventNameError> {
+        self.register(event, handler, priority, name)
+    }
+
+    /// Registers `handler` for `event` with the given options. Without a name, the handler's
+    /// type name (for a function, its path) is used.
+    pub fn register_with<M, H: IntoHandler<M>>(
+        &self,
+        event: &str,
+        handler: H,
+        options: HookOptions,
+    ) -> Result<HookHandle, EventNameError> {
+        let event = events::canonicalize(event)?;
+        let name = options.name.unwrap_or_else(|| type_name::<H>().to_owned());
+        let entry = Arc::new(Entry {
+            id: self.shared.next_id.fetch_add(1, Ordering::Relaxed),
+            priority: options.priority,
+            name: name.into(),
+            handler: handler.into_handler(),
+            timeout: options.timeout.or(self.shared.handler_timeout),
+            active: AtomicBool::new(true),
+        });
+        let handle = HookHandle {
+            registry: Arc::downgrade(&self.shared),
+            id: entry.id,
+            event: event.into(),
+            name: Arc::clone(&entry.name),
+        };
+        self.shared.edit(|table| {
+            let list = table.entry(Arc::clone(&handle.event)).or_default();
+            // Ids grow with registration, so "after every entry of lower or equal priority"
+            // keeps equal priorities in registration order.
+            let at = list.partition_point(|e| e.priority <= entry.priority);
+            list.insert(at, entry);
+        });
+        tracing::debug!(event = %handle.event, hook = %handle.name, "hook registered");
+        Ok(handle)
+    }
+
+    /// Unregisters every handler named `name` (names need not be unique); returns how many.
+    pub fn unregister(&self, name: &str) -> usize {
+        self.shared.remove(|entry| &*entry.name == name)
+    }
+
+    /// Replaces the fields merged into the data of every emitted event. Event data wins over
+    /// a default of the same key.
+    pub fn set_default_fields<K: Into<String>>(
+        &self,
+        defaults: impl IntoIterator<Item = (K, Value)>,
+    ) {
+        let defaults: Map<String, Value> = defaults
+            .into_iter()
+            .map(|(key, value)| (key.into(), value))
+            .collect();
+        self.shared.defaults.store(Arc::new(defaults));
+    }
+
+    /// The handler names per canonical event, in the order they run. With `Some(event)` the
+    /// map has exactly that event's key (canonicalised), even when it has no handler.
+    pub fn list_handlers(&self, event: Option<&str>) -> BTreeMap<String, Vec<String>> {
+        let snapshot = self.shared.snapshot.load();
+        let names = |route: &Route| route.entries.iter().map(|e| e.name.to_string()).collect();
+        match event {
+            Some(event) => {
+                let key = events::canonicalize(event).unwrap_or(event);
+                let names = snapshot.routes.get(key).map_or_else(Vec::new, |r| names(r));
+                BTreeMap::from([(key.to_owned(), names)])
+            }
+            None => snapshot
+                .routes
+                .iter()
+                .filter(|(key, route)| ***key == *route.event)
+                .map(|(key, route)| (key.to_string(), names(route)))
+                .collect(),
+        }
+    }
+
+    /// Whether any handler listens to `event` (canonical name or alias): a cheap check an
+    /// emitter can make before building an expensive payload.
+    pub fn has_handlers(&self, event: &str) -> bool {
+        self.shared.snapshot.load().routes.contains_key(event)
+    }
+
+    /// Emits `event` to its handlers in priority order and folds their answers.
+    ///
+    /// The handlers see `data` with the default fields and a `timestamp` added where absent.
+    /// The rules (DESIGN.md): deny stops the chain; modify replaces the data for later
+    /// handlers; injections and user messages are all kept with their provenance; the first
+    /// ask_user wins unless a later handler denies; a handler that errors, panics or times
+    /// out is logged, recorded in [`EmitResult::failures`] and skipped. With no handler the
+    /// result is `continue` with `data` exactly as given.
+    pub async fn emit(&self, event: &str, data: Value) -> EmitResult {
+        let Some(route) = self.shared.route(event) else {
+            return EmitResult::unhandled(data);
+        };
+        let mut data = self.shared.prepare(data);
+        let mut merge = Merge::new(Arc::clone(&route.event));
+        for entry in route.entries.iter() {
+            if !entry.active.load(Ordering::Acquire) {
+                continue;
+            }
+            let call = entry.handler.call(&route.event, &data);
+            match Guarded::new(call, entry.timeout).await {
+                Ok(answer) => {
+                    if merge.absorb(&entry.name, answer, &mut data) == Flow::Stop {
+                        break;
+                    }
+                }
+                Err(failure) => merge.fail(&entry.name, failure),
+            }
+        }
+        merge.finish(data)
+    }
+
+    /// Emits `event` to all its handlers concurrently, each with `timeout`, and returns the
+    /// non-null `data` of their answers in priority order (the reference's
+    /// `emit_and_collect`). Failed and timed-out handlers are logged and left out.
+    pub async fn emit_and_collect(
+        &self,
+        event: &str,
+        data: Value,
+        timeout: Duration,
+    ) -> Vec<Value> {
+        let Some(route) = self.shared.route(event) else {
+            return Vec::new();
+        };
+        let data = self.shared.prepare(data);
+        let live: Vec<&Arc<Entry>> = route
+            .entries
+            .iter()
+            .filter(|entry| entry.active.load(Ordering::Acquire))
+            .collect();
+        let calls = live
+            .iter()
+            .map(|entry| Guarded::new(entry.handler.call(&route.event, &data), Some(timeout)))
+            .collect();
+        let answers = JoinAll::new(calls).await;
+        let mut collected = Vec::new();
+        for (entry, answer) in live.iter().zip(answers) {
+            match answer {
+                Ok(answer) => collected.extend(answer.data.filter(|d| !d.is_null())),
+                Err(failure) => log_failure(&entry.name, &route.event, &failure),
+            }
+        }
+        collected
+    }
+}
+
+impl Shared {
+    fn route(&self, event: &str) -> Option<Arc<Route>> {
+        self.snapshot.load().routes.get(event).cloned()
+    }
+
+    /// Adds the default fields and the timestamp the emitter did not set. `null` counts as an
+    /// empty object; other non-object data is passed on as it is, with a warning.
+    fn prepare(&self, data: Value) -> Value {
+        let mut data = match data {
+            Value::Null => Value::Object(Map::new()),
+            other => other,
+        };
+        let Value::Object(fields) = &mut data else {
+            tracing::warn!(
+                "event data is not a JSON object; default fields and timestamp not added"
+            );
+            return data;
+        };
+        for (key, value) in self.defaults.load().iter() {
+            if !fields.contains_key(key) {
+                fields.insert(key.clone(), value.clone());
+            }
+        }
+        if !fields.contains_key(TIMESTAMP_FIELD) {
+            fields.insert(TIMESTAMP_FIELD.to_owned(), Value::String(timestamp::now()));
+        }
+        data
+    }
+
+    fn lock_table(&self) -> MutexGuard<'_, BTreeMap<Arc<str>, Vec<Arc<Entry>>>> {
+        // The table is only edited by this module's own code, which cannot leave it half
+        // edited; a poisoned lock is therefore still consistent.
+        self.table
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Edits the table and publishes the new snapshot, under the writer lock.
+    fn edit(&self, change: impl FnOnce(&mut BTreeMap<Arc<str>, Vec<Arc<Entry>>>)) {
+        let mut table = self.lock_table();
+        change(&mut table);
+        table.retain(|_, entries| !entries.is_empty());
+        self.snapshot.store(Arc::new(build_snapshot(&table)));
+    }
+
+    /// Removes (and deactivates) every entry matching `doomed`; returns how many.
+    fn remove(&self, doomed: impl Fn(&Entry) -> bool) -> usize {
+        let mut removed = 0;
+        self.edit(|table| {
+            for entries in table.values_mut() {
+                entries.retain(|entry| {
+                    let keep = !doomed(entry);
+                    if !keep {
+                        entry.active.store(false, Ordering::Release);
+                        removed += 1;
+                    }
+                    keep
+                });
+            }
+        });
+        removed
+    }
+}
+
+fn build_snapshot(table: &BTreeMap<Arc<str>, Vec<Arc<Entry>>>) -> Snapshot {
+    let mut routes = FxHashMap::default();
+    for (event, entries) in table {
+        let route = Arc::new(Route {
+            event: Arc::clone(event),
+            entries: entries.iter().cloned().collect(),
+        });
+        for alias in events::aliases_of(event) {
+            routes.insert(alias.into(), Arc::clone(&route));
+        }
+        routes.insert(event.as_ref().into(), route);
+    }
+    Snapshot { routes }
+}
+
+/// Unregisters the one handler it was returned for. Dropping it does nothing: a handler stays
+/// registered until it is unregistered.
+#[derive(Debug, Clone)]
+pub struct HookHandle {
+    registry: Weak<Shared>,
+    id: u64,
+    event: Arc<str>,
+    name: Arc<str>,
+}
+
+impl HookHandle {
+    /// Removes the handler; returns whether it was still registered. Once this returns, no new
+    /// call of the handler starts, not even from an emit already in flight.
+    pub fn unregister(&self) -> bool {
+        match self.registry.upgrade() {
+            Some(shared) => shared.remove(|entry| entry.id == self.id) > 0,
+            None => false,
+        }
+    }
+
+    /// The canonical event the handler is registered for.
+    pub fn event(&self) -> &str {
+        &self.event
+    }
+
+    /// The handler's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared").finish_non_exhaustive()
+    }
+}

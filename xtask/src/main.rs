@@ -1,0 +1,66 @@
+//! Workspace automation, run as `cargo xtask <task>`.
+//!
+//! - `ci`: the checks CI runs (format, lints, the whole test suite), in that order, stopping
+//!   at the first failure.
+
+use std::process::{Command, ExitCode};
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  ci    run the checks CI runs: cargo fmt --check, cargo clippy -D warnings, cargo test";
+
+/// The steps of `cargo xtask ci`; the same as `.ci/run`.
+const CI_STEPS: &[&[&str]] = &[
+    &["fmt", "--all", "--", "--check"],
+    &[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ],
+    &["test", "--workspace"],
+];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("-h" | "--help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("unknown task `{other}`\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        None => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn ci() -> ExitCode {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    for step in CI_STEPS {
+        let shown = format!("cargo {}", step.join(" "));
+        eprintln!("==> {shown}");
+        match Command::new(&cargo).args(*step).status() {
+            Ok(status) if status.success() => {}
+            Ok(status) => {
+                eprintln!(
+                    "xtask ci: `{shown}` failed ({status}); fix it and run `cargo xtask ci` again"
+                );
+                return ExitCode::FAILURE;
+            }
+            Err(error) => {
+                eprintln!("xtask ci: could not run `{shown}`: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
