@@ -191,9 +191,10 @@ pub const DEFAULT_APPROVAL_OPTIONS: [&str; 2] = ["Allow", "Deny"];
 /// assert!(feedback.ephemeral);
 /// ```
 ///
-/// Every field has the reference default, so `{"action": "continue"}` and even `{}` parse.
+/// Every field has the reference default, so `{"action": "continue"}` and even `{}` parse; only
+/// an object parses (an array or a bare string is an error, never a silent `continue`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, remote = "Self")]
 pub struct HookResult {
     /// What to do; see [`HookAction`].
     pub action: HookAction,
@@ -244,6 +245,37 @@ impl Default for HookResult {
             user_message_level: MessageLevel::Info,
             append_to_last_tool_result: false,
         }
+    }
+}
+
+impl Serialize for HookResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        HookResult::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for HookResult {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectOnly;
+
+        impl<'de> serde::de::Visitor<'de> for ObjectOnly {
+            type Value = HookResult;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a hook result object, e.g. {\"action\": \"continue\"}")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<HookResult, A::Error> {
+                // The derived (remote) impl also accepts sequences; going through a map first
+                // rules them out.
+                HookResult::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+
+        deserializer.deserialize_map(ObjectOnly)
     }
 }
 
