@@ -11,13 +11,12 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use crate::HookResult;
-use crate::handler::BoxFuture;
+use crate::handler::{Answer, BoxFuture};
 use crate::outcome::FailureKind;
 
 /// A handler call with panic isolation and an optional timeout.
 pub(crate) struct Guarded<'a> {
-    call: BoxFuture<'a, Result<HookResult, String>>,
+    call: BoxFuture<'a, Answer>,
     timeout: Option<Duration>,
     timer: Timer,
 }
@@ -30,10 +29,7 @@ enum Timer {
 }
 
 impl<'a> Guarded<'a> {
-    pub(crate) fn new(
-        call: BoxFuture<'a, Result<HookResult, String>>,
-        timeout: Option<Duration>,
-    ) -> Self {
+    pub(crate) fn new(call: BoxFuture<'a, Answer>, timeout: Option<Duration>) -> Self {
         Guarded {
             call,
             timeout,
@@ -43,13 +39,15 @@ impl<'a> Guarded<'a> {
 }
 
 impl Future for Guarded<'_> {
-    type Output = Result<HookResult, FailureKind>;
+    type Output = Answer;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Answer> {
         let this = &mut *self;
         match catch_unwind(AssertUnwindSafe(|| this.call.as_mut().poll(cx))) {
-            Ok(Poll::Ready(answer)) => return Poll::Ready(answer.map_err(FailureKind::Error)),
-            Err(payload) => return Poll::Ready(Err(FailureKind::Panic(panic_message(&*payload)))),
+            Ok(Poll::Ready(answer)) => return Poll::Ready(answer),
+            Err(payload) => {
+                return Poll::Ready(Answer::Failed(FailureKind::Panic(panic_message(&*payload))));
+            }
             Ok(Poll::Pending) => {}
         }
         let Some(timeout) = this.timeout else {
@@ -60,7 +58,7 @@ impl Future for Guarded<'_> {
         }
         match &mut this.timer {
             Timer::Armed(sleep) => match sleep.as_mut().poll(cx) {
-                Poll::Ready(()) => Poll::Ready(Err(FailureKind::Timeout(timeout))),
+                Poll::Ready(()) => Poll::Ready(Answer::Failed(FailureKind::Timeout(timeout))),
                 Poll::Pending => Poll::Pending,
             },
             Timer::Unarmed | Timer::Unavailable => Poll::Pending,
@@ -100,7 +98,7 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 /// Runs several guarded calls concurrently on the current task; resolves when all have.
 pub(crate) struct JoinAll<'a> {
     calls: Vec<Option<Guarded<'a>>>,
-    answers: Vec<Option<Result<HookResult, FailureKind>>>,
+    answers: Vec<Option<Answer>>,
 }
 
 impl<'a> JoinAll<'a> {
@@ -114,7 +112,7 @@ impl<'a> JoinAll<'a> {
 }
 
 impl Future for JoinAll<'_> {
-    type Output = Vec<Result<HookResult, FailureKind>>;
+    type Output = Vec<Answer>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
@@ -137,9 +135,11 @@ impl Future for JoinAll<'_> {
             this.answers
                 .iter_mut()
                 .map(|answer| {
-                    answer.take().unwrap_or(Err(FailureKind::InvalidResult(
-                        "polled after completion".into(),
-                    )))
+                    answer
+                        .take()
+                        .unwrap_or(Answer::Failed(FailureKind::InvalidResult(
+                            "polled after completion".into(),
+                        )))
                 })
                 .collect(),
         )

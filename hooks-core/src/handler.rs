@@ -18,6 +18,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::HookResult;
+use crate::outcome::FailureKind;
 
 /// A boxed, sendable future, as returned by an erased handler call.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -92,13 +93,30 @@ where
     }
 }
 
+/// A handler's answer as the registry carries it.
+///
+/// A plain `continue` (no data, reason, message or injection) is by far the most common
+/// answer; it travels as a tag instead of a whole [`HookResult`], and any other answer as one
+/// pointer, so a chain of observers moves and drops almost nothing.
+pub(crate) enum Answer {
+    Continue,
+    Full(Box<HookResult>),
+    Failed(FailureKind),
+}
+
+impl Answer {
+    fn from_output(output: impl IntoHookResult) -> Answer {
+        match output.into_hook_result() {
+            Ok(result) if result.is_plain_continue() => Answer::Continue,
+            Ok(result) => Answer::Full(Box::new(result)),
+            Err(message) => Answer::Failed(FailureKind::Error(message)),
+        }
+    }
+}
+
 /// The erased call every handler is turned into.
 pub(crate) trait ErasedHook: Send + Sync {
-    fn call<'a>(
-        &'a self,
-        event: &'a str,
-        data: &'a Value,
-    ) -> BoxFuture<'a, Result<HookResult, String>>;
+    fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> BoxFuture<'a, Answer>;
 }
 
 struct FnHook<F>(F);
@@ -107,25 +125,17 @@ impl<F> ErasedHook for FnHook<F>
 where
     F: for<'a> HookFn<'a>,
 {
-    fn call<'a>(
-        &'a self,
-        event: &'a str,
-        data: &'a Value,
-    ) -> BoxFuture<'a, Result<HookResult, String>> {
+    fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> BoxFuture<'a, Answer> {
         let future = self.0.call(event, data);
-        Box::pin(async move { future.await.into_hook_result() })
+        Box::pin(async move { Answer::from_output(future.await) })
     }
 }
 
 struct TraitHook<H>(H);
 
 impl<H: Hook> ErasedHook for TraitHook<H> {
-    fn call<'a>(
-        &'a self,
-        event: &'a str,
-        data: &'a Value,
-    ) -> BoxFuture<'a, Result<HookResult, String>> {
-        Box::pin(async move { Ok(self.0.handle(event, data).await) })
+    fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> BoxFuture<'a, Answer> {
+        Box::pin(async move { Answer::from_output(self.0.handle(event, data).await) })
     }
 }
 
@@ -155,12 +165,24 @@ impl Handler {
         }
     }
 
-    /// Calls the handler directly, without the registry's timeout and panic isolation.
-    pub fn call<'a>(
+    /// Calls the handler directly, without the registry's timeout and panic isolation: the
+    /// answer, or the message of the error the handler returned.
+    pub async fn call(&self, event: &str, data: &Value) -> Result<HookResult, String> {
+        match self.erased_call(event, data).await {
+            Answer::Continue => Ok(HookResult::cont()),
+            Answer::Full(result) => Ok(*result),
+            Answer::Failed(failure) => Err(match failure {
+                FailureKind::Error(message) => message,
+                other => other.to_string(),
+            }),
+        }
+    }
+
+    pub(crate) fn erased_call<'a>(
         &'a self,
         event: &'a str,
         data: &'a Value,
-    ) -> BoxFuture<'a, Result<HookResult, String>> {
+    ) -> BoxFuture<'a, Answer> {
         self.inner.call(event, data)
     }
 }

@@ -29,7 +29,7 @@ pub(crate) struct Merge {
     messages: Vec<UserMessage>,
     failures: Vec<HandlerFailure>,
     /// The deny that ended the chain, or the first ask_user, with the hook that answered it.
-    decision: Option<(HookResult, Arc<str>)>,
+    decision: Option<(Box<HookResult>, Arc<str>)>,
     /// The reason given by the last handler that modified the data.
     modify_reason: Option<Option<String>>,
     suppress_output: bool,
@@ -61,7 +61,7 @@ impl Merge {
     pub(crate) fn absorb(
         &mut self,
         hook: &Arc<str>,
-        mut answer: HookResult,
+        mut answer: Box<HookResult>,
         data: &mut Value,
     ) -> Flow {
         self.suppress_output |= answer.suppress_output;
@@ -125,7 +125,7 @@ impl Merge {
     /// The merged result, carrying `data` as the final event data.
     pub(crate) fn finish(self, data: Value) -> EmitResult {
         let (mut result, decided_by) = match self.decision {
-            Some((decided, hook)) => (decided, Some(hook)),
+            Some((decided, hook)) => (*decided, Some(hook)),
             None => (HookResult::default(), None),
         };
         if decided_by.is_none() {

@@ -35,6 +35,7 @@ pub struct EmitResult {
 
 impl EmitResult {
     /// The result of an emit that no handler heard: continue, with the data as given.
+    #[inline]
     pub(crate) fn unhandled(data: Value) -> Self {
         EmitResult {
             result: HookResult {

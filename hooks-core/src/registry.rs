@@ -7,17 +7,18 @@
 
 use std::any::type_name;
 use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use arc_swap::ArcSwap;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHasher};
 use serde_json::{Map, Value};
 
 use crate::events::{self, EventNameError};
 use crate::guard::{Guarded, JoinAll};
-use crate::handler::{Handler, IntoHandler};
+use crate::handler::{Answer, Handler, IntoHandler};
 use crate::merge::{Flow, Merge, log_failure};
 use crate::outcome::EmitResult;
 use crate::timestamp;
@@ -103,6 +104,10 @@ struct Snapshot {
 }
 
 struct Shared {
+    /// One bit per routed name's hash: a clear bit proves nobody listens to a name, without
+    /// touching the snapshot (the "is anyone listening?" fast path). A set bit may be shared
+    /// with another name; the snapshot decides.
+    interest: AtomicU64,
     snapshot: ArcSwap<Snapshot>,
     defaults: ArcSwap<Map<String, Value>>,
     /// The authoritative table, per canonical event, sorted by priority then registration.
@@ -172,6 +177,7 @@ impl HookRegistry {
     pub fn with_handler_timeout(timeout: Option<Duration>) -> Self {
         HookRegistry {
             shared: Arc::new(Shared {
+                interest: AtomicU64::new(0),
                 snapshot: ArcSwap::from_pointee(Snapshot::default()),
                 defaults: ArcSwap::from_pointee(Map::new()),
                 table: Mutex::new(BTreeMap::new()),
@@ -286,7 +292,7 @@ impl HookRegistry {
     /// Whether any handler listens to `event` (canonical name or alias): a cheap check an
     /// emitter can make before building an expensive payload.
     pub fn has_handlers(&self, event: &str) -> bool {
-        self.shared.snapshot.load().routes.contains_key(event)
+        self.shared.may_listen(event) && self.shared.snapshot.load().routes.contains_key(event)
     }
 
     /// Emits `event` to its handlers in priority order and folds their answers.
@@ -307,14 +313,15 @@ impl HookRegistry {
             if !entry.active.load(Ordering::Acquire) {
                 continue;
             }
-            let call = entry.handler.call(&route.event, &data);
+            let call = entry.handler.erased_call(&route.event, &data);
             match Guarded::new(call, entry.timeout).await {
-                Ok(answer) => {
+                Answer::Continue => {}
+                Answer::Full(answer) => {
                     if merge.absorb(&entry.name, answer, &mut data) == Flow::Stop {
                         break;
                     }
                 }
-                Err(failure) => merge.fail(&entry.name, failure),
+                Answer::Failed(failure) => merge.fail(&entry.name, failure),
             }
         }
         merge.finish(data)
@@ -340,14 +347,20 @@ impl HookRegistry {
             .collect();
         let calls = live
             .iter()
-            .map(|entry| Guarded::new(entry.handler.call(&route.event, &data), Some(timeout)))
+            .map(|entry| {
+                Guarded::new(
+                    entry.handler.erased_call(&route.event, &data),
+                    Some(timeout),
+                )
+            })
             .collect();
         let answers = JoinAll::new(calls).await;
         let mut collected = Vec::new();
         for (entry, answer) in live.iter().zip(answers) {
             match answer {
-                Ok(answer) => collected.extend(answer.data.filter(|d| !d.is_null())),
-                Err(failure) => log_failure(&entry.name, &route.event, &failure),
+                Answer::Continue => {}
+                Answer::Full(answer) => collected.extend(answer.data.filter(|d| !d.is_null())),
+                Answer::Failed(failure) => log_failure(&entry.name, &route.event, &failure),
             }
         }
         collected
@@ -355,8 +368,18 @@ impl HookRegistry {
 }
 
 impl Shared {
+    #[inline]
     fn route(&self, event: &str) -> Option<Arc<Route>> {
+        if !self.may_listen(event) {
+            return None;
+        }
         self.snapshot.load().routes.get(event).cloned()
+    }
+
+    /// False when no handler can be registered under `event`; true when one may be.
+    #[inline]
+    fn may_listen(&self, event: &str) -> bool {
+        self.interest.load(Ordering::Acquire) & interest_bit(event) != 0
     }
 
     /// Adds the default fields and the timestamp the emitter did not set. `null` counts as an
@@ -396,7 +419,14 @@ impl Shared {
         let mut table = self.lock_table();
         change(&mut table);
         table.retain(|_, entries| !entries.is_empty());
-        self.snapshot.store(Arc::new(build_snapshot(&table)));
+        let snapshot = build_snapshot(&table);
+        let interest = snapshot
+            .routes
+            .keys()
+            .fold(0, |bits, name| bits | interest_bit(name));
+        // Published after the snapshot: a reader that sees a new bit also finds the route.
+        self.snapshot.store(Arc::new(snapshot));
+        self.interest.store(interest, Ordering::Release);
     }
 
     /// Removes (and deactivates) every entry matching `doomed`; returns how many.
@@ -416,6 +446,14 @@ impl Shared {
         });
         removed
     }
+}
+
+/// The interest bit of an event name.
+#[inline]
+fn interest_bit(event: &str) -> u64 {
+    let mut hasher = FxHasher::default();
+    event.hash(&mut hasher);
+    1 << (hasher.finish() % 64)
 }
 
 fn build_snapshot(table: &BTreeMap<Arc<str>, Vec<Arc<Entry>>>) -> Snapshot {

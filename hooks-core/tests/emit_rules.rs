@@ -824,3 +824,58 @@ async fn handlers_and_provenance_carry_the_canonical_name_when_emitted_by_alias(
     assert_eq!(&*by_alias.injections[0].event, "session:start");
     assert_eq!(&*by_name.injections[0].event, "session:start");
 }
+
+// Performance contract: the payload is lent to each handler, never copied.
+
+#[tokio::test]
+async fn every_handler_sees_the_same_payload_allocation_unless_one_modifies() {
+    use std::sync::{Arc, Mutex};
+    let registry = registry();
+    let seen: Arc<Mutex<Vec<(&'static str, usize)>>> = Arc::default();
+    let watcher = |tag: &'static str| {
+        let seen = seen.clone();
+        move |_: &str, data: &Value| {
+            let buffer = data["tool_input"]["content"]
+                .as_str()
+                .map_or(0, |s| s.as_ptr() as usize);
+            seen.lock().unwrap().push((tag, buffer));
+            async { HookResult::cont() }
+        }
+    };
+    registry.register("tool:pre", watcher("a"), 0, "a").unwrap();
+    registry.register("tool:pre", watcher("b"), 1, "b").unwrap();
+    registry
+        .register(
+            "tool:pre",
+            |_: &str, data: &Value| {
+                let mut copy = data.clone();
+                copy["tool_input"]["content"] = json!("rewritten");
+                async move { HookResult::modify(copy) }
+            },
+            2,
+            "rewriter",
+        )
+        .unwrap();
+    registry.register("tool:pre", watcher("c"), 3, "c").unwrap();
+    let data = json!({"tool_input": {"content": "x".repeat(64 * 1024)}});
+    let original = data["tool_input"]["content"].as_str().unwrap().as_ptr() as usize;
+
+    registry.emit("tool:pre", data).await;
+
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(
+        seen[0],
+        ("a", original),
+        "the first handler sees the caller's allocation"
+    );
+    assert_eq!(
+        seen[1],
+        ("b", original),
+        "the second handler sees it too: no copy between them"
+    );
+    assert_eq!(seen[2].0, "c");
+    assert_ne!(
+        seen[2].1, original,
+        "after a modify, later handlers see the modified data"
+    );
+}

@@ -22,7 +22,7 @@ impl Trace {
     pub fn order(&self) -> Vec<&'static str> {
         self.calls
             .lock()
-            .unwrap()
+            .expect("trace lock")
             .iter()
             .map(|(tag, _)| *tag)
             .collect()
@@ -32,7 +32,7 @@ impl Trace {
     pub fn seen_by(&self, tag: &str) -> Value {
         self.calls
             .lock()
-            .unwrap()
+            .expect("trace lock")
             .iter()
             .find(|(t, _)| *t == tag)
             .map(|(_, data)| data.clone())
@@ -40,7 +40,10 @@ impl Trace {
     }
 
     fn record(&self, tag: &'static str, data: &Value) {
-        self.calls.lock().unwrap().push((tag, data.clone()));
+        self.calls
+            .lock()
+            .expect("trace lock")
+            .push((tag, data.clone()));
     }
 
     /// A handler that records its call, then answers `answer`.
