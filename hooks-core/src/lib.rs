@@ -48,7 +48,7 @@ pub mod timestamp;
 
 pub use events::{EventName, EventNameError};
 pub use handler::{BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker};
-pub use outcome::{EmitResult, FailureKind, HandlerFailure, Injection, UserMessage};
+pub use outcome::{EmitResult, FailureKind, HandlerFailure, Injection, Modification, UserMessage};
 pub use registry::{
     DEFAULT_COLLECT_TIMEOUT, DEFAULT_HANDLER_TIMEOUT, HookHandle, HookOptions, HookRegistry,
     TIMESTAMP_FIELD,
@@ -57,3 +57,8 @@ pub use result::{
     ApprovalDefault, DEFAULT_APPROVAL_OPTIONS, DEFAULT_APPROVAL_TIMEOUT_SECS, HookAction,
     HookResult, InjectionRole, InvalidValue, MessageLevel,
 };
+
+/// The README's examples, compiled and run as doctests so that they stay true.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -12,7 +12,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::outcome::{EmitResult, FailureKind, HandlerFailure, Injection, UserMessage};
+use crate::outcome::{
+    EmitResult, FailureKind, HandlerFailure, Injection, Modification, UserMessage,
+};
 use crate::{HookAction, HookResult, MessageLevel};
 
 /// Whether the chain goes on after an answer.
@@ -30,8 +32,7 @@ pub(crate) struct Merge {
     failures: Vec<HandlerFailure>,
     /// The deny that ended the chain, or the first ask_user, with the hook that answered it.
     decision: Option<(Box<HookResult>, Arc<str>)>,
-    /// The reason given by the last handler that modified the data.
-    modify_reason: Option<Option<String>>,
+    modifications: Vec<Modification>,
     suppress_output: bool,
 }
 
@@ -43,7 +44,7 @@ impl Merge {
             messages: Vec::new(),
             failures: Vec::new(),
             decision: None,
-            modify_reason: None,
+            modifications: Vec::new(),
             suppress_output: false,
         }
     }
@@ -110,7 +111,10 @@ impl Merge {
             HookAction::Modify => match answer.data.take() {
                 Some(replacement) => {
                     *data = replacement;
-                    self.modify_reason = Some(answer.reason.take());
+                    self.modifications.push(Modification {
+                        reason: answer.reason.take(),
+                        hook: Arc::clone(hook),
+                    });
                 }
                 None => self.fail(
                     hook,
@@ -131,9 +135,9 @@ impl Merge {
         if decided_by.is_none() {
             if !self.injections.is_empty() {
                 result.action = HookAction::InjectContext;
-            } else if let Some(reason) = self.modify_reason {
+            } else if let Some(last) = self.modifications.last() {
                 result.action = HookAction::Modify;
-                result.reason = reason;
+                result.reason.clone_from(&last.reason);
             }
         }
         // As in the reference, the merged injection takes the first injection's settings;
@@ -157,6 +161,7 @@ impl Merge {
             result,
             injections: self.injections,
             messages: self.messages,
+            modifications: self.modifications,
             failures: self.failures,
             decided_by,
         }

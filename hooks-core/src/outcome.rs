@@ -27,6 +27,8 @@ pub struct EmitResult {
     pub injections: Vec<Injection>,
     /// Each user message, in handler order, with its provenance.
     pub messages: Vec<UserMessage>,
+    /// Each modification of the event data, in handler order, with its provenance.
+    pub modifications: Vec<Modification>,
     /// Each handler that errored, panicked, timed out or answered nonsense, and was skipped.
     pub failures: Vec<HandlerFailure>,
     /// The hook whose deny or ask_user decided the result, if one did.
@@ -44,6 +46,7 @@ impl EmitResult {
             },
             injections: Vec::new(),
             messages: Vec::new(),
+            modifications: Vec::new(),
             failures: Vec::new(),
             decided_by: None,
         }
@@ -52,6 +55,11 @@ impl EmitResult {
     /// The merged action.
     pub fn action(&self) -> HookAction {
         self.result.action
+    }
+
+    /// Whether any handler replaced the event data.
+    pub fn is_modified(&self) -> bool {
+        !self.modifications.is_empty()
     }
 
     /// Whether the operation was denied.
@@ -116,6 +124,16 @@ pub struct UserMessage {
     pub hook: Arc<str>,
     /// The canonical event it was produced on.
     pub event: Arc<str>,
+}
+
+/// One replacement of the event data by a handler.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Modification {
+    /// Why the handler modified the data, if it said.
+    pub reason: Option<String>,
+    /// The name of the hook that modified it.
+    pub hook: Arc<str>,
 }
 
 /// A handler that was skipped because it failed.

@@ -194,6 +194,15 @@ async fn modify_chains_the_data_through_later_handlers() {
     );
     assert_eq!(outcome.data(), &json!({"step": 2}));
     assert_eq!(outcome.reason.as_deref(), Some("normalised"));
+    let modified_by: Vec<_> = outcome
+        .modifications
+        .iter()
+        .map(|m| (&*m.hook, m.reason.as_deref()))
+        .collect();
+    assert_eq!(
+        modified_by,
+        [("first", None), ("second", Some("normalised"))]
+    );
 }
 
 #[tokio::test]
@@ -218,6 +227,7 @@ async fn a_modify_without_data_is_reported_and_changes_nothing() {
 
     assert_eq!(outcome.action, HookAction::Continue);
     assert_eq!(outcome.data(), &json!({"timestamp": "t", "keep": true}));
+    assert!(!outcome.is_modified());
     assert_eq!(outcome.failures.len(), 1);
     assert_eq!(&*outcome.failures[0].hook, "broken");
     assert!(matches!(
