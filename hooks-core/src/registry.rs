@@ -97,10 +97,20 @@ struct Route {
     entries: Box<[Arc<Entry>]>,
 }
 
-/// What emitters load: every route, keyed by canonical name and by each alias.
+/// What emitters load: every route, keyed by canonical name and by each alias, and the
+/// default fields, so that one load serves a whole emit.
 #[derive(Default)]
 struct Snapshot {
     routes: FxHashMap<Box<str>, Arc<Route>>,
+    defaults: Arc<Map<String, Value>>,
+}
+
+/// The authoritative state, edited under the writer lock and published as a [`Snapshot`].
+#[derive(Default)]
+struct Table {
+    /// Per canonical event, sorted by priority then registration.
+    events: BTreeMap<Arc<str>, Vec<Arc<Entry>>>,
+    defaults: Arc<Map<String, Value>>,
 }
 
 struct Shared {
@@ -109,9 +119,7 @@ struct Shared {
     /// with another name; the snapshot decides.
     interest: AtomicU64,
     snapshot: ArcSwap<Snapshot>,
-    defaults: ArcSwap<Map<String, Value>>,
-    /// The authoritative table, per canonical event, sorted by priority then registration.
-    table: Mutex<BTreeMap<Arc<str>, Vec<Arc<Entry>>>>,
+    table: Mutex<Table>,
     next_id: AtomicU64,
     handler_timeout: Option<Duration>,
 }
@@ -179,8 +187,7 @@ impl HookRegistry {
             shared: Arc::new(Shared {
                 interest: AtomicU64::new(0),
                 snapshot: ArcSwap::from_pointee(Snapshot::default()),
-                defaults: ArcSwap::from_pointee(Map::new()),
-                table: Mutex::new(BTreeMap::new()),
+                table: Mutex::new(Table::default()),
                 next_id: AtomicU64::new(1),
                 handler_timeout: timeout,
             }),
@@ -241,7 +248,7 @@ impl HookRegistry {
             name: Arc::clone(&entry.name),
         };
         self.shared.edit(|table| {
-            let list = table.entry(Arc::clone(&handle.event)).or_default();
+            let list = table.events.entry(Arc::clone(&handle.event)).or_default();
             // Ids grow with registration, so "after every entry of lower or equal priority"
             // keeps equal priorities in registration order.
             let at = list.partition_point(|e| e.priority <= entry.priority);
@@ -266,7 +273,8 @@ impl HookRegistry {
             .into_iter()
             .map(|(key, value)| (key.into(), value))
             .collect();
-        self.shared.defaults.store(Arc::new(defaults));
+        self.shared
+            .edit(|table| table.defaults = Arc::new(defaults));
     }
 
     /// The handler names per canonical event, in the order they run. With `Some(event)` the
@@ -304,10 +312,10 @@ impl HookRegistry {
     /// out is logged, recorded in [`EmitResult::failures`] and skipped. With no handler the
     /// result is `continue` with `data` exactly as given.
     pub async fn emit(&self, event: &str, data: Value) -> EmitResult {
-        let Some(route) = self.shared.route(event) else {
-            return EmitResult::unhandled(data);
+        let (route, mut data) = match self.shared.begin(event, data) {
+            Ok(started) => started,
+            Err(data) => return EmitResult::unhandled(data),
         };
-        let mut data = self.shared.prepare(data);
         let mut merge = Merge::new(Arc::clone(&route.event));
         for entry in route.entries.iter() {
             if !entry.active.load(Ordering::Acquire) {
@@ -336,10 +344,9 @@ impl HookRegistry {
         data: Value,
         timeout: Duration,
     ) -> Vec<Value> {
-        let Some(route) = self.shared.route(event) else {
+        let Ok((route, data)) = self.shared.begin(event, data) else {
             return Vec::new();
         };
-        let data = self.shared.prepare(data);
         let live: Vec<&Arc<Entry>> = route
             .entries
             .iter()
@@ -368,12 +375,17 @@ impl HookRegistry {
 }
 
 impl Shared {
+    /// The route of `event` and the data its handlers see; the data back if nobody listens.
     #[inline]
-    fn route(&self, event: &str) -> Option<Arc<Route>> {
+    fn begin(&self, event: &str, data: Value) -> Result<(Arc<Route>, Value), Value> {
         if !self.may_listen(event) {
-            return None;
+            return Err(data);
         }
-        self.snapshot.load().routes.get(event).cloned()
+        let snapshot = self.snapshot.load();
+        match snapshot.routes.get(event) {
+            Some(route) => Ok((Arc::clone(route), prepare(data, &snapshot.defaults))),
+            None => Err(data),
+        }
     }
 
     /// False when no handler can be registered under `event`; true when one may be.
@@ -382,31 +394,7 @@ impl Shared {
         self.interest.load(Ordering::Acquire) & interest_bit(event) != 0
     }
 
-    /// Adds the default fields and the timestamp the emitter did not set. `null` counts as an
-    /// empty object; other non-object data is passed on as it is, with a warning.
-    fn prepare(&self, data: Value) -> Value {
-        let mut data = match data {
-            Value::Null => Value::Object(Map::new()),
-            other => other,
-        };
-        let Value::Object(fields) = &mut data else {
-            tracing::warn!(
-                "event data is not a JSON object; default fields and timestamp not added"
-            );
-            return data;
-        };
-        for (key, value) in self.defaults.load().iter() {
-            if !fields.contains_key(key) {
-                fields.insert(key.clone(), value.clone());
-            }
-        }
-        if !fields.contains_key(TIMESTAMP_FIELD) {
-            fields.insert(TIMESTAMP_FIELD.to_owned(), Value::String(timestamp::now()));
-        }
-        data
-    }
-
-    fn lock_table(&self) -> MutexGuard<'_, BTreeMap<Arc<str>, Vec<Arc<Entry>>>> {
+    fn lock_table(&self) -> MutexGuard<'_, Table> {
         // The table is only edited by this module's own code, which cannot leave it half
         // edited; a poisoned lock is therefore still consistent.
         self.table
@@ -415,10 +403,10 @@ impl Shared {
     }
 
     /// Edits the table and publishes the new snapshot, under the writer lock.
-    fn edit(&self, change: impl FnOnce(&mut BTreeMap<Arc<str>, Vec<Arc<Entry>>>)) {
+    fn edit(&self, change: impl FnOnce(&mut Table)) {
         let mut table = self.lock_table();
         change(&mut table);
-        table.retain(|_, entries| !entries.is_empty());
+        table.events.retain(|_, entries| !entries.is_empty());
         let snapshot = build_snapshot(&table);
         let interest = snapshot
             .routes
@@ -433,7 +421,7 @@ impl Shared {
     fn remove(&self, doomed: impl Fn(&Entry) -> bool) -> usize {
         let mut removed = 0;
         self.edit(|table| {
-            for entries in table.values_mut() {
+            for entries in table.events.values_mut() {
                 entries.retain(|entry| {
                     let keep = !doomed(entry);
                     if !keep {
@@ -456,9 +444,31 @@ fn interest_bit(event: &str) -> u64 {
     1 << (hasher.finish() % 64)
 }
 
-fn build_snapshot(table: &BTreeMap<Arc<str>, Vec<Arc<Entry>>>) -> Snapshot {
+/// Adds the default fields and the timestamp the emitter did not set. `null` counts as an
+/// empty object; other non-object data is passed on as it is, with a warning.
+fn prepare(data: Value, defaults: &Map<String, Value>) -> Value {
+    let mut data = match data {
+        Value::Null => Value::Object(Map::new()),
+        other => other,
+    };
+    let Value::Object(fields) = &mut data else {
+        tracing::warn!("event data is not a JSON object; default fields and timestamp not added");
+        return data;
+    };
+    for (key, value) in defaults {
+        if !fields.contains_key(key) {
+            fields.insert(key.clone(), value.clone());
+        }
+    }
+    if !fields.contains_key(TIMESTAMP_FIELD) {
+        fields.insert(TIMESTAMP_FIELD.to_owned(), Value::String(timestamp::now()));
+    }
+    data
+}
+
+fn build_snapshot(table: &Table) -> Snapshot {
     let mut routes = FxHashMap::default();
-    for (event, entries) in table {
+    for (event, entries) in &table.events {
         let route = Arc::new(Route {
             event: Arc::clone(event),
             entries: entries.iter().cloned().collect(),
@@ -468,7 +478,10 @@ fn build_snapshot(table: &BTreeMap<Arc<str>, Vec<Arc<Entry>>>) -> Snapshot {
         }
         routes.insert(event.as_ref().into(), route);
     }
-    Snapshot { routes }
+    Snapshot {
+        routes,
+        defaults: Arc::clone(&table.defaults),
+    }
 }
 
 /// Unregisters the one handler it was returned for. Dropping it does nothing: a handler stays
