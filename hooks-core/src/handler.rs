@@ -21,7 +21,7 @@ use crate::HookResult;
 use crate::outcome::FailureKind;
 
 /// A boxed, sendable future, as returned by an erased handler call.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// What a handler's future may resolve to: a [`HookResult`], or a `Result` whose error makes
 /// the registry log the failure and skip the handler.

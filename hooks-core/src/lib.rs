@@ -47,7 +47,7 @@ mod result;
 pub mod timestamp;
 
 pub use events::{EventName, EventNameError};
-pub use handler::{BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker};
+pub use handler::{Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker};
 pub use outcome::{EmitResult, FailureKind, HandlerFailure, Injection, Modification, UserMessage};
 pub use registry::{
     DEFAULT_COLLECT_TIMEOUT, DEFAULT_HANDLER_TIMEOUT, HookHandle, HookOptions, HookRegistry,

@@ -198,7 +198,9 @@ pub const DEFAULT_APPROVAL_OPTIONS: [&str; 2] = ["Allow", "Deny"];
 pub struct HookResult {
     /// What to do; see [`HookAction`].
     pub action: HookAction,
-    /// The replacement event data, for [`HookAction::Modify`]; later handlers see it.
+    /// The replacement event data, for [`HookAction::Modify`]: later handlers and the
+    /// operation see it. `emit` also takes it from a deny (as the data the denial is about) but
+    /// ignores it on other actions; `emit_and_collect` collects it whatever the action.
     pub data: Option<Value>,
     /// Why the handler denied or modified; shown to the agent when the operation is blocked.
     pub reason: Option<String>,
