@@ -16,6 +16,7 @@ use arc_swap::ArcSwap;
 use rustc_hash::{FxHashMap, FxHasher};
 use serde_json::{Map, Value};
 
+use crate::annotated::{AnnotatedHook, annotated_hooks};
 use crate::events::{self, EventNameError};
 use crate::guard::{Guarded, JoinAll};
 use crate::handler::{Answer, Handler, IntoHandler};
@@ -256,6 +257,56 @@ impl HookRegistry {
         });
         tracing::debug!(event = %handle.event, hook = %handle.name, "hook registered");
         Ok(handle)
+    }
+
+    /// A registry (as [`HookRegistry::new`]) holding every `#[hook]` function linked into the
+    /// program, in the order of [`annotated_hooks`](crate::annotated_hooks).
+    pub fn with_annotated() -> Result<Self, EventNameError> {
+        let registry = HookRegistry::new();
+        registry.register_annotated(|_| true)?;
+        Ok(registry)
+    }
+
+    /// Registers the `#[hook]` functions that `filter` accepts (by module path, name, event, ...),
+    /// in priority-then-name order; returns their handles.
+    ///
+    /// ```
+    /// use hooks_core::HookRegistry;
+    ///
+    /// let registry = HookRegistry::new();
+    /// let security_hooks = registry
+    ///     .register_annotated(|hook| hook.module_path().starts_with("my_app::security"))
+    ///     .unwrap();
+    /// # assert!(security_hooks.is_empty());
+    /// ```
+    ///
+    /// An error (an event name `#[hook]` would have refused at compile time, so only possible
+    /// for a registration built by hand) registers nothing.
+    pub fn register_annotated(
+        &self,
+        filter: impl Fn(&AnnotatedHook) -> bool,
+    ) -> Result<Vec<HookHandle>, EventNameError> {
+        let chosen: Vec<&AnnotatedHook> = annotated_hooks()
+            .iter()
+            .copied()
+            .filter(|hook| filter(hook))
+            .collect();
+        for hook in &chosen {
+            events::canonicalize(hook.event())?;
+        }
+        let handles = chosen
+            .into_iter()
+            .map(|hook| {
+                let mut options = HookOptions::new()
+                    .priority(hook.priority())
+                    .name(hook.name());
+                if let Some(timeout) = hook.timeout() {
+                    options = options.timeout(timeout);
+                }
+                self.register_with(hook.event(), hook.handler(), options)
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(handles)
     }
 
     /// Unregisters every handler named `name` (names need not be unique); returns how many.

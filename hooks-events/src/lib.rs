@@ -1,4 +1,9 @@
-//! The event taxonomy: canonical names, PascalCase aliases and custom `namespace:name` events.
+//! The event taxonomy of the hooks workspace: canonical names, PascalCase aliases and custom
+//! `namespace:name` events.
+//!
+//! It is its own small crate so that the `#[hook]` attribute checks event names at compile
+//! time with the very code the registry uses at run time; applications reach it as
+//! `hooks_core::events`.
 //!
 //! Canonical names are the reference kernel's (`tool:pre`, `session:start`, ...). The aliases
 //! of the enhanced-hooks proposal (`PreToolUse`, `SessionStart`, ...) name the same events: a
@@ -234,7 +239,7 @@ pub fn is_known(name: &str) -> bool {
 /// and valid custom names are returned as they are.
 ///
 /// ```
-/// use hooks_core::events::{canonicalize, EventNameError};
+/// use hooks_events::{canonicalize, EventNameError};
 ///
 /// assert_eq!(canonicalize("PreToolUse"), Ok("tool:pre"));
 /// assert_eq!(canonicalize("tool:pre"), Ok("tool:pre"));
