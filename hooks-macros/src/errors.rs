@@ -3,6 +3,7 @@
 use std::fmt::Display;
 
 use proc_macro2::Span;
+use quote::ToTokens;
 
 #[derive(Default)]
 pub(crate) struct Errors {
@@ -11,11 +12,19 @@ pub(crate) struct Errors {
 
 impl Errors {
     pub(crate) fn push(&mut self, span: Span, message: impl Display) {
-        let error = syn::Error::new(span, message);
+        self.combine(syn::Error::new(span, message));
+    }
+
+    fn combine(&mut self, error: syn::Error) {
         match &mut self.combined {
             Some(combined) => combined.combine(error),
             None => self.combined = Some(error),
         }
+    }
+
+    /// An error over all of `tokens` (on stable Rust a single span covers only one token).
+    pub(crate) fn push_spanned(&mut self, tokens: impl ToTokens, message: impl Display) {
+        self.combine(syn::Error::new_spanned(tokens, message));
     }
 
     pub(crate) fn finish(self) -> syn::Result<()> {

@@ -1,9 +1,11 @@
-//! Code generation: the function as written, one `inventory` registration per event, and a
-//! hidden check that makes rustc itself say "future cannot be sent between threads safely" at
-//! the offending `.await` when the hook's future is not `Send`.
+//! Code generation: the function as written and one `inventory` registration per event.
+//!
+//! The registration goes through `Handler::from_fn`, whose bound requires a `Send` future: when
+//! a hook holds something that is not `Send` across an `.await`, rustc itself reports "future
+//! cannot be sent between threads safely" on the function's name, with a note at that `.await`.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::quote;
 use syn::ItemFn;
 
 use crate::args::HookArgs;
@@ -36,18 +38,6 @@ pub(crate) fn expand(args: &HookArgs, function: &ItemFn) -> TokenStream {
             }
         }
     });
-    // Spanned on the function's name, so that rustc's "not `Send`" error points there and its
-    // notes point at the `.await` that holds the offending value.
-    let send_check = quote_spanned! {ident.span()=>
-        #[allow(dead_code)]
-        fn __hooks_future_must_be_send(
-            event: &str,
-            data: &::hooks_core::__private::serde_json::Value,
-        ) {
-            fn hook_future_is_send<F: ::core::marker::Send>(_: F) {}
-            hook_future_is_send(#ident(event, data));
-        }
-    };
     quote! {
         #function
 
@@ -56,8 +46,6 @@ pub(crate) fn expand(args: &HookArgs, function: &ItemFn) -> TokenStream {
             fn __hooks_handler() -> ::hooks_core::__private::Handler {
                 ::hooks_core::__private::Handler::from_fn(#ident)
             }
-
-            #send_check
 
             #(#registrations)*
         };

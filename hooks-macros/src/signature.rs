@@ -23,45 +23,42 @@ pub(crate) fn check(function: &ItemFn) -> syn::Result<()> {
         );
     }
     if !signature.generics.params.is_empty() || signature.generics.where_clause.is_some() {
-        errors.push(
-            signature.generics.span(),
+        errors.push_spanned(
+            &signature.generics,
             "a hook cannot have generic or lifetime parameters: it is registered as one \
              concrete function (elided lifetimes in `&str` and `&Value` are enough)",
         );
     }
     if let Some(receiver) = signature.receiver() {
-        errors.push(
-            receiver.span(),
+        errors.push_spanned(
+            receiver,
             "a hook cannot take `self`: write a free `async fn`, or implement the `Hook` trait \
              for a type that carries state",
         );
     } else if signature.inputs.len() != 2 {
-        let span = if signature.inputs.is_empty() {
-            signature.paren_token.span.join()
-        } else {
-            signature.inputs.span()
-        };
-        errors.push(
-            span,
-            format!(
-                "a hook takes exactly two parameters, `(event: &str, data: &Value)`; found {}",
-                signature.inputs.len()
-            ),
+        let message = format!(
+            "a hook takes exactly two parameters, `(event: &str, data: &Value)`; found {}",
+            signature.inputs.len()
         );
+        if signature.inputs.is_empty() {
+            errors.push(signature.paren_token.span.join(), message);
+        } else {
+            errors.push_spanned(&signature.inputs, message);
+        }
     } else {
         let mut types = signature.inputs.iter().filter_map(|input| match input {
             FnArg::Typed(typed) => Some(&*typed.ty),
             FnArg::Receiver(_) => None,
         });
         if let Some(event) = types.next().filter(|ty| !is_shared_ref_to(ty, "str")) {
-            errors.push(
-                event.span(),
+            errors.push_spanned(
+                event,
                 "the first parameter is the event name and must be `&str`",
             );
         }
         if let Some(data) = types.next().filter(|ty| !is_shared_ref_to(ty, "Value")) {
-            errors.push(
-                data.span(),
+            errors.push_spanned(
+                data,
                 "the second parameter is the event data and must be `&serde_json::Value`",
             );
         }
@@ -71,8 +68,8 @@ pub(crate) fn check(function: &ItemFn) -> syn::Result<()> {
             signature.paren_token.span.close(),
             "a hook returns `HookResult` (or `Result<HookResult, E>`): add `-> HookResult`",
         ),
-        ReturnType::Type(_, ty) if !returns_hook_result(ty) => errors.push(
-            ty.span(),
+        ReturnType::Type(_, ty) if !returns_hook_result(ty) => errors.push_spanned(
+            ty,
             "a hook returns `HookResult` or `Result<HookResult, E>` (an error is logged and the \
              hook skipped)",
         ),
