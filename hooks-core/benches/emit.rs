@@ -16,7 +16,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use hooks_core::{HookRegistry, HookResult};
+use hooks_core::{HookRegistry, HookResult, hook};
 use serde_json::{Value, json};
 
 /// Drives a future that must complete without waiting (every handler here is ready at once).
@@ -181,12 +181,58 @@ fn emit_modify_chain(c: &mut Criterion) {
     });
 }
 
+/// Ten `#[hook]` functions on one event, for the annotated-versus-hand-registered case.
+macro_rules! annotated_noops {
+    ($($name:ident = $priority:literal),+) => {$(
+        #[hook(event = "bench:annotated", priority = $priority)]
+        async fn $name(_event: &str, _data: &Value) -> HookResult {
+            HookResult::cont()
+        }
+    )+};
+}
+
+annotated_noops!(
+    a0 = 0,
+    a1 = 1,
+    a2 = 2,
+    a3 = 3,
+    a4 = 4,
+    a5 = 5,
+    a6 = 6,
+    a7 = 7,
+    a8 = 8,
+    a9 = 9
+);
+
+/// An annotated hook is registered as an ordinary handler: it must cost the same to call.
+fn emit_annotated_versus_hand_registered(c: &mut Criterion) {
+    let mut group = c.benchmark_group("emit/10_handlers");
+    let annotated = HookRegistry::new();
+    let handles = annotated
+        .register_annotated(|hook| hook.event() == "bench:annotated")
+        .expect("bench events are valid");
+    assert_eq!(handles.len(), 10, "all ten annotated hooks are linked");
+    group.bench_function("annotated", |b| {
+        b.iter_custom(|iters| {
+            timed(iters, small, |data| {
+                ready(annotated.emit("bench:annotated", data))
+            })
+        });
+    });
+    let by_hand = with_noops(10);
+    group.bench_function("hand_registered", |b| {
+        b.iter_custom(|iters| timed(iters, small, |data| ready(by_hand.emit("tool:pre", data))));
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     emit_noop_handlers,
     harness_floor,
     emit_unknown_event,
     emit_payload_size,
-    emit_modify_chain
+    emit_modify_chain,
+    emit_annotated_versus_hand_registered
 );
 criterion_main!(benches);

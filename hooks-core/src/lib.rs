@@ -11,7 +11,9 @@
 //! - [`HookRegistry`]: registration and dispatch, with the reference merge rules, panic and
 //!   timeout isolation, and a lock-free emit path;
 //! - [`EmitResult`]: the folded answer of an emit, keeping the provenance of every injection
-//!   and user message.
+//!   and user message;
+//! - [`hook`]: the `#[hook(event = "...", priority = N)]` attribute, and [`annotated`] for the
+//!   hooks it registers at compile time.
 //!
 //! ```
 //! use hooks_core::{HookRegistry, HookResult, HookAction};
