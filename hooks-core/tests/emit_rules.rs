@@ -57,20 +57,15 @@ async fn handlers_run_in_ascending_priority_and_ties_in_registration_order() {
 async fn deny_stops_the_chain_and_carries_its_reason() {
     let registry = registry();
     let trace = Trace::new();
-    registry
-        .register("tool:pre", trace.observe("before"), 0, "before")
-        .unwrap();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("guard", HookResult::deny("no writes to /etc")),
-            1,
-            "guard",
-        )
-        .unwrap();
-    registry
-        .register("tool:pre", trace.observe("after"), 2, "after")
-        .unwrap();
+    trace.chain(
+        &registry,
+        "tool:pre",
+        [
+            ("before", HookResult::cont()),
+            ("guard", HookResult::deny("no writes to /etc")),
+            ("after", HookResult::cont()),
+        ],
+    );
 
     let outcome = registry
         .emit("tool:pre", json!({"tool_name": "write"}))
@@ -91,30 +86,15 @@ async fn deny_stops_the_chain_and_carries_its_reason() {
 async fn a_deny_after_an_injection_wins_and_keeps_the_injection() {
     let registry = registry();
     let trace = Trace::new();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("lint", HookResult::inject("lint: 2 issues")),
-            0,
-            "lint",
-        )
-        .unwrap();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("guard", HookResult::deny("blocked")),
-            1,
-            "guard",
-        )
-        .unwrap();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("late", HookResult::inject("never")),
-            2,
-            "late",
-        )
-        .unwrap();
+    trace.chain(
+        &registry,
+        "tool:pre",
+        [
+            ("lint", HookResult::inject("lint: 2 issues")),
+            ("guard", HookResult::deny("blocked")),
+            ("late", HookResult::inject("never")),
+        ],
+    );
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
@@ -131,22 +111,14 @@ async fn a_deny_after_an_injection_wins_and_keeps_the_injection() {
 async fn a_deny_after_a_modify_keeps_the_modified_data() {
     let registry = registry();
     let trace = Trace::new();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("rewrite", HookResult::modify(json!({"n": 2}))),
-            0,
-            "rewrite",
-        )
-        .unwrap();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("guard", HookResult::deny("no")),
-            1,
-            "guard",
-        )
-        .unwrap();
+    trace.chain(
+        &registry,
+        "tool:pre",
+        [
+            ("rewrite", HookResult::modify(json!({"n": 2}))),
+            ("guard", HookResult::deny("no")),
+        ],
+    );
 
     let outcome = registry.emit("tool:pre", json!({"n": 1})).await;
 
@@ -160,14 +132,11 @@ async fn a_deny_after_a_modify_keeps_the_modified_data() {
 async fn modify_chains_the_data_through_later_handlers() {
     let registry = registry();
     let trace = Trace::new();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("first", HookResult::modify(json!({"step": 1}))),
-            0,
-            "first",
-        )
-        .unwrap();
+    trace.chain(
+        &registry,
+        "tool:pre",
+        [("first", HookResult::modify(json!({"step": 1})))],
+    );
     registry
         .register(
             "tool:pre",
@@ -295,22 +264,14 @@ async fn injections_are_joined_by_a_blank_line_and_keep_their_provenance() {
 async fn an_injection_after_a_modify_keeps_the_modified_data() {
     let registry = registry();
     let trace = Trace::new();
-    registry
-        .register(
-            "prompt:submit",
-            trace.answer("redact", HookResult::modify(json!({"prompt": "key=***"}))),
-            0,
-            "redact",
-        )
-        .unwrap();
-    registry
-        .register(
-            "prompt:submit",
-            trace.answer("remind", HookResult::inject("todo: 2 open")),
-            1,
-            "remind",
-        )
-        .unwrap();
+    trace.chain(
+        &registry,
+        "prompt:submit",
+        [
+            ("redact", HookResult::modify(json!({"prompt": "key=***"}))),
+            ("remind", HookResult::inject("todo: 2 open")),
+        ],
+    );
 
     let outcome = registry
         .emit("prompt:submit", json!({"prompt": "key=sk-123"}))
@@ -413,22 +374,14 @@ async fn the_first_ask_user_wins_over_later_asks_and_non_blocking_answers() {
 async fn a_deny_after_an_ask_user_wins() {
     let registry = registry();
     let trace = Trace::new();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("ask", HookResult::ask("ok?")),
-            0,
-            "ask",
-        )
-        .unwrap();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("guard", HookResult::deny("never")),
-            1,
-            "guard",
-        )
-        .unwrap();
+    trace.chain(
+        &registry,
+        "tool:pre",
+        [
+            ("ask", HookResult::ask("ok?")),
+            ("guard", HookResult::deny("never")),
+        ],
+    );
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
@@ -441,22 +394,14 @@ async fn a_deny_after_an_ask_user_wins() {
 async fn an_ask_user_after_an_injection_still_asks() {
     let registry = registry();
     let trace = Trace::new();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("note", HookResult::inject("context")),
-            0,
-            "note",
-        )
-        .unwrap();
-    registry
-        .register(
-            "tool:pre",
-            trace.answer("ask", HookResult::ask("ok?")),
-            1,
-            "ask",
-        )
-        .unwrap();
+    trace.chain(
+        &registry,
+        "tool:pre",
+        [
+            ("note", HookResult::inject("context")),
+            ("ask", HookResult::ask("ok?")),
+        ],
+    );
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
@@ -749,9 +694,7 @@ async fn an_event_without_handlers_continues_with_the_data_as_given() {
 async fn handlers_see_default_fields_under_the_event_data_and_a_timestamp() {
     let registry = registry();
     let trace = Trace::new();
-    registry
-        .register("tool:pre", trace.observe("seen"), 0, "seen")
-        .unwrap();
+    trace.chain(&registry, "tool:pre", [("seen", HookResult::cont())]);
     registry.set_default_fields([("session_id", json!("s-1")), ("env", json!("prod"))]);
 
     registry
@@ -772,9 +715,7 @@ async fn handlers_see_default_fields_under_the_event_data_and_a_timestamp() {
 async fn set_default_fields_replaces_the_previous_defaults() {
     let registry = registry();
     let trace = Trace::new();
-    registry
-        .register("tool:pre", trace.observe("seen"), 0, "seen")
-        .unwrap();
+    trace.chain(&registry, "tool:pre", [("seen", HookResult::cont())]);
     registry.set_default_fields([("old", json!(1))]);
     registry.set_default_fields([("new", json!(2))]);
 
@@ -793,9 +734,7 @@ async fn set_default_fields_replaces_the_previous_defaults() {
 async fn null_data_is_an_empty_object_and_other_non_objects_pass_through() {
     let registry = registry();
     let trace = Trace::new();
-    registry
-        .register("app:raw", trace.observe("raw"), 0, "raw")
-        .unwrap();
+    trace.chain(&registry, "app:raw", [("raw", HookResult::cont())]);
 
     let outcome = registry.emit("app:raw", json!([1, 2])).await;
     assert_eq!(trace.seen_by("raw"), json!([1, 2]));

@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use hooks_core::{HookFn, HookResult};
+use hooks_core::{HookFn, HookRegistry, HookResult};
 use serde_json::Value;
 
 /// Which handlers ran, in order, and the data each one saw.
@@ -53,6 +53,21 @@ impl Trace {
             trace.record(tag, data);
             let answer = answer.clone();
             async move { answer }
+        }
+    }
+
+    /// Registers one answering handler per `(tag, answer)` on `event`, at priorities 0, 1, 2,
+    /// ... in list order; each hook is named after its tag.
+    pub fn chain<const N: usize>(
+        &self,
+        registry: &HookRegistry,
+        event: &str,
+        answers: [(&'static str, HookResult); N],
+    ) {
+        for (priority, (tag, answer)) in (0..).zip(answers) {
+            registry
+                .register(event, self.answer(tag, answer), priority, tag)
+                .expect("test events are valid");
         }
     }
 
