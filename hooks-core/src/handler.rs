@@ -20,8 +20,9 @@ use serde_json::Value;
 use crate::HookResult;
 use crate::outcome::FailureKind;
 
-/// A boxed, sendable future, as returned by an erased handler call.
-pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+/// A boxed, sendable future, as returned by [`Tool::call`](crate::Tool::call) and
+/// [`ApprovalProvider::ask`](crate::ApprovalProvider::ask).
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// What a handler's future may resolve to: a [`HookResult`], or a `Result` whose error makes
 /// the registry log the failure and skip the handler.

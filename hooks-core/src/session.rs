@@ -1,0 +1,487 @@
+//! [`HookSession`]: applying merged results to a running agent session.
+//!
+//! An emit says what the hooks decided; the session carries it out: asks for approval,
+//! delivers injections within the policy (persistent ones to the history, ephemeral ones to
+//! the next model call only), shows user messages, and runs whole tool calls through
+//! `tool:pre` → approval → the tool → `tool:post` or `tool:error`.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::{Value, json};
+
+use crate::approval::{ApprovalDecision, ApprovalProvider, ApprovalRequest, Approvals};
+use crate::events::{PROMPT_SUBMIT, PROVIDER_REQUEST, TOOL_ERROR, TOOL_POST, TOOL_PRE};
+use crate::injection::{
+    INJECTION_AUDIT_EVENT, InjectionAudit, InjectionPolicy, Placement, admit, estimate_tokens,
+};
+use crate::sinks::{ContextMessage, ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay};
+use crate::tool::Tool;
+use crate::{EmitResult, HookAction, HookRegistry, MessageLevel, UserMessage, timestamp};
+
+/// The name under which the session's own warnings (truncated or rejected injections) reach
+/// the display.
+pub const POLICY_HOOK_NAME: &str = "injection_policy";
+
+/// Why an operation did not proceed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Blocked {
+    /// A hook denied it.
+    ByHook {
+        /// The hook's reason, for the agent.
+        reason: String,
+        /// The hook that denied.
+        hook: Option<Arc<str>>,
+    },
+    /// A hook asked, and the approval was not given (by the user, or by the default).
+    ByApproval {
+        /// The question that was asked.
+        prompt: String,
+        /// The decision, with how it was reached.
+        decision: ApprovalDecision,
+    },
+    /// A hook changed the data into something the operation cannot use.
+    InvalidModification {
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl fmt::Display for Blocked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Blocked::ByHook { reason, .. } => write!(f, "denied by a hook: {reason}"),
+            Blocked::ByApproval { prompt, decision } => {
+                write!(f, "not approved ({}): {prompt}", decision.source)
+            }
+            Blocked::InvalidModification { reason } => write!(f, "blocked: {reason}"),
+        }
+    }
+}
+
+/// What became of a tool call.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ToolCallStatus {
+    /// The tool ran; its output, as the `tool:post` hooks left it.
+    Ran {
+        /// The output.
+        output: Value,
+    },
+    /// The tool did not run.
+    Blocked(Blocked),
+    /// The tool ran, but a `tool:post` hook withheld its output from the agent.
+    Withheld {
+        /// The hook's reason.
+        reason: String,
+    },
+    /// The tool failed.
+    Errored {
+        /// Its error.
+        error: String,
+    },
+}
+
+/// The result of [`HookSession::run_tool`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCallOutcome {
+    /// What happened.
+    pub status: ToolCallStatus,
+    /// The input the tool received (or would have), after the `tool:pre` hooks.
+    pub input: Value,
+    /// Every injection applied during the call, in order.
+    pub injections: Vec<InjectionAudit>,
+}
+
+impl ToolCallOutcome {
+    /// What the agent is told as the result of its tool call.
+    pub fn agent_message(&self) -> String {
+        self.status.agent_message()
+    }
+}
+
+impl ToolCallStatus {
+    /// What the agent is told as the result of its tool call.
+    pub fn agent_message(&self) -> String {
+        match self {
+            ToolCallStatus::Ran { output } => match output {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            },
+            ToolCallStatus::Blocked(blocked) => format!("Tool call {blocked}"),
+            ToolCallStatus::Withheld { reason } => {
+                format!("The tool ran, but its output was withheld: {reason}")
+            }
+            ToolCallStatus::Errored { error } => format!("The tool failed: {error}"),
+        }
+    }
+}
+
+/// Whether an operation (a prompt, a model request) proceeds, and with what.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Proceed<T> {
+    /// It proceeds with this value (as the hooks left it).
+    Yes(T),
+    /// It does not.
+    No(Blocked),
+}
+
+/// A model request cleared by the `provider:request` hooks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelRequest {
+    /// The request, as the hooks left it (e.g. with secrets redacted).
+    pub request: Value,
+    /// Ephemeral injections to add to this call only; they are not in the stored history.
+    pub ephemeral: Vec<ContextMessage>,
+}
+
+/// What one gated emit settled to.
+struct Gate {
+    blocked: Option<Blocked>,
+    data: Value,
+    audits: Vec<InjectionAudit>,
+}
+
+#[derive(Default)]
+struct SessionState {
+    turn_tokens: usize,
+    ephemeral: Vec<ContextMessage>,
+    audits: Vec<InjectionAudit>,
+}
+
+/// The application side of the hooks for one agent session.
+pub struct HookSession {
+    registry: HookRegistry,
+    approvals: Approvals,
+    policy: InjectionPolicy,
+    context: Arc<dyn ContextSink>,
+    display: Arc<dyn DisplaySink>,
+    state: Mutex<SessionState>,
+}
+
+impl fmt::Debug for HookSession {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HookSession")
+            .field("registry", &self.registry)
+            .field("approvals", &self.approvals)
+            .field("policy", &self.policy)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`HookSession`]; everything but the registry has a default.
+pub struct HookSessionBuilder {
+    registry: HookRegistry,
+    provider: Option<Arc<dyn ApprovalProvider>>,
+    policy: InjectionPolicy,
+    context: Option<Arc<dyn ContextSink>>,
+    display: Option<Arc<dyn DisplaySink>>,
+}
+
+impl HookSessionBuilder {
+    /// Who is asked on `ask_user`. Without one, every request gets its default (deny unless
+    /// the hook set allow).
+    #[must_use]
+    pub fn approvals(mut self, provider: Arc<dyn ApprovalProvider>) -> Self {
+        self.provider = Some(provider);
+        self
+    }
+
+    /// The injection policy (default: [`InjectionPolicy::default`]).
+    #[must_use]
+    pub fn injection_policy(mut self, policy: InjectionPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The stored history (default: an [`InMemoryContext`]).
+    #[must_use]
+    pub fn context(mut self, context: Arc<dyn ContextSink>) -> Self {
+        self.context = Some(context);
+        self
+    }
+
+    /// Where user messages go (default: an [`InMemoryDisplay`]).
+    #[must_use]
+    pub fn display(mut self, display: Arc<dyn DisplaySink>) -> Self {
+        self.display = Some(display);
+        self
+    }
+
+    /// The session.
+    pub fn build(self) -> HookSession {
+        HookSession {
+            approvals: Approvals::new(self.provider, self.registry.clone()),
+            registry: self.registry,
+            policy: self.policy,
+            context: self
+                .context
+                .unwrap_or_else(|| Arc::new(InMemoryContext::new())),
+            display: self
+                .display
+                .unwrap_or_else(|| Arc::new(InMemoryDisplay::new())),
+            state: Mutex::new(SessionState::default()),
+        }
+    }
+}
+
+impl HookSession {
+    /// Starts building a session over `registry`.
+    pub fn builder(registry: HookRegistry) -> HookSessionBuilder {
+        HookSessionBuilder {
+            registry,
+            provider: None,
+            policy: InjectionPolicy::default(),
+            context: None,
+            display: None,
+        }
+    }
+
+    /// The registry the session emits on.
+    pub fn registry(&self) -> &HookRegistry {
+        &self.registry
+    }
+
+    fn state(&self) -> MutexGuard<'_, SessionState> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Starts a new turn: the injection budget is whole again. [`HookSession::submit_prompt`]
+    /// calls it.
+    pub fn start_turn(&self) {
+        self.state().turn_tokens = 0;
+    }
+
+    /// Takes the ephemeral injections waiting for the next model call.
+    pub fn take_ephemeral(&self) -> Vec<ContextMessage> {
+        std::mem::take(&mut self.state().ephemeral)
+    }
+
+    /// Every injection audited so far, in order.
+    pub fn audit_log(&self) -> Vec<InjectionAudit> {
+        self.state().audits.clone()
+    }
+
+    /// Applies what an emit decided that is not a decision: its injections (within the
+    /// policy, each audited and its audit emitted as `injection:audit`) and its user messages.
+    /// Returns the audits of this call.
+    pub async fn apply(&self, outcome: &EmitResult) -> Vec<InjectionAudit> {
+        for message in &outcome.messages {
+            self.display.show(message);
+        }
+        let mut audits = Vec::with_capacity(outcome.injections.len());
+        for injection in &outcome.injections {
+            let audit = self.deliver(injection);
+            if let Some(warning) = audit.disposition.warning(&injection.hook) {
+                self.warn(warning, &injection.event);
+            }
+            self.registry
+                .emit(INJECTION_AUDIT_EVENT, audit.to_json())
+                .await;
+            audits.push(audit);
+        }
+        audits
+    }
+
+    /// Checks one injection against the policy and delivers it to its place.
+    fn deliver(&self, injection: &crate::Injection) -> InjectionAudit {
+        let mut state = self.state();
+        let (delivered, disposition) = admit(&self.policy, &mut state.turn_tokens, &injection.text);
+        let (text, placement) = match delivered {
+            None => (injection.text.clone(), Placement::Rejected),
+            Some(text) => {
+                let message =
+                    ContextMessage::injection(injection.role, text.clone(), injection.hook.clone());
+                let placement = if injection.ephemeral {
+                    state.ephemeral.push(message);
+                    Placement::NextModelCall
+                } else if injection.append_to_last_tool_result
+                    && self.context.append_to_last_tool_result(&text)
+                {
+                    Placement::AppendedToToolResult
+                } else {
+                    self.context.add_message(message);
+                    Placement::NewMessage
+                };
+                (text, placement)
+            }
+        };
+        let audit = InjectionAudit {
+            hook: injection.hook.clone(),
+            event: injection.event.clone(),
+            at: timestamp::now(),
+            role: injection.role,
+            ephemeral: injection.ephemeral,
+            tokens: if placement == Placement::Rejected {
+                0
+            } else {
+                estimate_tokens(&text)
+            },
+            text,
+            placement,
+            disposition,
+        };
+        state.audits.push(audit.clone());
+        audit
+    }
+
+    fn warn(&self, text: String, event: &Arc<str>) {
+        self.display.show(&UserMessage {
+            text,
+            level: MessageLevel::Warning,
+            suppress_output: false,
+            hook: POLICY_HOOK_NAME.into(),
+            event: event.clone(),
+        });
+    }
+
+    /// Settles a blocking result: `Some(blocked)` when the operation must not proceed.
+    async fn settle(&self, outcome: &EmitResult, event: &str) -> Option<Blocked> {
+        match outcome.action {
+            HookAction::Deny => Some(Blocked::ByHook {
+                reason: outcome.reason.clone().unwrap_or_else(|| {
+                    format!(
+                        "`{}` denied `{event}` without a reason",
+                        outcome.decided_by.as_deref().unwrap_or("a hook")
+                    )
+                }),
+                hook: outcome.decided_by.clone(),
+            }),
+            HookAction::AskUser => {
+                let request = ApprovalRequest::from_result(
+                    &outcome.result,
+                    event,
+                    outcome.decided_by.clone(),
+                );
+                let decision = self.approvals.decide(&request).await;
+                (!decision.allowed).then_some(Blocked::ByApproval {
+                    prompt: request.prompt,
+                    decision,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Emits `event`, applies the outcome and settles it.
+    async fn gate(&self, event: &str, data: Value) -> Gate {
+        let mut outcome = self.registry.emit(event, data).await;
+        let audits = self.apply(&outcome).await;
+        Gate {
+            blocked: self.settle(&outcome, event).await,
+            data: outcome.result.data.take().unwrap_or(Value::Null),
+            audits,
+        }
+    }
+
+    /// Submits a user prompt: starts a new turn, then emits `prompt:submit`. Hooks may rewrite
+    /// the prompt (modify), refuse it (deny) or ask first.
+    pub async fn submit_prompt(&self, prompt: &str) -> Proceed<String> {
+        self.start_turn();
+        let mut gate = self.gate(PROMPT_SUBMIT, json!({ "prompt": prompt })).await;
+        match (gate.blocked, gate.data["prompt"].take()) {
+            (Some(blocked), _) => Proceed::No(blocked),
+            (None, Value::String(prompt)) => Proceed::Yes(prompt),
+            (None, _) => Proceed::No(Blocked::InvalidModification {
+                reason: "a prompt:submit hook left no text in `prompt`".to_owned(),
+            }),
+        }
+    }
+
+    /// Clears a model request through `provider:request` (where hooks may, e.g., redact it)
+    /// and hands over the ephemeral injections for this call only.
+    pub async fn provider_request(&self, request: Value) -> Proceed<ModelRequest> {
+        let mut gate = self
+            .gate(PROVIDER_REQUEST, json!({ "request": request }))
+            .await;
+        match (gate.blocked, gate.data["request"].take()) {
+            (Some(blocked), _) => Proceed::No(blocked),
+            (None, Value::Null) => Proceed::No(Blocked::InvalidModification {
+                reason: "a provider:request hook left no `request`".to_owned(),
+            }),
+            (None, request) => Proceed::Yes(ModelRequest {
+                request,
+                ephemeral: self.take_ephemeral(),
+            }),
+        }
+    }
+
+    /// Runs one tool call through the whole pipeline: `tool:pre` (deny stops it, ask_user goes
+    /// to the approval provider, modify rewrites the input), the tool, then `tool:post` (which
+    /// may rewrite or withhold the output) or `tool:error`. The result the agent sees is stored
+    /// in the history as a tool result before the `tool:post` injections are applied, so that
+    /// they can be appended to it.
+    pub async fn run_tool(&self, tool: &dyn Tool, input: Value) -> ToolCallOutcome {
+        let name = tool.name().to_owned();
+        let pre_data = json!({ "tool_name": name, "tool_input": input });
+        let mut gate = self.gate(TOOL_PRE, pre_data).await;
+        let mut injections = gate.audits;
+        let input = gate.data["tool_input"].take();
+        let blocked = match (gate.blocked, &input) {
+            (Some(blocked), _) => Some(blocked),
+            (None, Value::Null) => Some(Blocked::InvalidModification {
+                reason: "a tool:pre hook left no `tool_input`".to_owned(),
+            }),
+            (None, _) => None,
+        };
+        if let Some(blocked) = blocked {
+            let status = ToolCallStatus::Blocked(blocked);
+            self.record_result(&status);
+            return ToolCallOutcome {
+                status,
+                input,
+                injections,
+            };
+        }
+
+        let status = match tool.call(input.clone()).await {
+            Ok(output) => {
+                let data = json!({ "tool_name": name, "tool_input": input, "tool_result": output });
+                let mut post = self.registry.emit(TOOL_POST, data).await;
+                let status = match post.action {
+                    HookAction::Deny => ToolCallStatus::Withheld {
+                        reason: post
+                            .reason
+                            .clone()
+                            .unwrap_or_else(|| "no reason given".into()),
+                    },
+                    _ => {
+                        let mut data = post.result.data.take().unwrap_or(Value::Null);
+                        ToolCallStatus::Ran {
+                            output: data["tool_result"].take(),
+                        }
+                    }
+                };
+                self.record_result(&status);
+                injections.extend(self.apply(&post).await);
+                status
+            }
+            Err(error) => {
+                let data =
+                    json!({ "tool_name": name, "tool_input": input, "error": error.message });
+                let failed = self.registry.emit(TOOL_ERROR, data).await;
+                let status = ToolCallStatus::Errored {
+                    error: error.message,
+                };
+                self.record_result(&status);
+                injections.extend(self.apply(&failed).await);
+                status
+            }
+        };
+        ToolCallOutcome {
+            status,
+            input,
+            injections,
+        }
+    }
+
+    /// Stores what the agent is told of its tool call as the call's result in the history.
+    fn record_result(&self, status: &ToolCallStatus) {
+        self.context
+            .add_message(ContextMessage::tool_result(status.agent_message()));
+    }
+}
