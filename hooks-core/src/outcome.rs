@@ -136,6 +136,24 @@ pub struct Modification {
     pub hook: Arc<str>,
 }
 
+impl UserMessage {
+    /// A message from `hook` on `event` (its own output not suppressed).
+    pub fn new(
+        text: impl Into<String>,
+        level: MessageLevel,
+        hook: impl Into<Arc<str>>,
+        event: impl Into<Arc<str>>,
+    ) -> Self {
+        UserMessage {
+            text: text.into(),
+            level,
+            suppress_output: false,
+            hook: hook.into(),
+            event: event.into(),
+        }
+    }
+}
+
 /// A handler that was skipped because it failed.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]

@@ -330,13 +330,12 @@ impl HookSession {
     }
 
     fn warn(&self, text: String, event: &Arc<str>) {
-        self.display.show(&UserMessage {
+        self.display.show(&UserMessage::new(
             text,
-            level: MessageLevel::Warning,
-            suppress_output: false,
-            hook: POLICY_HOOK_NAME.into(),
-            event: event.clone(),
-        });
+            MessageLevel::Warning,
+            POLICY_HOOK_NAME,
+            event.clone(),
+        ));
     }
 
     /// Settles a blocking result: `Some(blocked)` when the operation must not proceed.

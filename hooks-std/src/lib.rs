@@ -1,7 +1,7 @@
-//! Standard hook modules (safety, logging, linter, approval, redaction) and the runners of
-//! YAML-configured hooks (command, matcher, LLM, HTTP) for `hooks-core`.
-//!
-//! The modules are not implemented yet; the kernel they build on is re-exported here so that
-//! applications can already depend on this crate alone.
+//! Standard pieces for `hooks-core` applications: the terminal approval provider and display
+//! (the kernel itself does no I/O). The standard hook modules and the runners of
+//! YAML-configured hooks will live here too.
+
+pub mod terminal;
 
 pub use hooks_core as core;
