@@ -1,13 +1,19 @@
-//! A scripted agent session through a `HookRegistry`: each step of the agent loop is emitted,
-//! a handful of hooks answer, and the example prints what each emit decided.
+//! A scripted agent session through the hooks: a prompt, a model call and five tool calls run
+//! through a `HookSession` (approvals, injections, the tool-call gate), and the example prints
+//! what the hooks decided at each step and what the agent is told.
 //!
 //! Run it with `cargo run -p hooks-core --example session`.
 
 use std::time::Duration;
 
+use std::sync::Arc;
+
+use hooks_core::approval::ApprovalError;
 use hooks_core::{
-    EmitResult, Hook, HookAction, HookOptions, HookRegistry, HookResult, InjectionRole,
-    MessageLevel, events,
+    ApprovalProvider, ApprovalRequest, BoxFuture, DisplaySink, EmitResult, Hook, HookOptions,
+    HookRegistry, HookResult, HookSession, InMemoryContext, InjectionRole, MessageLevel, Proceed,
+    ScriptedApprovals, Tool, ToolCallOutcome, ToolCallStatus, ToolError, UserMessage, events,
+    tool_fn,
 };
 use serde_json::{Value, json};
 
@@ -85,63 +91,64 @@ async fn flaky_metrics(_event: &str, _data: &Value) -> Result<HookResult, String
     Err("metrics backend unreachable".to_owned())
 }
 
-fn describe(event: &str, outcome: &EmitResult) {
-    let verdict = match outcome.action {
-        HookAction::Continue => "continue".to_owned(),
-        HookAction::Deny => format!(
-            "DENY by {}: {}",
-            outcome.decided_by.as_deref().unwrap_or("?"),
-            outcome.reason.as_deref().unwrap_or("")
-        ),
-        HookAction::AskUser => format!(
-            "ASK the user (by {}): {} {:?}",
-            outcome.decided_by.as_deref().unwrap_or("?"),
-            outcome.approval_prompt.as_deref().unwrap_or(""),
-            outcome.effective_approval_options()
-        ),
-        HookAction::Modify => format!("modify ({})", outcome.reason.as_deref().unwrap_or("")),
-        HookAction::InjectContext => "inject context".to_owned(),
-    };
-    println!("{event:<16} -> {verdict}");
-    for modification in &outcome.modifications {
-        let why = modification.reason.as_deref().unwrap_or("no reason given");
+/// Prints user messages as they are shown.
+struct PrintedDisplay;
+
+impl DisplaySink for PrintedDisplay {
+    fn show(&self, message: &UserMessage) {
         println!(
-            "{:<16}    ~ data modified by {} ({why})",
-            "", modification.hook
+            "    [{}] {} (from {})",
+            message.level, message.text, message.hook
         );
-    }
-    if outcome.is_modified() {
-        println!("{:<16}    data now {}", "", compact(outcome.data()));
-    }
-    for injection in &outcome.injections {
-        let lifetime = if injection.ephemeral {
-            "ephemeral"
-        } else {
-            "persistent"
-        };
-        println!(
-            "{:<16}    + {lifetime} {} injection from {}: {}",
-            "", injection.role, injection.hook, injection.text
-        );
-    }
-    for message in &outcome.messages {
-        println!(
-            "{:<16}    [{}] {} (from {})",
-            "", message.level, message.text, message.hook
-        );
-    }
-    for failure in &outcome.failures {
-        println!("{:<16}    ! {failure}", "");
     }
 }
 
-fn compact(value: &Value) -> String {
-    let mut value = value.clone();
-    if let Some(fields) = value.as_object_mut() {
-        fields.remove("timestamp");
-        fields.remove("session_id");
+/// Plays the scripted answers and prints each question with the answer given.
+struct PrintedApprovals(ScriptedApprovals);
+
+impl ApprovalProvider for PrintedApprovals {
+    fn ask<'a>(
+        &'a self,
+        request: &'a ApprovalRequest,
+    ) -> BoxFuture<'a, Result<String, ApprovalError>> {
+        Box::pin(async move {
+            let answer = self.0.ask(request).await;
+            println!(
+                "    ? {} {:?} -> {answer:?}",
+                request.prompt, request.options
+            );
+            answer
+        })
     }
-    value.to_string()
+}
+
+fn describe_emit(event: &str, outcome: &EmitResult) {
+    println!("{event}: {:?}", outcome.action);
+}
+
+fn describe_tool(outcome: &ToolCallOutcome) {
+    let verdict = match &outcome.status {
+        ToolCallStatus::Ran { .. } => "ran".to_owned(),
+        ToolCallStatus::Blocked(blocked) => format!("BLOCKED, {blocked}"),
+        ToolCallStatus::Withheld { reason } => format!("ran, output withheld: {reason}"),
+        ToolCallStatus::Errored { error } => format!("failed: {error}"),
+        other => format!("{other:?}"),
+    };
+    println!("    => {verdict}");
+    println!("    agent is told: {}", outcome.agent_message());
+    for audit in &outcome.injections {
+        println!(
+            "    + {:?} injection from {} ({:?}): {}",
+            audit.placement, audit.hook, audit.disposition, audit.text
+        );
+    }
+}
+
+/// A tool that pretends to do its work and says what it did.
+fn fake_tool(name: &'static str) -> impl Tool {
+    tool_fn(name, move |input: Value| async move {
+        Ok::<_, ToolError>(json!(format!("{name} done with {input}")))
+    })
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -169,37 +176,82 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!();
 
-    let session: [(&str, Value); 7] = [
-        (events::SESSION_START, json!({"source": "startup"})),
-        (
-            events::PROMPT_SUBMIT,
-            json!({"prompt": "deploy the app with key sk-live-4242 please"}),
-        ),
-        (
-            events::TOOL_PRE,
-            json!({"tool_name": "bash", "tool_input": {"command": "ls -la"}}),
-        ),
-        (
-            events::TOOL_PRE,
-            json!({"tool_name": "bash", "tool_input": {"command": "rm -rf / --no-preserve-root"}}),
-        ),
-        (
-            events::TOOL_PRE,
-            json!({"tool_name": "write_file", "tool_input": {"file_path": "config/production.env"}}),
-        ),
-        (
-            events::TOOL_POST,
-            json!({
-                "tool_name": "write_file",
-                "tool_input": {"file_path": "app/main.py", "content": "import os\nprint('hi')\n"},
-                "tool_result": {"success": true}
-            }),
-        ),
-        (events::SESSION_END, json!({"reason": "done"})),
-    ];
-    for (event, data) in session {
-        let outcome = registry.emit(event, data).await;
-        describe(event, &outcome);
+    // The user's answers to approval prompts, scripted: "Allow always" is remembered.
+    let approvals = Arc::new(PrintedApprovals(ScriptedApprovals::choosing([
+        "Allow always",
+    ])));
+    let context = Arc::new(InMemoryContext::new());
+    let session = HookSession::builder(registry.clone())
+        .approvals(approvals.clone())
+        .context(context.clone())
+        .display(Arc::new(PrintedDisplay))
+        .build();
+
+    describe_emit(
+        events::SESSION_START,
+        &registry
+            .emit(events::SESSION_START, json!({"source": "startup"}))
+            .await,
+    );
+
+    let prompt = "deploy the app with key sk-live-4242 please";
+    println!("prompt {prompt:?}");
+    match session.submit_prompt(prompt).await {
+        Proceed::Yes(prompt) => println!("    => proceeds as {prompt:?}"),
+        Proceed::No(blocked) => println!("    => {blocked}"),
+        other => println!("    => {other:?}"),
     }
+    if let Proceed::Yes(call) = session
+        .provider_request(json!({"messages": [prompt]}))
+        .await
+    {
+        for message in &call.ephemeral {
+            println!(
+                "    model call carries an ephemeral {} message: {}",
+                message.role, message.content
+            );
+        }
+    }
+
+    let calls = [
+        ("bash", json!({"command": "ls -la"})),
+        ("bash", json!({"command": "rm -rf / --no-preserve-root"})),
+        (
+            "write_file",
+            json!({"file_path": "config/production.env", "content": "MODE=prod\n"}),
+        ),
+        (
+            "write_file",
+            json!({"file_path": "config/production.env", "content": "MODE=prod\nDEBUG=0\n"}),
+        ),
+        (
+            "write_file",
+            json!({"file_path": "app/main.py", "content": "import os\nprint('hi')\n"}),
+        ),
+    ];
+    for (tool, input) in calls {
+        let shown = input.get("command").or_else(|| input.get("file_path"));
+        println!("tool {tool} {}", shown.cloned().unwrap_or_default());
+        let outcome = session.run_tool(&fake_tool(tool), input).await;
+        describe_tool(&outcome);
+    }
+
+    describe_emit(
+        events::SESSION_END,
+        &registry
+            .emit(events::SESSION_END, json!({"reason": "done"}))
+            .await,
+    );
+
+    println!();
+    println!(
+        "approval prompts shown: {} (the second production write was remembered)",
+        approvals.0.asked().len()
+    );
+    println!(
+        "stored history: {} messages; injections audited: {}",
+        context.messages().len(),
+        session.audit_log().len()
+    );
     Ok(())
 }

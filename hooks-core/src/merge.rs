@@ -54,6 +54,7 @@ impl Merge {
         log_failure(hook, &self.event, &kind);
         self.failures.push(HandlerFailure {
             hook: Arc::clone(hook),
+            event: Arc::clone(&self.event),
             kind,
         });
     }

@@ -160,6 +160,8 @@ impl UserMessage {
 pub struct HandlerFailure {
     /// The name of the handler.
     pub hook: Arc<str>,
+    /// The canonical event it failed on.
+    pub event: Arc<str>,
     /// What went wrong.
     pub kind: FailureKind,
 }

@@ -267,11 +267,19 @@ impl HookSession {
     }
 
     /// Applies what an emit decided that is not a decision: its injections (within the
-    /// policy, each audited and its audit emitted as `injection:audit`) and its user messages.
-    /// Returns the audits of this call.
+    /// policy, each audited and its audit emitted as `injection:audit`), its user messages, and
+    /// a warning for each hook that failed. Returns the audits of this call.
     pub async fn apply(&self, outcome: &EmitResult) -> Vec<InjectionAudit> {
         for message in &outcome.messages {
             self.display.show(message);
+        }
+        for failure in &outcome.failures {
+            self.display.show(&UserMessage::new(
+                format!("{failure}; it was skipped"),
+                MessageLevel::Warning,
+                failure.hook.clone(),
+                failure.event.clone(),
+            ));
         }
         let mut audits = Vec::with_capacity(outcome.injections.len());
         for injection in &outcome.injections {

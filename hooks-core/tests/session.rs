@@ -564,6 +564,39 @@ async fn user_messages_reach_the_display_and_suppress_output_never_hides_the_too
     assert!(shown[0].suppress_output);
 }
 
+#[tokio::test]
+async fn a_failing_hook_is_shown_to_the_user_as_a_warning() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:post",
+            |_: &str, _: &Value| async { Err::<HookResult, _>("metrics backend unreachable") },
+            0,
+            "metrics",
+        )
+        .unwrap();
+    let rig = rig(&registry, None, InjectionPolicy::default());
+    let (tool, _) = recording_tool("read_file", json!("ok"));
+
+    let outcome = rig.session.run_tool(&tool, json!({})).await;
+
+    assert!(
+        matches!(outcome.status, ToolCallStatus::Ran { .. }),
+        "a failing observer changes nothing"
+    );
+    let shown = rig.display.shown();
+    assert_eq!(shown.len(), 1);
+    assert_eq!(
+        (&*shown[0].hook, &*shown[0].event, shown[0].level),
+        ("metrics", "tool:post", MessageLevel::Warning)
+    );
+    assert!(
+        shown[0].text.contains("metrics backend unreachable"),
+        "{}",
+        shown[0].text
+    );
+}
+
 // The tool-call gate.
 
 #[tokio::test]
