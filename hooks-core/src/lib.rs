@@ -45,6 +45,7 @@ mod guard;
 mod handler;
 pub mod injection;
 mod merge;
+mod observer;
 mod outcome;
 mod registry;
 mod result;
@@ -60,10 +61,11 @@ pub use hooks_events as events;
 pub use hooks_events::{EventName, EventNameError};
 pub use hooks_macros::hook;
 pub use injection::InjectionPolicy;
+pub use observer::EmitObserver;
 pub use outcome::{EmitResult, FailureKind, HandlerFailure, Injection, Modification, UserMessage};
 pub use registry::{
     DEFAULT_COLLECT_TIMEOUT, DEFAULT_HANDLER_TIMEOUT, HookHandle, HookOptions, HookRegistry,
-    TIMESTAMP_FIELD,
+    ObserverHandle, TIMESTAMP_FIELD,
 };
 pub use result::{
     ApprovalDefault, DEFAULT_APPROVAL_OPTIONS, DEFAULT_APPROVAL_TIMEOUT_SECS, HookAction,

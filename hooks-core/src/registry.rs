@@ -21,6 +21,7 @@ use crate::events::{self, EventNameError};
 use crate::guard::{Guarded, JoinAll};
 use crate::handler::{Answer, Handler, IntoHandler};
 use crate::merge::{Flow, Merge, log_failure};
+use crate::observer::{self, EmitObserver};
 use crate::outcome::EmitResult;
 use crate::timestamp;
 
@@ -98,12 +99,13 @@ struct Route {
     entries: Box<[Arc<Entry>]>,
 }
 
-/// What emitters load: every route, keyed by canonical name and by each alias, and the
-/// default fields, so that one load serves a whole emit.
+/// What emitters load: every route, keyed by canonical name and by each alias, the default
+/// fields and the observers, so that one load serves a whole emit.
 #[derive(Default)]
 struct Snapshot {
     routes: FxHashMap<Box<str>, Arc<Route>>,
     defaults: Arc<Map<String, Value>>,
+    observers: Box<[Arc<dyn EmitObserver>]>,
 }
 
 /// The authoritative state, edited under the writer lock and published as a [`Snapshot`].
@@ -112,6 +114,7 @@ struct Table {
     /// Per canonical event, sorted by priority then registration.
     events: BTreeMap<Arc<str>, Vec<Arc<Entry>>>,
     defaults: Arc<Map<String, Value>>,
+    observers: Vec<(u64, Arc<dyn EmitObserver>)>,
 }
 
 struct Shared {
@@ -363,27 +366,36 @@ impl HookRegistry {
     /// out is logged, recorded in [`EmitResult::failures`] and skipped. With no handler the
     /// result is `continue` with `data` exactly as given.
     pub async fn emit(&self, event: &str, data: Value) -> EmitResult {
-        let (route, mut data) = match self.shared.begin(event, data) {
-            Ok(started) => started,
-            Err(data) => return EmitResult::unhandled(data),
-        };
-        let mut merge = Merge::new(Arc::clone(&route.event));
-        for entry in route.entries.iter() {
-            if !entry.active.load(Ordering::Acquire) {
-                continue;
-            }
-            let call = entry.handler.erased_call(&route.event, &data);
-            match Guarded::new(call, entry.timeout).await {
-                Answer::Continue => {}
-                Answer::Full(answer) => {
-                    if merge.absorb(&entry.name, answer, &mut data) == Flow::Stop {
-                        break;
-                    }
-                }
-                Answer::Failed(failure) => merge.fail(&entry.name, failure),
-            }
+        if !self.shared.may_listen(event) {
+            return EmitResult::unhandled(data);
         }
-        merge.finish(data)
+        let snapshot = self.shared.snapshot.load_full();
+        let (outcome, heard_as) = match snapshot.routes.get(event) {
+            Some(route) => {
+                let data = prepare(data, &snapshot.defaults);
+                (run_chain(route, data).await, Some(&*route.event))
+            }
+            None => (EmitResult::unhandled(data), None),
+        };
+        if !snapshot.observers.is_empty() {
+            let canonical =
+                heard_as.unwrap_or_else(|| events::canonicalize(event).unwrap_or(event));
+            observer::notify(&snapshot.observers, canonical, &outcome);
+        }
+        outcome
+    }
+
+    /// Adds an observer that sees the outcome of every later [`emit`](HookRegistry::emit),
+    /// heard or not, after its handlers. Returns the handle that removes it.
+    pub fn observe(&self, observer: impl EmitObserver) -> ObserverHandle {
+        let id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
+        let observer: Arc<dyn EmitObserver> = Arc::new(observer);
+        self.shared
+            .edit(|table| table.observers.push((id, observer)));
+        ObserverHandle {
+            registry: Arc::downgrade(&self.shared),
+            id,
+        }
     }
 
     /// Emits `event` to all its handlers concurrently, each with `timeout`, and returns the
@@ -395,9 +407,14 @@ impl HookRegistry {
         data: Value,
         timeout: Duration,
     ) -> Vec<Value> {
-        let Ok((route, data)) = self.shared.begin(event, data) else {
+        if !self.shared.may_listen(event) {
+            return Vec::new();
+        }
+        let snapshot = self.shared.snapshot.load_full();
+        let Some(route) = snapshot.routes.get(event) else {
             return Vec::new();
         };
+        let data = prepare(data, &snapshot.defaults);
         let live: Vec<&Arc<Entry>> = route
             .entries
             .iter()
@@ -426,20 +443,7 @@ impl HookRegistry {
 }
 
 impl Shared {
-    /// The route of `event` and the data its handlers see; the data back if nobody listens.
-    #[inline]
-    fn begin(&self, event: &str, data: Value) -> Result<(Arc<Route>, Value), Value> {
-        if !self.may_listen(event) {
-            return Err(data);
-        }
-        let snapshot = self.snapshot.load();
-        match snapshot.routes.get(event) {
-            Some(route) => Ok((Arc::clone(route), prepare(data, &snapshot.defaults))),
-            None => Err(data),
-        }
-    }
-
-    /// False when no handler can be registered under `event`; true when one may be.
+    /// False when neither a handler nor an observer can hear `event`; true when one may.
     #[inline]
     fn may_listen(&self, event: &str) -> bool {
         self.interest.load(Ordering::Acquire) & interest_bit(event) != 0
@@ -459,10 +463,15 @@ impl Shared {
         change(&mut table);
         table.events.retain(|_, entries| !entries.is_empty());
         let snapshot = build_snapshot(&table);
-        let interest = snapshot
-            .routes
-            .keys()
-            .fold(0, |bits, name| bits | interest_bit(name));
+        // Observers hear every event, so they open the mask for every name.
+        let interest = if snapshot.observers.is_empty() {
+            snapshot
+                .routes
+                .keys()
+                .fold(0, |bits, name| bits | interest_bit(name))
+        } else {
+            u64::MAX
+        };
         // Published after the snapshot: a reader that sees a new bit also finds the route.
         self.snapshot.store(Arc::new(snapshot));
         self.interest.store(interest, Ordering::Release);
@@ -493,6 +502,27 @@ fn interest_bit(event: &str) -> u64 {
     let mut hasher = FxHasher::default();
     event.hash(&mut hasher);
     1 << (hasher.finish() % 64)
+}
+
+/// Runs the handlers of `route` in order and folds their answers (the emit rules).
+async fn run_chain(route: &Route, mut data: Value) -> EmitResult {
+    let mut merge = Merge::new(Arc::clone(&route.event));
+    for entry in route.entries.iter() {
+        if !entry.active.load(Ordering::Acquire) {
+            continue;
+        }
+        let call = entry.handler.erased_call(&route.event, &data);
+        match Guarded::new(call, entry.timeout).await {
+            Answer::Continue => {}
+            Answer::Full(answer) => {
+                if merge.absorb(&entry.name, answer, &mut data) == Flow::Stop {
+                    break;
+                }
+            }
+            Answer::Failed(failure) => merge.fail(&entry.name, failure),
+        }
+    }
+    merge.finish(data)
 }
 
 /// Adds the default fields and the timestamp the emitter did not set. `null` counts as an
@@ -532,6 +562,30 @@ fn build_snapshot(table: &Table) -> Snapshot {
     Snapshot {
         routes,
         defaults: Arc::clone(&table.defaults),
+        observers: table.observers.iter().map(|(_, o)| Arc::clone(o)).collect(),
+    }
+}
+
+/// Removes the observer it was returned for. Dropping it does nothing.
+#[derive(Debug, Clone)]
+pub struct ObserverHandle {
+    registry: Weak<Shared>,
+    id: u64,
+}
+
+impl ObserverHandle {
+    /// Removes the observer; returns whether it was still there.
+    pub fn remove(&self) -> bool {
+        let Some(shared) = self.registry.upgrade() else {
+            return false;
+        };
+        let mut removed = false;
+        shared.edit(|table| {
+            let before = table.observers.len();
+            table.observers.retain(|(id, _)| *id != self.id);
+            removed = table.observers.len() < before;
+        });
+        removed
     }
 }
 

@@ -523,3 +523,81 @@ fn emitters_run_while_another_thread_registers_and_unregisters() {
         );
     });
 }
+
+// Observers.
+
+#[tokio::test]
+async fn observers_see_every_emit_with_its_outcome_heard_or_not() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:pre",
+            Trace::new().answer("guard", HookResult::deny("no")),
+            0,
+            "guard",
+        )
+        .unwrap();
+    let seen: Arc<std::sync::Mutex<Vec<(String, HookAction, Value)>>> = Arc::default();
+    let sink = seen.clone();
+    let handle = registry.observe(move |event: &str, outcome: &hooks_core::EmitResult| {
+        sink.lock()
+            .unwrap()
+            .push((event.to_owned(), outcome.action, outcome.data().clone()));
+    });
+
+    registry
+        .emit("PreToolUse", json!({"tool_name": "bash"}))
+        .await;
+    registry
+        .emit("SessionStart", json!({"source": "startup"}))
+        .await;
+    registry.emit("app:custom", json!({"n": 1})).await;
+    assert!(handle.remove());
+    assert!(!handle.remove());
+    registry.emit("app:custom", json!({"n": 2})).await;
+
+    let seen = seen.lock().unwrap();
+    let summary: Vec<_> = seen
+        .iter()
+        .map(|(event, action, _)| (event.as_str(), *action))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("tool:pre", HookAction::Deny),
+            ("session:start", HookAction::Continue),
+            ("app:custom", HookAction::Continue)
+        ],
+        "canonical names, heard and unheard events, nothing after removal"
+    );
+    assert_eq!(seen[0].2["tool_name"], "bash");
+    assert!(
+        seen[0].2.get("timestamp").is_some(),
+        "the data as the handlers saw it"
+    );
+    assert_eq!(
+        seen[2].2,
+        json!({"n": 1}),
+        "an unheard event's data as given"
+    );
+}
+
+#[tokio::test]
+async fn a_panicking_observer_does_not_disturb_the_emit() {
+    let registry = HookRegistry::new();
+    registry.observe(|_: &str, _: &hooks_core::EmitResult| panic!("observer bug"));
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    registry.observe(move |_: &str, _: &hooks_core::EmitResult| {
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
+
+    let outcome = registry.emit("tool:pre", json!({})).await;
+
+    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        1,
+        "the next observer still runs"
+    );
+}
