@@ -288,6 +288,14 @@ impl ScriptedApprovals {
         }
     }
 
+    /// Adds an answer at the end of the script.
+    pub fn push(&self, answer: ScriptedAnswer) {
+        self.script
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push_back(answer);
+    }
+
     /// Every request asked so far.
     pub fn asked(&self) -> Vec<ApprovalRequest> {
         self.asked

@@ -45,6 +45,7 @@ mod guard;
 mod handler;
 pub mod injection;
 mod merge;
+pub mod module;
 mod observer;
 mod outcome;
 mod registry;
@@ -61,6 +62,7 @@ pub use hooks_events as events;
 pub use hooks_events::{EventName, EventNameError};
 pub use hooks_macros::hook;
 pub use injection::InjectionPolicy;
+pub use module::{HookModule, MountError, Mounted};
 pub use observer::EmitObserver;
 pub use outcome::{EmitResult, FailureKind, HandlerFailure, Injection, Modification, UserMessage};
 pub use registry::{

@@ -1,0 +1,136 @@
+//! Hook modules: a reusable set of hooks with its configuration, mounted on a registry and
+//! unmounted as a whole (the reference's `mount(coordinator, config) -> cleanup`).
+
+use std::fmt;
+
+use crate::{EventNameError, HookHandle, HookRegistry};
+
+/// Why a module could not be mounted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MountError {
+    /// A handler names an unusable event.
+    #[error("module `{module}`: {source}")]
+    Event {
+        /// The module.
+        module: String,
+        /// The problem with the event name.
+        source: EventNameError,
+    },
+    /// The module's configuration is unusable.
+    #[error("module `{module}`: {reason}")]
+    Config {
+        /// The module.
+        module: String,
+        /// What is wrong, and how to fix it.
+        reason: String,
+    },
+}
+
+/// A set of hooks that mounts on a registry.
+///
+/// ```
+/// use hooks_core::module::{HookModule, Mounted, MountError};
+/// use hooks_core::{HookRegistry, HookResult};
+/// use serde_json::Value;
+///
+/// struct Audit;
+///
+/// async fn note(_event: &str, _data: &Value) -> HookResult {
+///     HookResult::cont()
+/// }
+///
+/// impl HookModule for Audit {
+///     fn name(&self) -> &str {
+///         "audit"
+///     }
+///
+///     fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+///         let mut mounted = Mounted::new(self.name());
+///         mounted.register(registry, "tool:post", note, 100, "audit.note")?;
+///         Ok(mounted)
+///     }
+/// }
+///
+/// let registry = HookRegistry::new();
+/// let mounted = Audit.mount(&registry).unwrap();
+/// assert_eq!(mounted.unmount(), 1);
+/// ```
+pub trait HookModule: Send + Sync {
+    /// The module's name, for reports and errors.
+    fn name(&self) -> &str;
+
+    /// Registers the module's handlers on `registry`; what it returns unmounts them.
+    fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError>;
+}
+
+/// The handlers one mount registered; [`Mounted::unmount`] removes exactly those.
+#[must_use = "keep it to unmount the module later"]
+pub struct Mounted {
+    module: String,
+    handles: Vec<HookHandle>,
+}
+
+impl fmt::Debug for Mounted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Mounted")
+            .field("module", &self.module)
+            .field("handlers", &self.handles.len())
+            .finish()
+    }
+}
+
+impl Mounted {
+    /// Nothing mounted yet, for `module`.
+    pub fn new(module: impl Into<String>) -> Self {
+        Mounted {
+            module: module.into(),
+            handles: Vec::new(),
+        }
+    }
+
+    /// Registers a handler as part of this mount (see [`HookRegistry::register`]).
+    pub fn register<M>(
+        &mut self,
+        registry: &HookRegistry,
+        event: &str,
+        handler: impl crate::IntoHandler<M>,
+        priority: i32,
+        name: impl Into<String>,
+    ) -> Result<(), MountError> {
+        let handle = registry
+            .register(event, handler, priority, name)
+            .map_err(|source| MountError::Event {
+                module: self.module.clone(),
+                source,
+            })?;
+        self.handles.push(handle);
+        Ok(self
+            .handles
+            .last()
+            .unwrap_or_else(|| unreachable!("just pushed")))
+    }
+
+    /// Adds a handle registered some other way to this mount.
+    pub fn adopt(&mut self, handle: HookHandle) {
+        self.handles.push(handle);
+    }
+
+    /// The module's name.
+    pub fn module(&self) -> &str {
+        &self.module
+    }
+
+    /// The handlers registered.
+    pub fn handles(&self) -> &[HookHandle] {
+        &self.handles
+    }
+
+    /// Removes every handler of this mount; returns how many were still registered.
+    pub fn unmount(self) -> usize {
+        self.handles
+            .iter()
+            .filter(|handle| handle.unregister())
+            .count()
+    }
+}
