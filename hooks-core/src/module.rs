@@ -105,10 +105,7 @@ impl Mounted {
                 source,
             })?;
         self.handles.push(handle);
-        Ok(self
-            .handles
-            .last()
-            .unwrap_or_else(|| unreachable!("just pushed")))
+        Ok(())
     }
 
     /// Adds a handle registered some other way to this mount.
