@@ -4,7 +4,7 @@
 // The helpers below unwrap as the tests do: in a test, a panic is the failure report.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use hooks_core::approval::{DecisionSource, ScriptedAnswer};
@@ -13,9 +13,10 @@ use hooks_core::session::{Blocked, ModelRequest};
 use hooks_core::sinks::MessageKind;
 use hooks_core::{
     ApprovalDefault, HookRegistry, HookResult, HookSession, InMemoryContext, InMemoryDisplay,
-    InjectionPolicy, InjectionRole, MessageLevel, Proceed, ScriptedApprovals, Tool, ToolCallStatus,
+    InjectionPolicy, InjectionRole, MessageLevel, Proceed, ScriptedApprovals, ToolCallStatus,
     ToolError, tool_fn,
 };
+use hooks_testing::{EventRecorder, MockTool};
 use serde_json::{Value, json};
 
 /// A session over `registry` with in-memory sinks the test can read.
@@ -46,18 +47,6 @@ fn rig(
     }
 }
 
-/// A tool that records every input it receives and answers `output`.
-fn recording_tool(name: &str, output: Value) -> (impl Tool, Arc<Mutex<Vec<Value>>>) {
-    let inputs: Arc<Mutex<Vec<Value>>> = Arc::default();
-    let seen = inputs.clone();
-    let tool = tool_fn(name, move |input: Value| {
-        seen.lock().unwrap().push(input);
-        let output = output.clone();
-        async move { Ok::<_, ToolError>(output) }
-    });
-    (tool, inputs)
-}
-
 /// Registers a handler on `event` that answers `answer` every time.
 fn answer(registry: &HookRegistry, event: &str, name: &str, answer: HookResult) {
     registry
@@ -71,24 +60,6 @@ fn answer(registry: &HookRegistry, event: &str, name: &str, answer: HookResult) 
             name,
         )
         .unwrap();
-}
-
-/// Records the data of every `event` emitted on `registry`.
-fn record(registry: &HookRegistry, event: &str) -> Arc<Mutex<Vec<Value>>> {
-    let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
-    let sink = seen.clone();
-    registry
-        .register(
-            event,
-            move |_: &str, data: &Value| {
-                sink.lock().unwrap().push(data.clone());
-                async { HookResult::cont() }
-            },
-            1000,
-            "recorder",
-        )
-        .unwrap();
-    seen
 }
 
 fn ask_before_writes(registry: &HookRegistry, timeout: Duration, default: ApprovalDefault) {
@@ -115,7 +86,7 @@ async fn an_unanswered_approval_times_out_to_deny_by_default() {
         Some(approvals.clone()),
         InjectionPolicy::default(),
     );
-    let (tool, inputs) = recording_tool("write_file", json!("written"));
+    let tool = MockTool::new("write_file").returning(json!("written"));
 
     let started = tokio::time::Instant::now();
     let outcome = rig
@@ -136,7 +107,7 @@ async fn an_unanswered_approval_times_out_to_deny_by_default() {
         }
         other => panic!("expected a denial by approval, got {other:?}"),
     }
-    assert!(inputs.lock().unwrap().is_empty(), "the tool never ran");
+    assert!(tool.inputs().is_empty(), "the tool never ran");
     assert_eq!(approvals.asked().len(), 1);
 }
 
@@ -146,7 +117,7 @@ async fn an_unanswered_approval_times_out_to_allow_when_the_hook_says_so() {
     ask_before_writes(&registry, Duration::from_secs(5), ApprovalDefault::Allow);
     let approvals = Arc::new(ScriptedApprovals::new([ScriptedAnswer::Hang]));
     let rig = rig(&registry, Some(approvals), InjectionPolicy::default());
-    let (tool, inputs) = recording_tool("write_file", json!("written"));
+    let tool = MockTool::new("write_file").returning(json!("written"));
 
     let outcome = rig
         .session
@@ -159,7 +130,7 @@ async fn an_unanswered_approval_times_out_to_allow_when_the_hook_says_so() {
             output: json!("written")
         }
     );
-    assert_eq!(inputs.lock().unwrap().len(), 1);
+    assert_eq!(tool.calls(), 1);
 }
 
 #[tokio::test]
@@ -169,7 +140,7 @@ async fn a_failing_provider_and_a_missing_provider_fall_back_to_the_default() {
     let failing = Arc::new(ScriptedApprovals::new([ScriptedAnswer::Fail(
         "tty closed".into(),
     )]));
-    let (tool, inputs) = recording_tool("write_file", json!("written"));
+    let tool = MockTool::new("write_file").returning(json!("written"));
 
     let with_failing = rig(&registry, Some(failing), InjectionPolicy::default());
     let outcome = with_failing.session.run_tool(&tool, json!({})).await;
@@ -192,7 +163,7 @@ async fn a_failing_provider_and_a_missing_provider_fall_back_to_the_default() {
         ),
         "{outcome:?}"
     );
-    assert!(inputs.lock().unwrap().is_empty());
+    assert!(tool.inputs().is_empty());
 }
 
 #[tokio::test]
@@ -201,7 +172,7 @@ async fn an_answer_that_is_not_an_option_gets_the_default_not_an_allow() {
     ask_before_writes(&registry, Duration::from_secs(5), ApprovalDefault::Deny);
     let approvals = Arc::new(ScriptedApprovals::choosing(["sure, go ahead"]));
     let rig = rig(&registry, Some(approvals), InjectionPolicy::default());
-    let (tool, _) = recording_tool("write_file", json!("written"));
+    let tool = MockTool::new("write_file").returning(json!("written"));
 
     let outcome = rig.session.run_tool(&tool, json!({})).await;
 
@@ -225,7 +196,7 @@ async fn allow_always_is_remembered_for_the_session() {
         Some(approvals.clone()),
         InjectionPolicy::default(),
     );
-    let (tool, inputs) = recording_tool("write_file", json!("written"));
+    let tool = MockTool::new("write_file").returning(json!("written"));
 
     let first = rig.session.run_tool(&tool, json!({"n": 1})).await;
     let second = rig.session.run_tool(&tool, json!({"n": 2})).await;
@@ -233,7 +204,7 @@ async fn allow_always_is_remembered_for_the_session() {
     assert!(matches!(first.status, ToolCallStatus::Ran { .. }));
     assert!(matches!(second.status, ToolCallStatus::Ran { .. }));
     assert_eq!(approvals.asked().len(), 1, "the user is not asked twice");
-    assert_eq!(inputs.lock().unwrap().len(), 2);
+    assert_eq!(tool.calls(), 2);
 }
 
 #[tokio::test]
@@ -246,7 +217,7 @@ async fn deny_always_is_remembered_and_allow_once_is_not() {
         Some(approvals.clone()),
         InjectionPolicy::default(),
     );
-    let (tool, inputs) = recording_tool("write_file", json!("written"));
+    let tool = MockTool::new("write_file").returning(json!("written"));
 
     let once = rig.session.run_tool(&tool, json!({})).await;
     let refused = rig.session.run_tool(&tool, json!({})).await;
@@ -263,26 +234,33 @@ async fn deny_always_is_remembered_and_allow_once_is_not() {
         "{remembered:?}"
     );
     assert_eq!(approvals.asked().len(), 2);
-    assert_eq!(inputs.lock().unwrap().len(), 1);
+    assert_eq!(tool.calls(), 1);
 }
 
 #[tokio::test]
 async fn approval_decisions_are_emitted_as_granted_and_denied_events() {
     let registry = HookRegistry::new();
     ask_before_writes(&registry, Duration::from_secs(5), ApprovalDefault::Deny);
-    let required = record(&registry, "approval:required");
-    let granted = record(&registry, "approval:granted");
-    let denied = record(&registry, "approval:denied");
+    let recorder = EventRecorder::new();
+    recorder.attach(&registry);
     let approvals = Arc::new(ScriptedApprovals::choosing(["Allow once", "Deny"]));
     let rig = rig(&registry, Some(approvals), InjectionPolicy::default());
-    let (tool, _) = recording_tool("write_file", json!("written"));
+    let tool = MockTool::new("write_file").returning(json!("written"));
 
     rig.session.run_tool(&tool, json!({})).await;
     rig.session.run_tool(&tool, json!({})).await;
 
-    assert_eq!(required.lock().unwrap().len(), 2);
-    let granted = granted.lock().unwrap();
-    let denied = denied.lock().unwrap();
+    recorder.assert_count("approval:required", 2);
+    let granted: Vec<Value> = recorder
+        .of("approval:granted")
+        .iter()
+        .map(|r| r.data().clone())
+        .collect();
+    let denied: Vec<Value> = recorder
+        .of("approval:denied")
+        .iter()
+        .map(|r| r.data().clone())
+        .collect();
     assert_eq!(granted.len(), 1);
     assert_eq!(granted[0]["choice"], "Allow once");
     assert_eq!(granted[0]["prompt"], "Allow write to production.env?");
@@ -308,7 +286,7 @@ async fn the_turn_budget_refuses_injections_once_spent_and_resets_at_the_next_pr
         ..InjectionPolicy::default()
     };
     let rig = rig(&registry, None, policy);
-    let (tool, _) = recording_tool("read_file", json!("contents"));
+    let tool = MockTool::new("read_file").returning(json!("contents"));
 
     let first = rig.session.run_tool(&tool, json!({})).await;
     let second = rig.session.run_tool(&tool, json!({})).await;
@@ -358,7 +336,7 @@ async fn an_oversized_injection_is_truncated_with_a_warning() {
         ..InjectionPolicy::default()
     };
     let rig = rig(&registry, None, policy);
-    let (tool, _) = recording_tool("write_file", json!("ok"));
+    let tool = MockTool::new("write_file").returning(json!("ok"));
 
     let outcome = rig.session.run_tool(&tool, json!({})).await;
 
@@ -393,7 +371,7 @@ async fn an_oversized_injection_is_rejected_whole_when_the_policy_says_so() {
         ..InjectionPolicy::default()
     };
     let rig = rig(&registry, None, policy);
-    let (tool, _) = recording_tool("write_file", json!("ok"));
+    let tool = MockTool::new("write_file").returning(json!("ok"));
 
     let outcome = rig.session.run_tool(&tool, json!({})).await;
 
@@ -426,9 +404,10 @@ async fn every_injection_is_audited_with_provenance_and_emitted() {
         &registry,
         HookResult::inject("lint: ok").with_role(InjectionRole::User),
     );
-    let audits = record(&registry, INJECTION_AUDIT_EVENT);
+    let recorder = EventRecorder::new();
+    recorder.attach(&registry);
     let rig = rig(&registry, None, InjectionPolicy::default());
-    let (tool, _) = recording_tool("write_file", json!("ok"));
+    let tool = MockTool::new("write_file").returning(json!("ok"));
 
     rig.session.run_tool(&tool, json!({})).await;
 
@@ -436,7 +415,11 @@ async fn every_injection_is_audited_with_provenance_and_emitted() {
     assert_eq!(log.len(), 1);
     assert_eq!((&*log[0].hook, &*log[0].event), ("feedback", "tool:post"));
     assert_eq!(log[0].at.len(), 24, "an RFC 3339 time");
-    let emitted = audits.lock().unwrap();
+    let emitted: Vec<Value> = recorder
+        .of(INJECTION_AUDIT_EVENT)
+        .iter()
+        .map(|r| r.data().clone())
+        .collect();
     assert_eq!(emitted.len(), 1);
     assert_eq!(emitted[0]["hook"], "feedback");
     assert_eq!(emitted[0]["text"], "lint: ok");
@@ -448,7 +431,7 @@ async fn a_limitless_policy_delivers_everything() {
     let registry = HookRegistry::new();
     inject_on_post(&registry, HookResult::inject("z".repeat(200_000)));
     let rig = rig(&registry, None, InjectionPolicy::unlimited());
-    let (tool, _) = recording_tool("write_file", json!("ok"));
+    let tool = MockTool::new("write_file").returning(json!("ok"));
 
     let outcome = rig.session.run_tool(&tool, json!({})).await;
 
@@ -466,7 +449,7 @@ async fn an_ephemeral_injection_reaches_the_next_model_call_only_and_never_the_h
         HookResult::inject("todo: 2 open").with_ephemeral(true),
     );
     let rig = rig(&registry, None, InjectionPolicy::default());
-    let (tool, _) = recording_tool("write_file", json!("ok"));
+    let tool = MockTool::new("write_file").returning(json!("ok"));
 
     let outcome = rig.session.run_tool(&tool, json!({})).await;
     let first_call = rig.session.provider_request(json!({"messages": []})).await;
@@ -515,7 +498,7 @@ async fn persistent_injections_keep_their_role_and_can_append_to_the_tool_result
         )
         .unwrap();
     let rig = rig(&registry, None, InjectionPolicy::default());
-    let (tool, _) = recording_tool("write_file", json!("wrote 3 lines"));
+    let tool = MockTool::new("write_file").returning(json!("wrote 3 lines"));
 
     let outcome = rig.session.run_tool(&tool, json!({})).await;
 
@@ -544,7 +527,7 @@ async fn user_messages_reach_the_display_and_suppress_output_never_hides_the_too
             .with_suppress_output(true),
     );
     let rig = rig(&registry, None, InjectionPolicy::default());
-    let (tool, _) = recording_tool("format", json!("diff: 3 files changed"));
+    let tool = MockTool::new("format").returning(json!("diff: 3 files changed"));
 
     let outcome = rig.session.run_tool(&tool, json!({})).await;
 
@@ -576,7 +559,7 @@ async fn a_failing_hook_is_shown_to_the_user_as_a_warning() {
         )
         .unwrap();
     let rig = rig(&registry, None, InjectionPolicy::default());
-    let (tool, _) = recording_tool("read_file", json!("ok"));
+    let tool = MockTool::new("read_file").returning(json!("ok"));
 
     let outcome = rig.session.run_tool(&tool, json!({})).await;
 
@@ -608,17 +591,18 @@ async fn a_denied_tool_never_runs_and_the_agent_is_told_why() {
         "safety",
         HookResult::deny("rm -rf is blocked; delete files one by one"),
     );
-    let post = record(&registry, "tool:post");
+    let recorder = EventRecorder::new();
+    recorder.attach(&registry);
     let rig = rig(&registry, None, InjectionPolicy::default());
-    let (tool, inputs) = recording_tool("bash", json!(""));
+    let tool = MockTool::new("bash").returning(json!(""));
 
     let outcome = rig
         .session
         .run_tool(&tool, json!({"command": "rm -rf /"}))
         .await;
 
-    assert!(inputs.lock().unwrap().is_empty());
-    assert!(post.lock().unwrap().is_empty());
+    assert!(tool.inputs().is_empty());
+    recorder.assert_not_emitted("tool:post");
     assert_eq!(outcome.input, json!({"command": "rm -rf /"}));
     assert!(
         outcome.agent_message().contains("rm -rf is blocked"),
@@ -647,7 +631,7 @@ async fn a_modified_tool_input_is_what_the_tool_receives() {
         )
         .unwrap();
     let rig = rig(&registry, None, InjectionPolicy::default());
-    let (tool, inputs) = recording_tool("write_file", json!("ok"));
+    let tool = MockTool::new("write_file").returning(json!("ok"));
 
     let outcome = rig
         .session
@@ -655,15 +639,15 @@ async fn a_modified_tool_input_is_what_the_tool_receives() {
         .await;
 
     let expected = json!({"path": "sandbox/out.txt", "content": "x"});
-    assert_eq!(*inputs.lock().unwrap(), vec![expected.clone()]);
+    assert_eq!(tool.inputs(), vec![expected.clone()]);
     assert_eq!(outcome.input, expected);
 }
 
 #[tokio::test]
 async fn a_failing_tool_emits_tool_error_not_tool_post() {
     let registry = HookRegistry::new();
-    let errors = record(&registry, "tool:error");
-    let posts = record(&registry, "tool:post");
+    let recorder = EventRecorder::new();
+    recorder.attach(&registry);
     let rig = rig(&registry, None, InjectionPolicy::default());
     let tool = tool_fn("read_file", |_: Value| async {
         Err(ToolError::new("no such file: a.txt"))
@@ -677,8 +661,12 @@ async fn a_failing_tool_emits_tool_error_not_tool_post() {
             error: "no such file: a.txt".into()
         }
     );
-    assert!(posts.lock().unwrap().is_empty());
-    let errors = errors.lock().unwrap();
+    recorder.assert_not_emitted("tool:post");
+    let errors: Vec<Value> = recorder
+        .of("tool:error")
+        .iter()
+        .map(|r| r.data().clone())
+        .collect();
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0]["tool_name"], "read_file");
     assert_eq!(errors[0]["tool_input"], json!({"path": "a.txt"}));
@@ -705,7 +693,7 @@ async fn tool_post_hooks_may_rewrite_or_withhold_the_output() {
         )
         .unwrap();
     let rig1 = rig(&registry, None, InjectionPolicy::default());
-    let (tool, _) = recording_tool("cat", json!("KEY=sk-123"));
+    let tool = MockTool::new("cat").returning(json!("KEY=sk-123"));
     let rewritten = rig1.session.run_tool(&tool, json!({})).await;
     assert_eq!(
         rewritten.status,
@@ -741,7 +729,7 @@ async fn a_tool_pre_hook_that_drops_the_input_blocks_the_call() {
         HookResult::modify(json!({"tool_name": "bash"})),
     );
     let rig = rig(&registry, None, InjectionPolicy::default());
-    let (tool, inputs) = recording_tool("bash", json!(""));
+    let tool = MockTool::new("bash").returning(json!(""));
 
     let outcome = rig.session.run_tool(&tool, json!({"command": "ls"})).await;
 
@@ -750,7 +738,7 @@ async fn a_tool_pre_hook_that_drops_the_input_blocks_the_call() {
         ToolCallStatus::Blocked(Blocked::InvalidModification { .. })
     ));
     assert!(
-        inputs.lock().unwrap().is_empty(),
+        tool.inputs().is_empty(),
         "fail closed: the tool does not run"
     );
 }
