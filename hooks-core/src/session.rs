@@ -403,7 +403,7 @@ impl HookSession {
     /// and hands over the ephemeral injections for this call only.
     pub async fn provider_request(&self, request: Value) -> Proceed<ModelRequest> {
         let mut gate = self
-            .gate(PROVIDER_REQUEST, json!({ "request": request }))
+            .gate(PROVIDER_REQUEST, object([("request", request)]))
             .await;
         match (gate.blocked, gate.data["request"].take()) {
             (Some(blocked), _) => Proceed::No(blocked),
@@ -423,8 +423,8 @@ impl HookSession {
     /// in the history as a tool result before the `tool:post` injections are applied, so that
     /// they can be appended to it.
     pub async fn run_tool(&self, tool: &dyn Tool, input: Value) -> ToolCallOutcome {
-        let name = tool.name().to_owned();
-        let pre_data = json!({ "tool_name": name, "tool_input": input });
+        let name = Value::from(tool.name());
+        let pre_data = object([("tool_name", name.clone()), ("tool_input", input)]);
         let mut gate = self.gate(TOOL_PRE, pre_data).await;
         let mut injections = gate.audits;
         let input = gate.data["tool_input"].take();
@@ -447,7 +447,11 @@ impl HookSession {
 
         let status = match tool.call(input.clone()).await {
             Ok(output) => {
-                let data = json!({ "tool_name": name, "tool_input": input, "tool_result": output });
+                let data = object([
+                    ("tool_name", name),
+                    ("tool_input", input.clone()),
+                    ("tool_result", output),
+                ]);
                 let mut post = self.registry.emit(TOOL_POST, data).await;
                 let status = match post.action {
                     HookAction::Deny => ToolCallStatus::Withheld {
@@ -468,8 +472,11 @@ impl HookSession {
                 status
             }
             Err(error) => {
-                let data =
-                    json!({ "tool_name": name, "tool_input": input, "error": error.message });
+                let data = object([
+                    ("tool_name", name),
+                    ("tool_input", input.clone()),
+                    ("error", Value::from(error.message.clone())),
+                ]);
                 let failed = self.registry.emit(TOOL_ERROR, data).await;
                 let status = ToolCallStatus::Errored {
                     error: error.message,
@@ -491,4 +498,15 @@ impl HookSession {
         self.context
             .add_message(ContextMessage::tool_result(status.agent_message()));
     }
+}
+
+/// A JSON object of `fields`, moved in. (`json!` serialises its operands by reference, which
+/// would copy a tool input or a whole model request.)
+fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    Value::Object(
+        fields
+            .into_iter()
+            .map(|(key, value)| (key.to_owned(), value))
+            .collect(),
+    )
 }
