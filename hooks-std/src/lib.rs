@@ -1,7 +1,11 @@
-//! Standard pieces for `hooks-core` applications: the terminal approval provider and display
-//! (the kernel itself does no I/O). The standard hook modules and the runners of
-//! YAML-configured hooks will live here too.
+//! Standard pieces for `hooks-core` applications: the standard hook modules (each opt-in, each a
+//! [`HookModule`](hooks_core::HookModule) with a serde config) and the terminal approval provider
+//! and display (the kernel itself does no I/O).
+//!
+//! - [`safety`]: denies destructive commands and file operations on system paths, secrets or
+//!   outside the workspace.
 
+pub mod safety;
 pub mod terminal;
 
 pub use hooks_core as core;

@@ -1,0 +1,366 @@
+//! The safety module (`tool:pre`): denies destructive shell commands and file operations on
+//! system directories, secrets, or outside the workspace, with a reason that tells the agent
+//! what to do instead.
+//!
+//! It looks at every tool call, whatever the tool is called: any `command`-like field of the
+//! input is read as a shell command line (through quoting, `bash -c`, `eval`, `sudo`, `env`,
+//! substitutions, `;`, `&&`, `|`), and any `path`-like field as a file path (normalised, `..`
+//! and symbolic links resolved). A field of the wrong type fails closed: it is denied.
+//!
+//! Config keys (all optional; unknown keys are an error naming the key):
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `command_fields` | `command`, `cmd`, `script` | tool-input fields read as shell commands |
+//! | `path_fields` | `file_path`, `path`, `filename`, `notebook_path`, `target`, `destination` | tool-input fields read as paths |
+//! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch |
+//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud and package credentials | secrets no tool may read or write |
+//! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files` |
+//! | `blocked_commands` | none | extra rules: `{pattern, reason}`, a regex over `program args...` |
+//! | `workspace` | the current directory | the project root; relative paths start there |
+//! | `home` | `$HOME` | what `~` means |
+//! | `confine_to_workspace` | `true` | deny file tools outside the workspace |
+//! | `priority` | `-100` | runs before most hooks |
+//!
+//! ```
+//! use hooks_std::safety::{SafetyConfig, SafetyModule};
+//! use serde_json::json;
+//!
+//! let config: SafetyConfig = serde_json::from_value(json!({"workspace": "/srv/app"})).unwrap();
+//! let safety = SafetyModule::new(config).unwrap();
+//! let denial = safety.check(&json!({"command": "bash -c 'cd / && rm -rf *'"}));
+//! assert!(denial.unwrap().contains("root of the file system"));
+//! assert_eq!(safety.check(&json!({"command": "cargo test"})), None);
+//! ```
+
+mod commands;
+mod paths;
+mod shell;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use hooks_core::module::{HookModule, MountError, Mounted};
+use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use commands::{CommandRules, UserRule};
+use paths::{PathRules, Verdict};
+
+/// An extra command rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockedCommand {
+    /// A regex matched against the normalised command, `program arg arg ...` (wrappers such as
+    /// `sudo` and `env` removed, quotes resolved).
+    pub pattern: String,
+    /// What the agent is told: why, and what to do instead.
+    pub reason: String,
+}
+
+/// The safety module's configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SafetyConfig {
+    /// Tool-input fields read as shell command lines.
+    pub command_fields: Vec<String>,
+    /// Tool-input fields read as file paths.
+    pub path_fields: Vec<String>,
+    /// Globs of system paths no tool may touch.
+    pub blocked_paths: Vec<String>,
+    /// Globs of secret files no tool may read or write.
+    pub protected_files: Vec<String>,
+    /// Globs of exceptions to `protected_files`.
+    pub allowed_files: Vec<String>,
+    /// Extra command rules.
+    pub blocked_commands: Vec<BlockedCommand>,
+    /// The project root (default: the current directory).
+    pub workspace: Option<PathBuf>,
+    /// The home directory `~` stands for (default: `$HOME`).
+    pub home: Option<PathBuf>,
+    /// Deny file tools outside the workspace.
+    pub confine_to_workspace: bool,
+    /// The handler's priority.
+    pub priority: i32,
+}
+
+fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| (*s).to_owned()).collect()
+}
+
+impl Default for SafetyConfig {
+    fn default() -> Self {
+        let system = [
+            "/etc",
+            "/sys",
+            "/proc",
+            "/boot",
+            "/root",
+            "/bin",
+            "/sbin",
+            "/lib",
+            "/usr/bin",
+            "/usr/sbin",
+            "/usr/lib",
+            "/var/lib",
+        ];
+        SafetyConfig {
+            command_fields: strings(&["command", "cmd", "script"]),
+            path_fields: strings(&[
+                "file_path",
+                "path",
+                "filename",
+                "notebook_path",
+                "target",
+                "destination",
+            ]),
+            blocked_paths: system
+                .iter()
+                .flat_map(|dir| [(*dir).to_owned(), format!("{dir}/**")])
+                .collect(),
+            protected_files: strings(&[
+                "**/.env",
+                "**/.env.*",
+                "**/*.pem",
+                "**/*.key",
+                "**/*.p12",
+                "**/*.pfx",
+                "**/id_rsa*",
+                "**/id_dsa*",
+                "**/id_ecdsa*",
+                "**/id_ed25519*",
+                "**/.ssh/**",
+                "**/.aws/credentials",
+                "**/.netrc",
+                "**/.npmrc",
+                "**/.pgpass",
+                "**/.docker/config.json",
+            ]),
+            allowed_files: strings(&[
+                "**/.env.example",
+                "**/.env.sample",
+                "**/.env.template",
+                "**/*.pub",
+            ]),
+            blocked_commands: Vec::new(),
+            workspace: None,
+            home: None,
+            confine_to_workspace: true,
+            priority: -100,
+        }
+    }
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("safety module: {0}")]
+pub struct SafetyConfigError(String);
+
+#[derive(Debug)]
+struct Rules {
+    config: SafetyConfig,
+    paths: PathRules,
+    user_rules: Vec<UserRule>,
+    fork_bomb: Regex,
+}
+
+/// The safety module: see the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct SafetyModule {
+    rules: Arc<Rules>,
+}
+
+impl SafetyModule {
+    /// Compiles `config`; every glob and regex is checked now, not at the first tool call.
+    pub fn new(config: SafetyConfig) -> Result<Self, SafetyConfigError> {
+        let workspace = match &config.workspace {
+            Some(workspace) => workspace.clone(),
+            None => std::env::current_dir().map_err(|e| {
+                SafetyConfigError(format!(
+                    "no `workspace` given and no current directory: {e}"
+                ))
+            })?,
+        };
+        let home = config
+            .home
+            .clone()
+            .or_else(|| std::env::var_os("HOME").map(PathBuf::from));
+        let paths = PathRules::new(
+            &config.blocked_paths,
+            &config.protected_files,
+            &config.allowed_files,
+            workspace,
+            home,
+            config.confine_to_workspace,
+        )
+        .map_err(SafetyConfigError)?;
+        let user_rules = config
+            .blocked_commands
+            .iter()
+            .map(|rule| {
+                Regex::new(&rule.pattern)
+                    .map(|pattern| UserRule {
+                        pattern,
+                        reason: rule.reason.clone(),
+                    })
+                    .map_err(|error| {
+                        SafetyConfigError(format!(
+                            "`blocked_commands`: the pattern `{}` does not compile: {error}",
+                            rule.pattern
+                        ))
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        let fork_bomb = Regex::new(r"(\w+|:)\s*\(\s*\)\s*\{[^}]*\|\s*(\w+|:)\s*&")
+            .map_err(|e| SafetyConfigError(e.to_string()))?;
+        Ok(SafetyModule {
+            rules: Arc::new(Rules {
+                config,
+                paths,
+                user_rules,
+                fork_bomb,
+            }),
+        })
+    }
+
+    /// The module with the default configuration, the workspace being the current directory.
+    pub fn with_defaults() -> Result<Self, SafetyConfigError> {
+        SafetyModule::new(SafetyConfig::default())
+    }
+
+    /// Why the tool call with input `tool_input` must not run, if it must not.
+    pub fn check(&self, tool_input: &Value) -> Option<String> {
+        let Value::Object(fields) = tool_input else {
+            return None;
+        };
+        let rules = &*self.rules;
+        let commands = CommandRules {
+            paths: &rules.paths,
+            user_rules: &rules.user_rules,
+            fork_bomb: &rules.fork_bomb,
+        };
+        for field in &rules.config.command_fields {
+            let denial = match fields.get(field) {
+                None | Some(Value::Null) => None,
+                Some(Value::String(line)) => commands.check(line),
+                // Some tools take argv lists; they are checked as the command they form.
+                Some(Value::Array(words)) if words.iter().all(Value::is_string) => {
+                    let line: Vec<&str> = words.iter().filter_map(Value::as_str).collect();
+                    commands.check(&shell_join(&line))
+                }
+                Some(other) => Some(format!(
+                    "`{field}` should be a command line but is {}; it cannot be checked, so it \
+                     does not run",
+                    kind(other)
+                )),
+            };
+            if denial.is_some() {
+                return denial;
+            }
+        }
+        for field in &rules.config.path_fields {
+            let denial = match fields.get(field) {
+                None | Some(Value::Null) => None,
+                Some(Value::String(path)) => path_denial(&rules.paths, path),
+                Some(other) => Some(format!(
+                    "`{field}` should be a path but is {}; it cannot be checked, so the tool \
+                     does not run",
+                    kind(other)
+                )),
+            };
+            if denial.is_some() {
+                return denial;
+            }
+        }
+        None
+    }
+}
+
+fn path_denial(paths: &PathRules, raw: &str) -> Option<String> {
+    match paths.check(raw) {
+        Verdict::Fine => None,
+        Verdict::System(path) => Some(format!(
+            "`{raw}` resolves to `{}`, in a protected system directory; work on files inside \
+             the project instead",
+            path.display()
+        )),
+        Verdict::Secret(path) => Some(format!(
+            "`{raw}` resolves to `{}`, which holds secrets and is protected; ask the user to \
+             handle it, or use an example file",
+            path.display()
+        )),
+        Verdict::Outside(path) => Some(format!(
+            "`{raw}` resolves to `{}`, outside the workspace `{}`; keep file operations inside \
+             the project",
+            path.display(),
+            paths.workspace.display()
+        )),
+        Verdict::Invalid(why) => Some(format!(
+            "`{}` is not a usable path: {why}",
+            raw.escape_debug()
+        )),
+    }
+}
+
+/// Joins argv words into a command line, quoting the ones a shell would split.
+fn shell_join(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|word| {
+            if word
+                .chars()
+                .any(|c| c.is_whitespace() || "'\"\\;&|<>$`()".contains(c))
+                || word.is_empty()
+            {
+                format!("'{}'", word.replace('\'', r"'\''"))
+            } else {
+                (*word).to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl Hook for SafetyModule {
+    async fn handle(&self, _event: &str, data: &Value) -> HookResult {
+        let tool = data["tool_name"].as_str().unwrap_or("the tool");
+        match self.check(&data["tool_input"]) {
+            Some(reason) => HookResult::deny(reason).with_user_message(
+                format!("safety: blocked a call to `{tool}`"),
+                MessageLevel::Warning,
+            ),
+            None => HookResult::cont(),
+        }
+    }
+}
+
+impl HookModule for SafetyModule {
+    fn name(&self) -> &str {
+        "safety"
+    }
+
+    fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        let mut mounted = Mounted::new(self.name());
+        mounted.register(
+            registry,
+            hooks_core::events::TOOL_PRE,
+            self.clone(),
+            self.rules.config.priority,
+            "safety",
+        )?;
+        Ok(mounted)
+    }
+}

@@ -1,0 +1,221 @@
+//! Paths: normalised the way the file system will see them, then checked against the blocked
+//! system directories, the protected (secret) files and the workspace.
+//!
+//! A path is made absolute (relative paths from the workspace, `~` and `$HOME` from the home
+//! directory), then normalised lexically (`.`, `..`, doubled slashes, a trailing `/.`), then
+//! resolved through symbolic links as far as it exists. Both the lexical and the resolved form
+//! are checked, so a link from the workspace into `/etc` is caught, and so is a path whose
+//! target does not exist yet.
+
+use std::path::{Component, Path, PathBuf};
+
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// Compiled path rules.
+#[derive(Debug)]
+pub(crate) struct PathRules {
+    blocked: GlobSet,
+    protected: GlobSet,
+    allowed: GlobSet,
+    pub(crate) workspace: PathBuf,
+    pub(crate) home: Option<PathBuf>,
+    temp: PathBuf,
+    confine: bool,
+}
+
+/// What a path is, when it must not be touched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    Fine,
+    /// In a blocked system directory.
+    System(PathBuf),
+    /// A protected file (secrets, keys).
+    Secret(PathBuf),
+    /// Outside the workspace.
+    Outside(PathBuf),
+    /// Not a usable path at all.
+    Invalid(String),
+}
+
+pub(crate) fn glob_set(field: &str, patterns: &[String]) -> Result<GlobSet, String> {
+    let mut set = GlobSetBuilder::new();
+    for pattern in patterns {
+        let glob: Glob = GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .build()
+            .map_err(|error| {
+                format!("`{field}`: the pattern `{pattern}` does not compile: {error}")
+            })?;
+        set.add(glob);
+    }
+    set.build().map_err(|error| format!("`{field}`: {error}"))
+}
+
+impl PathRules {
+    pub(crate) fn new(
+        blocked: &[String],
+        protected: &[String],
+        allowed: &[String],
+        workspace: PathBuf,
+        home: Option<PathBuf>,
+        confine: bool,
+    ) -> Result<Self, String> {
+        Ok(PathRules {
+            blocked: glob_set("blocked_paths", blocked)?,
+            protected: glob_set("protected_files", protected)?,
+            allowed: glob_set("allowed_files", allowed)?,
+            workspace: resolve_links(&lexical(&workspace)),
+            home: home.map(|home| lexical(&home)),
+            temp: lexical(&std::env::temp_dir()),
+            confine,
+        })
+    }
+
+    /// The absolute, normalised form of `raw` (not following links), relative paths taken from
+    /// the workspace.
+    pub(crate) fn absolute(&self, raw: &str) -> Result<PathBuf, String> {
+        self.absolute_from(raw, &self.workspace)
+    }
+
+    /// The absolute, normalised form of `raw`, relative paths taken from `base`.
+    pub(crate) fn absolute_from(&self, raw: &str, base: &Path) -> Result<PathBuf, String> {
+        if raw.contains('\0') {
+            return Err("it contains a NUL byte".to_owned());
+        }
+        let expanded = match (&self.home, home_relative(raw)) {
+            (Some(home), Some(rest)) => home.join(rest),
+            (None, Some(_)) => {
+                return Err("it names the home directory, which is unknown".to_owned());
+            }
+            (_, None) => PathBuf::from(raw),
+        };
+        Ok(lexical(&base.join(expanded)))
+    }
+
+    /// The system's temporary directory (scratch space, not the workspace).
+    pub(crate) fn temp_dir(&self) -> &Path {
+        &self.temp
+    }
+
+    /// Whether `path` (absolute, normalised) is in a blocked system directory.
+    pub(crate) fn is_system(&self, path: &Path) -> bool {
+        self.blocked.is_match(path)
+    }
+
+    /// Whether `path` is a protected file that is not explicitly allowed.
+    pub(crate) fn is_secret(&self, path: &Path) -> bool {
+        self.protected.is_match(path) && !self.allowed.is_match(path)
+    }
+
+    /// Whether `path` is inside the workspace (the workspace itself included).
+    pub(crate) fn in_workspace(&self, path: &Path) -> bool {
+        path.starts_with(&self.workspace)
+    }
+
+    /// The verdict on a path a file tool is about to use.
+    pub(crate) fn check(&self, raw: &str) -> Verdict {
+        let lexical = match self.absolute(raw) {
+            Ok(path) => path,
+            Err(why) => return Verdict::Invalid(why),
+        };
+        let resolved = resolve_links(&lexical);
+        for path in [&lexical, &resolved] {
+            if self.is_system(path) {
+                return Verdict::System(path.clone());
+            }
+            if self.is_secret(path) {
+                return Verdict::Secret(path.clone());
+            }
+        }
+        if self.confine && !(self.in_workspace(&lexical) && self.in_workspace(&resolved)) {
+            let outside = if self.in_workspace(&lexical) {
+                resolved
+            } else {
+                lexical
+            };
+            return Verdict::Outside(outside);
+        }
+        Verdict::Fine
+    }
+}
+
+/// The part after `~/`, `$HOME/` or `${HOME}/` (or `""` for the home directory itself).
+fn home_relative(raw: &str) -> Option<&str> {
+    ["~", "$HOME", "${HOME}"].iter().find_map(|prefix| {
+        let rest = raw.strip_prefix(prefix)?;
+        if rest.is_empty() {
+            Some("")
+        } else {
+            rest.strip_prefix('/')
+        }
+    })
+}
+
+/// `path` without `.`, `..` (never above the root) or repeated separators.
+pub(crate) fn lexical(path: &Path) -> PathBuf {
+    let mut normal = PathBuf::from("/");
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => normal.push(part),
+            Component::ParentDir => {
+                normal.pop();
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    normal
+}
+
+/// `path` with every symbolic link in its existing part resolved.
+pub(crate) fn resolve_links(path: &Path) -> PathBuf {
+    let mut existing = path.to_path_buf();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(resolved) = existing.canonicalize() {
+            return rest
+                .iter()
+                .rev()
+                .fold(resolved, |path, part| path.join(part));
+        }
+        match (
+            existing.file_name().map(ToOwned::to_owned),
+            existing.parent(),
+        ) {
+            (Some(name), Some(parent)) => {
+                rest.push(name);
+                existing = parent.to_path_buf();
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lexical_normalisation_removes_dots_and_doubled_slashes() {
+        assert_eq!(
+            lexical(Path::new("/a/./b//c/../d/.")),
+            PathBuf::from("/a/b/d")
+        );
+        assert_eq!(
+            lexical(Path::new("/../../etc/passwd")),
+            PathBuf::from("/etc/passwd")
+        );
+        assert_eq!(
+            lexical(Path::new("/srv/ws/./a/../../etc")),
+            PathBuf::from("/srv/etc")
+        );
+    }
+
+    #[test]
+    fn home_prefixes_are_recognised() {
+        assert_eq!(home_relative("~/.ssh/id_rsa"), Some(".ssh/id_rsa"));
+        assert_eq!(home_relative("$HOME"), Some(""));
+        assert_eq!(home_relative("${HOME}/x"), Some("x"));
+        assert_eq!(home_relative("~user/x"), None);
+        assert_eq!(home_relative("src/~"), None);
+    }
+}
