@@ -3,8 +3,14 @@
 //! and display (the kernel itself does no I/O).
 //!
 //! - [`safety`]: denies destructive commands and file operations on system paths, secrets or
-//!   outside the workspace.
+//!   outside the workspace;
+//! - [`redaction`]: replaces secrets and personal data in requests, tool results and prompts;
+//! - [`approval`]: asks the user before listed tools run;
+//! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally.
 
+pub mod approval;
+pub mod redaction;
+pub mod reminder;
 pub mod safety;
 pub mod terminal;
 
