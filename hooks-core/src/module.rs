@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::{EventNameError, HookHandle, HookRegistry};
+use crate::{EmitObserver, EventNameError, HookHandle, HookRegistry, ObserverHandle};
 
 /// Why a module could not be mounted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -64,11 +64,12 @@ pub trait HookModule: Send + Sync {
     fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError>;
 }
 
-/// The handlers one mount registered; [`Mounted::unmount`] removes exactly those.
+/// The handlers and observers one mount registered; [`Mounted::unmount`] removes exactly those.
 #[must_use = "keep it to unmount the module later"]
 pub struct Mounted {
     module: String,
     handles: Vec<HookHandle>,
+    observers: Vec<ObserverHandle>,
 }
 
 impl fmt::Debug for Mounted {
@@ -76,6 +77,7 @@ impl fmt::Debug for Mounted {
         f.debug_struct("Mounted")
             .field("module", &self.module)
             .field("handlers", &self.handles.len())
+            .field("observers", &self.observers.len())
             .finish()
     }
 }
@@ -86,6 +88,7 @@ impl Mounted {
         Mounted {
             module: module.into(),
             handles: Vec::new(),
+            observers: Vec::new(),
         }
     }
 
@@ -108,6 +111,11 @@ impl Mounted {
         Ok(())
     }
 
+    /// Adds an observer (see [`HookRegistry::observe`]) as part of this mount.
+    pub fn observe(&mut self, registry: &HookRegistry, observer: impl EmitObserver) {
+        self.observers.push(registry.observe(observer));
+    }
+
     /// Adds a handle registered some other way to this mount.
     pub fn adopt(&mut self, handle: HookHandle) {
         self.handles.push(handle);
@@ -123,11 +131,23 @@ impl Mounted {
         &self.handles
     }
 
-    /// Removes every handler of this mount; returns how many were still registered.
+    /// The observers added.
+    pub fn observers(&self) -> &[ObserverHandle] {
+        &self.observers
+    }
+
+    /// Removes every handler and observer of this mount; returns how many were still there.
     pub fn unmount(self) -> usize {
-        self.handles
+        let handlers = self
+            .handles
             .iter()
             .filter(|handle| handle.unregister())
-            .count()
+            .count();
+        let observers = self
+            .observers
+            .iter()
+            .filter(|observer| observer.remove())
+            .count();
+        handlers + observers
     }
 }

@@ -351,6 +351,11 @@ impl HookRegistry {
         }
     }
 
+    /// How many observers are registered.
+    pub fn observer_count(&self) -> usize {
+        self.shared.snapshot.load().observers.len()
+    }
+
     /// Whether any handler listens to `event` (canonical name or alias): a cheap check an
     /// emitter can make before building an expensive payload.
     pub fn has_handlers(&self, event: &str) -> bool {

@@ -134,11 +134,20 @@ impl<M: HookModule> Suite<M> {
             .module
             .mount(&registry)
             .map_err(|error| self.fail(check, format!("mounting failed: {error}")))?;
-        let events: BTreeSet<String> = mounted
+        let mut events: BTreeSet<String> = mounted
             .handles()
             .iter()
             .map(|handle| handle.event().to_owned())
             .collect();
+        // An observer hears every event: exercise it on the events of a realistic session.
+        if !mounted.observers().is_empty() {
+            events.extend(
+                ScriptedSession::typical()
+                    .steps()
+                    .iter()
+                    .map(|s| s.event.to_owned()),
+            );
+        }
         Ok((registry, events.into_iter().collect()))
     }
 
@@ -176,8 +185,8 @@ impl<M: HookModule> Suite<M> {
             .collect()
     }
 
-    /// Mounting registers at least one handler; unmounting removes exactly those, leaving the
-    /// registry empty.
+    /// Mounting registers at least one handler or observer; unmounting removes exactly those,
+    /// leaving the registry empty.
     pub fn mount_and_unmount(&self) -> Result<(), BehaviourFailure> {
         let check = Check::MountAndUnmount;
         let registry = HookRegistry::new();
@@ -185,26 +194,31 @@ impl<M: HookModule> Suite<M> {
             .module
             .mount(&registry)
             .map_err(|error| self.fail(check, format!("mounting failed: {error}")))?;
-        let registered: usize = registry.list_handlers(None).values().map(Vec::len).sum();
-        if mounted.handles().is_empty() || registered == 0 {
+        let registered: usize = registry
+            .list_handlers(None)
+            .values()
+            .map(Vec::len)
+            .sum::<usize>()
+            + registry.observer_count();
+        let returned = mounted.handles().len() + mounted.observers().len();
+        if registered == 0 {
             return Err(self.fail(check, "mounting registered no handler"));
         }
-        if registered != mounted.handles().len() {
+        if registered != returned {
             return Err(self.fail(
                 check,
                 format!(
-                    "mounting registered {registered} handlers but returned {} handles: the \
-                     rest cannot be unmounted",
-                    mounted.handles().len()
+                    "mounting registered {registered} handlers and observers but returned \
+                     {returned}: the rest cannot be unmounted"
                 ),
             ));
         }
         let removed = mounted.unmount();
         let left = registry.list_handlers(None);
-        if removed != registered || !left.is_empty() {
+        if removed != registered || !left.is_empty() || registry.observer_count() > 0 {
             return Err(self.fail(
                 check,
-                format!("unmounting removed {removed} of {registered} handlers; left: {left:?}"),
+                format!("unmounting removed {removed} of {registered}; left: {left:?}"),
             ));
         }
         Ok(())

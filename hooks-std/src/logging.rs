@@ -1,0 +1,272 @@
+//! The logging module: one JSON line per event (time, event, sanitised data, result) appended
+//! to a file.
+//!
+//! It observes every emit, after its handlers, so it records the merged result and loses no
+//! event, not even one a hook denied. Secrets in the data (API keys, tokens, authorization
+//! headers, the configured keys) are redacted first. Each line is written whole under a lock,
+//! so concurrent emits never interleave or lose a line. The debug events
+//! (`llm:request:debug`, `llm:response:debug`) are written only at `level: debug`. When the file
+//! would grow past `max_bytes` it is rotated: `events.jsonl` becomes `events.jsonl.1`, and so
+//! on up to `keep` files.
+//!
+//! Lines are written as the emit happens (no buffer to lose on a crash); a failed write is
+//! reported through `tracing` and counted ([`LoggingModule::write_errors`]).
+//!
+//! Config keys (unknown keys are an error naming the key):
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `path` | `hooks-events.jsonl` | the log file |
+//! | `events` | all | only these events (canonical names or aliases) |
+//! | `level` | `info` | `debug` also writes the debug events |
+//! | `max_bytes` | `10485760` (10 MiB) | rotate before the file grows past this; `null` never |
+//! | `keep` | `3` | rotated files kept |
+//! | `redact` | `true` | redact secrets in the data |
+//! | `secret_keys` | none | more field names whose values are redacted whole |
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use hooks_core::events::{LLM_REQUEST_DEBUG, LLM_RESPONSE_DEBUG};
+use hooks_core::module::{HookModule, MountError, Mounted};
+use hooks_core::{EmitResult, HookRegistry, timestamp};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::redaction::{RedactionConfig, RedactionModule};
+
+/// Which events are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    /// Every event but the debug events.
+    #[default]
+    Info,
+    /// Every event.
+    Debug,
+}
+
+/// The logging module's configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LoggingConfig {
+    /// The log file.
+    pub path: PathBuf,
+    /// Only these events; empty for all.
+    pub events: Vec<String>,
+    /// Whether the debug events are written.
+    pub level: LogLevel,
+    /// Rotate before the file grows past this many bytes; `None` never rotates.
+    pub max_bytes: Option<u64>,
+    /// How many rotated files are kept.
+    pub keep: usize,
+    /// Redact secrets in the data.
+    pub redact: bool,
+    /// More field names whose values are redacted whole.
+    pub secret_keys: Vec<String>,
+}
+
+impl Default for LoggingConfig {
+    fn default() -> Self {
+        LoggingConfig {
+            path: PathBuf::from("hooks-events.jsonl"),
+            events: Vec::new(),
+            level: LogLevel::Info,
+            max_bytes: Some(10 * 1024 * 1024),
+            keep: 3,
+            redact: true,
+            secret_keys: Vec::new(),
+        }
+    }
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("logging module: {0}")]
+pub struct LoggingConfigError(String);
+
+#[derive(Debug)]
+struct LogFile {
+    file: File,
+    size: u64,
+}
+
+#[derive(Debug)]
+struct Log {
+    config: LoggingConfig,
+    events: Vec<String>,
+    redaction: Option<RedactionModule>,
+    file: Mutex<LogFile>,
+    write_errors: AtomicU64,
+}
+
+/// The logging module: see the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct LoggingModule {
+    log: Arc<Log>,
+}
+
+fn open(path: &Path) -> std::io::Result<LogFile> {
+    let file = OpenOptions::new().create(true).append(true).open(path)?;
+    let size = file.metadata()?.len();
+    Ok(LogFile { file, size })
+}
+
+impl LoggingModule {
+    /// Checks `config` and opens (or creates) the log file.
+    pub fn new(config: LoggingConfig) -> Result<Self, LoggingConfigError> {
+        let events = config
+            .events
+            .iter()
+            .map(|event| {
+                hooks_core::events::canonicalize(event)
+                    .map(str::to_owned)
+                    .map_err(|error| LoggingConfigError(format!("`events`: {error}")))
+            })
+            .collect::<Result<_, _>>()?;
+        let redaction = if config.redact {
+            let mut redaction = RedactionConfig::default();
+            redaction.emails = false;
+            redaction
+                .secret_keys
+                .extend(config.secret_keys.iter().cloned());
+            Some(RedactionModule::new(redaction).map_err(|e| LoggingConfigError(e.to_string()))?)
+        } else {
+            None
+        };
+        let file = open(&config.path).map_err(|error| {
+            LoggingConfigError(format!(
+                "`path`: cannot open `{}`: {error}",
+                config.path.display()
+            ))
+        })?;
+        Ok(LoggingModule {
+            log: Arc::new(Log {
+                config,
+                events,
+                redaction,
+                file: Mutex::new(file),
+                write_errors: AtomicU64::new(0),
+            }),
+        })
+    }
+
+    /// How many lines could not be written (each was reported through `tracing`).
+    pub fn write_errors(&self) -> u64 {
+        self.log.write_errors.load(Ordering::Relaxed)
+    }
+
+    /// The line recorded for one emit, if the event is logged at all.
+    pub fn line(&self, event: &str, outcome: &EmitResult) -> Option<String> {
+        self.log.line(event, outcome)
+    }
+}
+
+impl Log {
+    fn wants(&self, event: &str) -> bool {
+        let debug = event == LLM_REQUEST_DEBUG || event == LLM_RESPONSE_DEBUG;
+        (!debug || self.config.level == LogLevel::Debug)
+            && (self.events.is_empty() || self.events.iter().any(|e| e == event))
+    }
+
+    fn line(&self, event: &str, outcome: &EmitResult) -> Option<String> {
+        if !self.wants(event) {
+            return None;
+        }
+        let redacted = self
+            .redaction
+            .as_ref()
+            .and_then(|r| r.redact(outcome.data()));
+        let data = redacted.as_ref().map_or(outcome.data(), |(clean, _)| clean);
+        let mut record = json!({
+            "time": timestamp::now(),
+            "event": event,
+            "data": data,
+            "result": {
+                "action": outcome.action.as_str(),
+                "reason": outcome.reason,
+                "decided_by": outcome.decided_by.as_deref(),
+                "modified_by": outcome.modifications.iter().map(|m| &*m.hook).collect::<Vec<_>>(),
+                "injections": outcome.injections.iter().map(|i| json!({"hook": &*i.hook, "bytes": i.text.len(), "ephemeral": i.ephemeral})).collect::<Vec<_>>(),
+                "messages": outcome.messages.iter().map(|m| json!({"hook": &*m.hook, "level": m.level.as_str(), "text": m.text})).collect::<Vec<_>>(),
+                "failures": outcome.failures.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            }
+        });
+        if let (Some(redaction), Some(reason)) = (&self.redaction, outcome.reason.as_deref()) {
+            if let Some((clean, _)) = redaction.redact_text(reason) {
+                record["result"]["reason"] = Value::from(clean);
+            }
+        }
+        let mut line = record.to_string();
+        line.push('\n');
+        Some(line)
+    }
+
+    fn write(&self, line: &str) {
+        let mut log = self
+            .file
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let bytes = line.len() as u64;
+        if let Some(max) = self.config.max_bytes {
+            if log.size > 0 && log.size + bytes > max {
+                if let Err(error) = self.rotate(&mut log) {
+                    self.failed(&format!(
+                        "rotating `{}` failed: {error}",
+                        self.config.path.display()
+                    ));
+                }
+            }
+        }
+        match log.file.write_all(line.as_bytes()) {
+            Ok(()) => log.size += bytes,
+            Err(error) => self.failed(&format!(
+                "writing to `{}` failed: {error}",
+                self.config.path.display()
+            )),
+        }
+    }
+
+    /// `log` → `log.1` → … → `log.{keep}` (the oldest dropped), then a fresh file.
+    fn rotate(&self, log: &mut LogFile) -> std::io::Result<()> {
+        let path = &self.config.path;
+        let numbered = |n: usize| PathBuf::from(format!("{}.{n}", path.display()));
+        if self.config.keep == 0 {
+            std::fs::remove_file(path)?;
+        } else {
+            for n in (1..self.config.keep).rev() {
+                if numbered(n).exists() {
+                    std::fs::rename(numbered(n), numbered(n + 1))?;
+                }
+            }
+            std::fs::rename(path, numbered(1))?;
+        }
+        *log = open(path)?;
+        Ok(())
+    }
+
+    fn failed(&self, what: &str) {
+        self.write_errors.fetch_add(1, Ordering::Relaxed);
+        tracing::error!("logging module: {what}");
+    }
+}
+
+impl HookModule for LoggingModule {
+    fn name(&self) -> &str {
+        "logging"
+    }
+
+    fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        let mut mounted = Mounted::new(self.name());
+        let log = Arc::clone(&self.log);
+        mounted.observe(registry, move |event: &str, outcome: &EmitResult| {
+            if let Some(line) = log.line(event, outcome) {
+                log.write(&line);
+            }
+        });
+        Ok(mounted)
+    }
+}

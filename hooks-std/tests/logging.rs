@@ -1,0 +1,304 @@
+//! The logging module: one line per event with its result, secrets redacted, no line lost or
+//! interleaved under concurrency, debug events gated, rotation, config errors, and the suite.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use hooks_core::{HookModule, HookRegistry, HookResult};
+use hooks_std::logging::{LoggingConfig, LoggingModule};
+use hooks_testing::hook_behaviour_tests;
+use serde_json::{Value, json};
+
+/// A fresh directory for one test's log files.
+fn scratch(test: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "hooks-logging-{}-{test}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn logging(path: &Path, extra: Value) -> LoggingModule {
+    let mut config = json!({ "path": path });
+    config
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    LoggingModule::new(serde_json::from_value::<LoggingConfig>(config).unwrap()).unwrap()
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("not one JSON object per line: {e}: {line}"))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn every_emit_is_one_line_with_its_result_denials_included() {
+    let dir = scratch("lines");
+    let path = dir.join("events.jsonl");
+    let registry = HookRegistry::new();
+    let _log = logging(&path, json!({})).mount(&registry).unwrap();
+    registry
+        .register(
+            "tool:pre",
+            |_: &str, _: &Value| async { HookResult::deny("no rm") },
+            0,
+            "guard",
+        )
+        .unwrap();
+
+    registry
+        .emit("session:start", json!({"source": "startup"}))
+        .await;
+    registry
+        .emit(
+            "PreToolUse",
+            json!({"tool_name": "bash", "tool_input": {"command": "rm -rf /"}}),
+        )
+        .await;
+    registry.emit("app:custom", json!({"n": 1})).await;
+
+    let logged = lines(&path);
+    assert_eq!(logged.len(), 3);
+    assert_eq!(logged[0]["event"], "session:start");
+    assert_eq!(logged[0]["result"]["action"], "continue");
+    assert_eq!(logged[1]["event"], "tool:pre");
+    assert_eq!(logged[1]["result"]["action"], "deny");
+    assert_eq!(logged[1]["result"]["decided_by"], "guard");
+    assert_eq!(logged[1]["data"]["tool_input"]["command"], "rm -rf /");
+    assert_eq!(logged[2]["data"], json!({"n": 1}));
+    assert!(
+        logged
+            .iter()
+            .all(|line| line["time"].as_str().is_some_and(|t| t.len() == 24))
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn secrets_in_the_data_are_redacted_before_writing() {
+    let dir = scratch("redact");
+    let path = dir.join("events.jsonl");
+    let registry = HookRegistry::new();
+    let _log = logging(&path, json!({"secret_keys": ["session_cookie"]}))
+        .mount(&registry)
+        .unwrap();
+
+    registry
+        .emit(
+            "provider:request",
+            json!({"request": {
+                "headers": {"authorization": "Bearer abcdefghijklmnop", "session_cookie": "s3cr3t"},
+                "messages": [{"content": "key sk-ant-api03-AbCdEfGhIjKlMnOpQrSt"}]
+            }}),
+        )
+        .await;
+
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        !text.contains("abcdefghijklmnop")
+            && !text.contains("s3cr3t")
+            && !text.contains("sk-ant-api03"),
+        "{text}"
+    );
+    let logged = lines(&path);
+    assert_eq!(
+        logged[0]["data"]["request"]["headers"]["session_cookie"],
+        "[REDACTED]"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn concurrent_emits_never_interleave_or_lose_a_line() {
+    let dir = scratch("concurrent");
+    let path = dir.join("events.jsonl");
+    let registry = HookRegistry::new();
+    let _log = logging(&path, json!({})).mount(&registry).unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .enable_all()
+        .build()
+        .unwrap();
+
+    runtime.block_on(async {
+        let tasks: Vec<_> = (0..8)
+            .map(|task| {
+                let registry = registry.clone();
+                tokio::spawn(async move {
+                    for n in 0..250 {
+                        let payload = "x".repeat(100 + n);
+                        registry
+                            .emit(
+                                "tool:post",
+                                json!({"task": task, "n": n, "payload": payload}),
+                            )
+                            .await;
+                    }
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap();
+        }
+    });
+
+    let logged = lines(&path);
+    assert_eq!(logged.len(), 2000);
+    for task in 0..8 {
+        let mine: Vec<i64> = logged
+            .iter()
+            .filter(|line| line["data"]["task"] == task)
+            .map(|line| line["data"]["n"].as_i64().unwrap())
+            .collect();
+        assert_eq!(
+            mine,
+            (0..250).collect::<Vec<_>>(),
+            "task {task}: every line, in its order"
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn debug_events_are_written_only_at_debug_level_and_filters_apply() {
+    let dir = scratch("levels");
+    let (info, debug, filtered) = (
+        dir.join("info.jsonl"),
+        dir.join("debug.jsonl"),
+        dir.join("filtered.jsonl"),
+    );
+    let registry = HookRegistry::new();
+    let _a = logging(&info, json!({})).mount(&registry).unwrap();
+    let _b = logging(&debug, json!({"level": "debug"}))
+        .mount(&registry)
+        .unwrap();
+    let _c = logging(&filtered, json!({"events": ["PreToolUse"]}))
+        .mount(&registry)
+        .unwrap();
+
+    registry
+        .emit("llm:request:debug", json!({"raw": "..."}))
+        .await;
+    registry.emit("tool:pre", json!({})).await;
+    registry.emit("tool:post", json!({})).await;
+
+    let events = |path: &Path| {
+        lines(path)
+            .iter()
+            .map(|l| l["event"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(events(&info), ["tool:pre", "tool:post"]);
+    assert_eq!(
+        events(&debug),
+        ["llm:request:debug", "tool:pre", "tool:post"]
+    );
+    assert_eq!(events(&filtered), ["tool:pre"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn the_file_rotates_by_size_and_no_line_is_lost() {
+    let dir = scratch("rotate");
+    let path = dir.join("events.jsonl");
+    let registry = HookRegistry::new();
+    let _log = logging(&path, json!({"max_bytes": 2000, "keep": 50}))
+        .mount(&registry)
+        .unwrap();
+
+    for n in 0..100 {
+        registry.emit("tool:post", json!({"n": n})).await;
+    }
+
+    let mut all = Vec::new();
+    for rotated in (1..=50).rev() {
+        all.extend(lines(&PathBuf::from(format!(
+            "{}.{rotated}",
+            path.display()
+        ))));
+    }
+    all.extend(lines(&path));
+    let numbers: Vec<i64> = all
+        .iter()
+        .map(|line| line["data"]["n"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        numbers,
+        (0..100).collect::<Vec<_>>(),
+        "every line, oldest file first"
+    );
+    for file in std::fs::read_dir(&dir).unwrap() {
+        let size = file.unwrap().metadata().unwrap().len();
+        assert!(size <= 2000, "a file grew past max_bytes: {size}");
+    }
+    assert!(PathBuf::from(format!("{}.2", path.display())).exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn rotation_keeps_only_the_newest_files() {
+    let dir = scratch("keep");
+    let path = dir.join("events.jsonl");
+    let registry = HookRegistry::new();
+    let _log = logging(&path, json!({"max_bytes": 1000, "keep": 2}))
+        .mount(&registry)
+        .unwrap();
+
+    for n in 0..100 {
+        registry.emit("tool:post", json!({"n": n})).await;
+    }
+
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let newest = lines(&path);
+    assert_eq!(newest.last().unwrap()["data"]["n"], 99);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn config_errors_name_the_key() {
+    let unknown = serde_json::from_value::<LoggingConfig>(json!({"file": "x.jsonl"})).unwrap_err();
+    assert!(
+        unknown.to_string().contains("unknown field `file`"),
+        "{unknown}"
+    );
+    let level = serde_json::from_value::<LoggingConfig>(json!({"level": "verbose"})).unwrap_err();
+    assert!(level.to_string().contains("verbose"), "{level}");
+    let event: LoggingConfig = serde_json::from_value(json!({"events": ["tool:prre"]})).unwrap();
+    assert!(
+        LoggingModule::new(event)
+            .unwrap_err()
+            .to_string()
+            .contains("did you mean `tool:pre`")
+    );
+    let nowhere: LoggingConfig =
+        serde_json::from_value(json!({"path": "/nonexistent-dir/x/events.jsonl"})).unwrap();
+    let error = LoggingModule::new(nowhere).unwrap_err().to_string();
+    assert!(
+        error.contains("`path`") && error.contains("/nonexistent-dir/x/events.jsonl"),
+        "{error}"
+    );
+}
+
+fn suite_logging() -> LoggingModule {
+    let dir = scratch("suite");
+    logging(&dir.join("events.jsonl"), json!({}))
+}
+
+hook_behaviour_tests!(logging_behaviour, suite_logging());
