@@ -128,8 +128,10 @@ impl LoggingModule {
             })
             .collect::<Result<_, _>>()?;
         let redaction = if config.redact {
-            let mut redaction = RedactionConfig::default();
-            redaction.emails = false;
+            let mut redaction = RedactionConfig {
+                emails: false,
+                ..RedactionConfig::default()
+            };
             redaction
                 .secret_keys
                 .extend(config.secret_keys.iter().cloned());
