@@ -4,12 +4,14 @@
 //!
 //! - [`safety`]: denies destructive commands and file operations on system paths, secrets or
 //!   outside the workspace;
+//! - [`linter`]: runs the linter for a written file and feeds its findings back;
 //! - [`logging`]: one JSON line per event, redacted, rotated;
 //! - [`redaction`]: replaces secrets and personal data in requests, tool results and prompts;
 //! - [`approval`]: asks the user before listed tools run;
 //! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally.
 
 pub mod approval;
+pub mod linter;
 pub mod logging;
 pub mod redaction;
 pub mod reminder;

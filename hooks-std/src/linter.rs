@@ -1,0 +1,287 @@
+//! The linter module (`tool:post`): after a file write or edit, runs the linter configured for
+//! the file's extension and feeds its findings back to the agent.
+//!
+//! The linter runs as a program with arguments (no shell, so a path chosen by the agent cannot
+//! inject commands), in the workspace, with a timeout. Findings (a non-zero exit) are injected
+//! as context with a warning for the user, and the linter's own output is suppressed from the
+//! transcript. A linter that is not installed is a one-time warning, not an error; one that
+//! times out is a warning and is killed.
+//!
+//! Config keys (unknown keys are an error naming the key):
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `linters` | `py`: `ruff check {file}`, `rs`: `rustfmt --check {file}` | extension → program and arguments; `{file}` is the path (appended when absent) |
+//! | `tools` | `write_file`, `edit_file`, `create_file`, `Write`, `Edit`, `MultiEdit` | tools whose calls are linted (any case) |
+//! | `path_fields` | `file_path`, `path` | where the path is in the tool input |
+//! | `timeout_ms` | `10000` | how long a linter may run |
+//! | `max_output_bytes` | `4000` | how much of the findings is injected |
+//! | `workspace` | the current directory | where linters run |
+//! | `priority` | `10` | |
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use hooks_core::module::{HookModule, MountError, Mounted};
+use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The linter module's configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LinterConfig {
+    /// Extension (without the dot) → program and arguments.
+    pub linters: BTreeMap<String, Vec<String>>,
+    /// Tools whose calls are linted.
+    pub tools: Vec<String>,
+    /// Where the path is in the tool input.
+    pub path_fields: Vec<String>,
+    /// How long a linter may run, in milliseconds.
+    pub timeout_ms: u64,
+    /// How much of the findings is injected.
+    pub max_output_bytes: usize,
+    /// Where linters run (default: the current directory).
+    pub workspace: Option<PathBuf>,
+    /// The handler's priority.
+    pub priority: i32,
+}
+
+impl Default for LinterConfig {
+    fn default() -> Self {
+        let argv = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        LinterConfig {
+            linters: BTreeMap::from([
+                ("py".to_owned(), argv(&["ruff", "check", "{file}"])),
+                ("rs".to_owned(), argv(&["rustfmt", "--check", "{file}"])),
+            ]),
+            tools: argv(&[
+                "write_file",
+                "edit_file",
+                "create_file",
+                "Write",
+                "Edit",
+                "MultiEdit",
+            ]),
+            path_fields: argv(&["file_path", "path"]),
+            timeout_ms: 10_000,
+            max_output_bytes: 4000,
+            workspace: None,
+            priority: 10,
+        }
+    }
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("linter module: {0}")]
+pub struct LinterConfigError(String);
+
+#[derive(Debug)]
+struct Linter {
+    config: LinterConfig,
+    workspace: PathBuf,
+    /// Programs already reported missing: the warning is given once.
+    missing: Mutex<HashSet<String>>,
+}
+
+/// The linter module: see the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct LinterModule {
+    linter: Arc<Linter>,
+}
+
+impl LinterModule {
+    /// Checks `config`.
+    pub fn new(config: LinterConfig) -> Result<Self, LinterConfigError> {
+        if config.timeout_ms == 0 {
+            return Err(LinterConfigError("`timeout_ms` must be at least 1".into()));
+        }
+        if let Some((extension, _)) = config.linters.iter().find(|(_, argv)| argv.is_empty()) {
+            return Err(LinterConfigError(format!(
+                "`linters.{extension}` names no program; give e.g. [\"ruff\", \"check\", \"{{file}}\"]"
+            )));
+        }
+        let workspace = match &config.workspace {
+            Some(workspace) => workspace.clone(),
+            None => std::env::current_dir().map_err(|e| {
+                LinterConfigError(format!(
+                    "no `workspace` given and no current directory: {e}"
+                ))
+            })?,
+        };
+        Ok(LinterModule {
+            linter: Arc::new(Linter {
+                config,
+                workspace,
+                missing: Mutex::new(HashSet::new()),
+            }),
+        })
+    }
+
+    /// The answer to a `tool:post` event's data.
+    pub async fn lint(&self, data: &Value) -> HookResult {
+        self.linter.lint(data).await
+    }
+}
+
+impl Linter {
+    fn path<'d>(&self, data: &'d Value) -> Option<&'d str> {
+        let tool = data["tool_name"].as_str()?;
+        if !self
+            .config
+            .tools
+            .iter()
+            .any(|t| t.eq_ignore_ascii_case(tool))
+        {
+            return None;
+        }
+        if data["tool_result"]["success"] == false || !data["error"].is_null() {
+            return None;
+        }
+        self.config
+            .path_fields
+            .iter()
+            .find_map(|field| data["tool_input"][field].as_str())
+    }
+
+    async fn lint(&self, data: &Value) -> HookResult {
+        let Some(file) = self.path(data) else {
+            return HookResult::cont();
+        };
+        let extension = Path::new(file)
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default();
+        let Some(argv) = self.config.linters.get(extension) else {
+            return HookResult::cont();
+        };
+        // A path that looks like an option must not be read as one.
+        let file_arg = if file.starts_with('-') {
+            format!("./{file}")
+        } else {
+            file.to_owned()
+        };
+        let mut args: Vec<String> = argv[1..]
+            .iter()
+            .map(|a| a.replace("{file}", &file_arg))
+            .collect();
+        if !argv.iter().any(|a| a.contains("{file}")) {
+            args.push(file_arg);
+        }
+        let program = &argv[0];
+        let timeout = Duration::from_millis(self.config.timeout_ms);
+        let child = tokio::process::Command::new(program)
+            .args(&args)
+            .current_dir(&self.workspace)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn();
+        let child = match child {
+            Ok(child) => child,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                let first = self
+                    .missing
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(program.clone());
+                return if first {
+                    HookResult::cont().with_user_message(
+                        format!(
+                            "linter `{program}` is not installed; .{extension} files are not linted"
+                        ),
+                        MessageLevel::Warning,
+                    )
+                } else {
+                    HookResult::cont()
+                };
+            }
+            Err(error) => {
+                return HookResult::cont().with_user_message(
+                    format!("linter `{program}` could not start: {error}"),
+                    MessageLevel::Warning,
+                );
+            }
+        };
+        let output = match tokio::time::timeout(timeout, child.wait_with_output()).await {
+            Err(_elapsed) => {
+                return HookResult::cont().with_user_message(
+                    format!(
+                        "linter `{program}` took longer than {timeout:?} on {file} and was stopped"
+                    ),
+                    MessageLevel::Warning,
+                );
+            }
+            Ok(Err(error)) => {
+                return HookResult::cont().with_user_message(
+                    format!("linter `{program}` failed: {error}"),
+                    MessageLevel::Warning,
+                );
+            }
+            Ok(Ok(output)) => output,
+        };
+        if output.status.success() {
+            return HookResult::cont();
+        }
+        let mut findings = String::from_utf8_lossy(&output.stdout)
+            .trim_end()
+            .to_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if !stderr.trim().is_empty() {
+            if !findings.is_empty() {
+                findings.push('\n');
+            }
+            findings.push_str(stderr.trim_end());
+        }
+        let findings = cut(&findings, self.config.max_output_bytes);
+        HookResult::inject(format!(
+            "Linter `{program}` reported problems in {file}:\n{findings}"
+        ))
+        .with_user_message(
+            format!("linter found problems in {file}"),
+            MessageLevel::Warning,
+        )
+        .with_suppress_output(true)
+    }
+}
+
+/// `text` cut to at most `max` bytes on a character boundary, marked when cut.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut at = max;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    format!("{}\n[… {} more bytes]", &text[..at], text.len() - at)
+}
+
+impl Hook for LinterModule {
+    async fn handle(&self, _event: &str, data: &Value) -> HookResult {
+        self.lint(data).await
+    }
+}
+
+impl HookModule for LinterModule {
+    fn name(&self) -> &str {
+        "linter"
+    }
+
+    fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        let mut mounted = Mounted::new(self.name());
+        mounted.register(
+            registry,
+            hooks_core::events::TOOL_POST,
+            self.clone(),
+            self.linter.config.priority,
+            "linter",
+        )?;
+        Ok(mounted)
+    }
+}

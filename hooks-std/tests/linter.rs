@@ -1,0 +1,214 @@
+//! The linter module: findings injected with a warning and output suppressed, clean files
+//! quiet, a missing linter warned about once, a slow one stopped, config errors, and the suite.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use hooks_core::{HookAction, MessageLevel};
+use hooks_std::linter::{LinterConfig, LinterModule};
+use hooks_testing::{MockTool, TestCoordinator, hook_behaviour_tests};
+use serde_json::{Value, json};
+
+/// A linter made of `sh`: it reports every line holding `TODO`.
+const TODO_LINTER: &[&str] = &[
+    "sh",
+    "-c",
+    "if grep -n TODO \"$1\"; then exit 1; fi",
+    "lint",
+    "{file}",
+];
+
+fn workspace(test: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let call = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("hooks-linter-{}-{test}-{call}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn linter(dir: &Path, extra: Value) -> LinterModule {
+    let mut config = json!({
+        "workspace": dir,
+        "linters": {"txt": TODO_LINTER, "md": ["definitely-not-an-installed-linter", "{file}"], "slow": ["sh", "-c", "sleep 5"]},
+        "timeout_ms": 300
+    });
+    config
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    LinterModule::new(serde_json::from_value::<LinterConfig>(config).unwrap()).unwrap()
+}
+
+fn written(file: &str) -> Value {
+    json!({"tool_name": "write_file", "tool_input": {"file_path": file, "content": "..."}, "tool_result": {"success": true}})
+}
+
+#[tokio::test]
+async fn findings_are_injected_with_a_warning_and_the_output_suppressed() {
+    let dir = workspace("findings");
+    std::fs::write(dir.join("notes.txt"), "first line\nTODO: finish\n").unwrap();
+    std::fs::write(dir.join("clean.txt"), "all done\n").unwrap();
+    let linter = linter(&dir, json!({}));
+
+    let dirty = linter.lint(&written("notes.txt")).await;
+    let clean = linter.lint(&written("clean.txt")).await;
+
+    assert_eq!(dirty.action, HookAction::InjectContext);
+    let text = dirty.context_injection.unwrap();
+    assert!(
+        text.contains("reported problems in notes.txt") && text.contains("2:TODO: finish"),
+        "{text}"
+    );
+    assert_eq!(dirty.user_message_level, MessageLevel::Warning);
+    assert!(dirty.suppress_output);
+    assert_eq!(clean.action, HookAction::Continue);
+    assert_eq!(clean.user_message, None);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_missing_linter_is_a_one_time_warning() {
+    let dir = workspace("missing");
+    let linter = linter(&dir, json!({}));
+
+    let first = linter.lint(&written("README.md")).await;
+    let second = linter.lint(&written("CHANGES.md")).await;
+
+    assert_eq!(first.action, HookAction::Continue);
+    assert!(first.user_message.unwrap().contains("is not installed"));
+    assert_eq!(second.action, HookAction::Continue);
+    assert_eq!(second.user_message, None, "said once");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_slow_linter_is_stopped_at_its_timeout() {
+    let dir = workspace("slow");
+    let linter = linter(&dir, json!({}));
+
+    let started = Instant::now();
+    let answer = linter.lint(&written("data.slow")).await;
+
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "it did not wait for the linter"
+    );
+    assert_eq!(answer.action, HookAction::Continue);
+    assert!(
+        answer
+            .user_message
+            .unwrap()
+            .contains("took longer than 300ms")
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn only_successful_writes_of_configured_tools_and_extensions_are_linted() {
+    let dir = workspace("scope");
+    std::fs::write(dir.join("notes.txt"), "TODO\n").unwrap();
+    let linter = linter(&dir, json!({}));
+    let cases = [
+        json!({"tool_name": "read_file", "tool_input": {"file_path": "notes.txt"}}),
+        json!({"tool_name": "write_file", "tool_input": {"file_path": "notes.txt"}, "tool_result": {"success": false}}),
+        json!({"tool_name": "write_file", "tool_input": {"file_path": "image.png"}}),
+        json!({"tool_name": "write_file", "tool_input": {"file_path": 7}}),
+        json!({"tool_name": "write_file"}),
+        json!("garbage"),
+    ];
+    for case in cases {
+        assert_eq!(
+            linter.lint(&case).await.action,
+            HookAction::Continue,
+            "{case}"
+        );
+    }
+    let edit = json!({"tool_name": "EDIT", "tool_input": {"path": "notes.txt"}});
+    assert_eq!(
+        linter.lint(&edit).await.action,
+        HookAction::InjectContext,
+        "any case, either field"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_path_that_looks_like_an_option_is_passed_as_a_path() {
+    let dir = workspace("option");
+    std::fs::write(dir.join("-n.txt"), "TODO\n").unwrap();
+    let linter = linter(&dir, json!({}));
+
+    let answer = linter.lint(&written("-n.txt")).await;
+
+    assert_eq!(answer.action, HookAction::InjectContext, "{answer:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn in_a_session_the_agent_gets_the_findings_and_the_user_a_warning() {
+    let dir = workspace("session");
+    std::fs::write(dir.join("plan.txt"), "TODO: plan\n").unwrap();
+    let mut test = TestCoordinator::new();
+    test.mount(&linter(&dir, json!({}))).unwrap();
+    let write = MockTool::new("write_file").returning(json!({"success": true}));
+
+    let outcome = test
+        .run_tool(&write, json!({"file_path": "plan.txt"}))
+        .await;
+
+    assert!(outcome.injections[0].text.contains("1:TODO: plan"));
+    assert!(
+        test.context()
+            .messages()
+            .iter()
+            .any(|m| m.content.contains("TODO: plan"))
+    );
+    assert!(
+        test.display()
+            .shown()
+            .iter()
+            .any(|m| m.level == MessageLevel::Warning && m.suppress_output)
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn config_errors_name_the_key() {
+    let unknown = serde_json::from_value::<LinterConfig>(json!({"linter": {}})).unwrap_err();
+    assert!(
+        unknown.to_string().contains("unknown field `linter`"),
+        "{unknown}"
+    );
+    let empty: LinterConfig = serde_json::from_value(json!({"linters": {"py": []}})).unwrap();
+    assert!(
+        LinterModule::new(empty)
+            .unwrap_err()
+            .to_string()
+            .contains("`linters.py`")
+    );
+    let zero: LinterConfig = serde_json::from_value(json!({"timeout_ms": 0})).unwrap();
+    assert!(
+        LinterModule::new(zero)
+            .unwrap_err()
+            .to_string()
+            .contains("`timeout_ms`")
+    );
+    let defaults = LinterConfig::default();
+    assert_eq!(defaults.linters["py"], ["ruff", "check", "{file}"]);
+    assert_eq!(defaults.linters["rs"], ["rustfmt", "--check", "{file}"]);
+}
+
+fn suite_linter() -> LinterModule {
+    // The scripted session writes tests/parser.rs: lint .rs files with the `sh` linter, so the
+    // suite needs no real linter installed.
+    let dir = workspace("suite");
+    let config = json!({"workspace": dir, "linters": {"rs": TODO_LINTER}, "timeout_ms": 2000});
+    LinterModule::new(serde_json::from_value(config).unwrap()).unwrap()
+}
+
+hook_behaviour_tests!(linter_behaviour, suite_linter());
