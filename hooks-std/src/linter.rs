@@ -18,6 +18,23 @@
 //! | `max_output_bytes` | `4000` | how much of the findings is injected |
 //! | `workspace` | the current directory | where linters run |
 //! | `priority` | `10` | |
+//!
+//! ```
+//! use hooks_std::linter::{LinterConfig, LinterModule};
+//! use serde_json::json;
+//!
+//! // Lint shell scripts with shellcheck, and TOML with taplo, besides the defaults.
+//! let config: LinterConfig = serde_json::from_value(json!({
+//!     "linters": {
+//!         "py": ["ruff", "check", "{file}"],
+//!         "sh": ["shellcheck", "--format=gcc", "{file}"],
+//!         "toml": ["taplo", "check"]
+//!     },
+//!     "timeout_ms": 5000
+//! }))
+//! .unwrap();
+//! let linter = LinterModule::new(config).unwrap();
+//! ```
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};

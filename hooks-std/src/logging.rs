@@ -23,6 +23,22 @@
 //! | `keep` | `3` | rotated files kept |
 //! | `redact` | `true` | redact secrets in the data |
 //! | `secret_keys` | none | more field names whose values are redacted whole |
+//!
+//! ```
+//! use hooks_core::{HookModule, HookRegistry};
+//! use hooks_std::logging::{LoggingConfig, LoggingModule};
+//!
+//! let path = std::env::temp_dir().join("hooks-logging-doc-example.jsonl");
+//! let config = LoggingConfig { path: path.clone(), max_bytes: Some(1 << 20), ..LoggingConfig::default() };
+//! let registry = HookRegistry::new();
+//! let mounted = LoggingModule::new(config).unwrap().mount(&registry).unwrap();
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! registry.emit("session:start", serde_json::json!({"source": "startup"})).await;
+//! # });
+//! assert!(std::fs::read_to_string(&path).unwrap().contains(r#""event":"session:start""#));
+//! mounted.unmount();
+//! # std::fs::remove_file(path).unwrap();
+//! ```
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
