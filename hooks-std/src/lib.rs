@@ -8,9 +8,11 @@
 //! - [`logging`]: one JSON line per event, redacted, rotated;
 //! - [`redaction`]: replaces secrets and personal data in requests, tool results and prompts;
 //! - [`approval`]: asks the user before listed tools run;
+//! - [`config`]: hooks configured in YAML (command and matcher hooks);
 //! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally.
 
 pub mod approval;
+pub mod config;
 pub mod linter;
 pub mod logging;
 pub mod redaction;

@@ -1,0 +1,372 @@
+//! Command hooks: a process per event, speaking JSON on stdin and one of three answer protocols
+//! on stdout (the proposal's, a `HookResult`, or Claude Code's), with exit code 2 as a block.
+//!
+//! The process runs in its own process group. When it ends, or when its timeout passes, the
+//! whole group is killed, so nothing it started outlives it and no zombie is left; its output
+//! is capped so a flood cannot exhaust memory.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use hooks_core::{HookAction, HookResult, MessageLevel};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use serde_json::{Map, Value, json};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+
+use super::{CommandHook, Entry, OnFailure};
+
+/// The most output kept from each of stdout and stderr.
+pub const OUTPUT_CAP: usize = 1024 * 1024;
+
+/// How a command hook's process ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandOutcome {
+    /// The exit code (`None` when killed by a signal or at the timeout).
+    pub code: Option<i32>,
+    /// Whether the timeout passed.
+    pub timed_out: bool,
+    /// Standard output (at most [`OUTPUT_CAP`] bytes, lossily decoded).
+    pub stdout: String,
+    /// Standard error (at most [`OUTPUT_CAP`] bytes, lossily decoded).
+    pub stderr: String,
+    /// Whether either stream was cut at the cap.
+    pub truncated: bool,
+}
+
+async fn read_capped(mut stream: impl AsyncRead + Unpin) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let mut buffer = [0_u8; 8192];
+    let mut truncated = false;
+    loop {
+        match stream.read(&mut buffer).await {
+            Ok(0) | Err(_) => return (kept, truncated),
+            Ok(read) => {
+                let room = OUTPUT_CAP.saturating_sub(kept.len());
+                kept.extend_from_slice(&buffer[..read.min(room)]);
+                // Beyond the cap, keep reading (so the process is not blocked) but discard.
+                truncated |= read > room;
+            }
+        }
+    }
+}
+
+fn kill_group(pid: Option<u32>) {
+    if let Some(pid) = pid.and_then(|pid| i32::try_from(pid).ok()) {
+        // The group may already be gone; that is the goal either way.
+        let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+    }
+}
+
+/// Runs `command` through `sh -c` in `dir` with `input` on stdin.
+pub async fn run_command(
+    command: &str,
+    dir: &Path,
+    input: &[u8],
+    timeout: Duration,
+) -> std::io::Result<CommandOutcome> {
+    let mut child = tokio::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env("HOOKS_PROJECT_DIR", dir)
+        .env("CLAUDE_PROJECT_DIR", dir)
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()?;
+    let pid = child.id();
+    let stdout = tokio::spawn(read_capped(
+        child
+            .stdout
+            .take()
+            .ok_or_else(|| std::io::Error::other("no stdout"))?,
+    ));
+    let stderr = tokio::spawn(read_capped(
+        child
+            .stderr
+            .take()
+            .ok_or_else(|| std::io::Error::other("no stderr"))?,
+    ));
+    if let Some(mut stdin) = child.stdin.take() {
+        // A hook that does not read its input closes the pipe early: that is not an error.
+        let _ = stdin.write_all(input).await;
+        drop(stdin);
+    }
+    let (status, timed_out) = tokio::select! {
+        status = child.wait() => (Some(status?), false),
+        () = tokio::time::sleep(timeout) => (None, true),
+    };
+    // Whatever the hook left running in its group goes too, so the pipes close and nothing
+    // outlives the hook.
+    kill_group(pid);
+    let status = match status {
+        Some(status) => Some(status),
+        None => Some(child.wait().await?),
+    };
+    let ((out, out_cut), (err, err_cut)) = (
+        stdout.await.unwrap_or_default(),
+        stderr.await.unwrap_or_default(),
+    );
+    Ok(CommandOutcome {
+        code: if timed_out {
+            None
+        } else {
+            status.and_then(|s| s.code())
+        },
+        timed_out,
+        stdout: String::from_utf8_lossy(&out).into_owned(),
+        stderr: String::from_utf8_lossy(&err).into_owned(),
+        truncated: out_cut || err_cut,
+    })
+}
+
+/// The JSON a command hook reads on stdin: the proposal's fields and Claude Code's.
+pub(super) fn stdin_json(entry: &Entry, project_dir: &Path, data: &Value) -> Value {
+    let hook_event_name = if entry.event_as_written.contains(':') {
+        hooks_core::events::aliases_of(&entry.event)
+            .next()
+            .unwrap_or(&entry.event_as_written)
+            .to_owned()
+    } else {
+        entry.event_as_written.clone()
+    };
+    json!({
+        "event": entry.event_as_written,
+        "canonical_event": entry.event,
+        "tool": data.get("tool_name"),
+        "args": data.get("tool_input"),
+        "data": data,
+        "session_id": data.get("session_id"),
+        "timestamp": data.get("timestamp"),
+        "hook_event_name": hook_event_name,
+        "tool_name": data.get("tool_name"),
+        "tool_input": data.get("tool_input"),
+        "cwd": project_dir,
+    })
+}
+
+/// The answer of a command hook to one event, `on_failure` applied.
+pub(super) async fn answer(
+    hook: &CommandHook,
+    entry: &Entry,
+    project_dir: &Path,
+    data: &Value,
+) -> HookResult {
+    let input = stdin_json(entry, project_dir, data).to_string();
+    if hook.fire_and_forget {
+        let (hook, name, dir) = (hook.clone(), entry.name.clone(), project_dir.to_path_buf());
+        tokio::spawn(async move {
+            match run_command(&hook.command, &dir, input.as_bytes(), hook.timeout).await {
+                Ok(outcome) if outcome.code == Some(0) => {}
+                Ok(outcome) => {
+                    tracing::warn!(hook = %name, "async command hook failed: {}", describe(&outcome))
+                }
+                Err(error) => {
+                    tracing::warn!(hook = %name, "async command hook could not start: {error}")
+                }
+            }
+        });
+        return HookResult::cont();
+    }
+    let outcome =
+        match run_command(&hook.command, project_dir, input.as_bytes(), hook.timeout).await {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                return failure(
+                    hook.on_failure,
+                    &entry.name,
+                    &format!("could not start: {error}"),
+                );
+            }
+        };
+    match interpret(&outcome, &entry.event, data) {
+        Ok(result) => result,
+        Err(why) => failure(hook.on_failure, &entry.name, &why),
+    }
+}
+
+fn describe(outcome: &CommandOutcome) -> String {
+    match (outcome.timed_out, outcome.code) {
+        (true, _) => "timed out and was killed".to_owned(),
+        // Through `sh -c`, a command killed by signal N exits with 128 + N.
+        (false, Some(code @ 129..=192)) => format!("was killed by signal {}", code - 128),
+        (false, Some(code)) => format!("exited with {code}: {}", first_line(&outcome.stderr)),
+        (false, None) => "was killed by a signal".to_owned(),
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.trim().lines().next().unwrap_or("")
+}
+
+/// What `on_failure` makes of a failure.
+fn failure(policy: OnFailure, name: &str, why: &str) -> HookResult {
+    match policy {
+        OnFailure::Warn => HookResult::cont().with_user_message(
+            format!("hook `{name}` failed: {why}; continuing"),
+            MessageLevel::Warning,
+        ),
+        OnFailure::Block => HookResult::deny(format!(
+            "hook `{name}` failed ({why}); blocked because its on_failure is block"
+        ))
+        .with_user_message(format!("hook `{name}` failed: {why}"), MessageLevel::Error),
+        OnFailure::Ignore => HookResult::cont(),
+    }
+}
+
+/// Reads a finished process: exit 2 blocks, exit 0 answers on stdout, anything else failed.
+pub(super) fn interpret(
+    outcome: &CommandOutcome,
+    event: &str,
+    data: &Value,
+) -> Result<HookResult, String> {
+    if outcome.timed_out {
+        return Err("timed out and was killed".to_owned());
+    }
+    match outcome.code {
+        Some(2) => {
+            let reason = outcome.stderr.trim();
+            Ok(HookResult::deny(if reason.is_empty() {
+                "blocked by a hook (exit code 2)"
+            } else {
+                reason
+            }))
+        }
+        Some(0) => {
+            if outcome.truncated {
+                return Err(format!("printed more than {OUTPUT_CAP} bytes"));
+            }
+            parse_stdout(outcome.stdout.trim(), event, data)
+        }
+        _ => Err(describe(outcome)),
+    }
+}
+
+/// Parses what a hook printed: nothing, the proposal's answer, Claude Code's, or a `HookResult`.
+pub(super) fn parse_stdout(stdout: &str, event: &str, data: &Value) -> Result<HookResult, String> {
+    if stdout.is_empty() {
+        return Ok(HookResult::cont());
+    }
+    let Ok(Value::Object(answer)) = serde_json::from_str::<Value>(stdout) else {
+        // Claude Code adds plain output to the context for prompts and session starts.
+        if matches!(event, "prompt:submit" | "session:start") {
+            return Ok(HookResult::inject(stdout));
+        }
+        return Err(format!(
+            "printed something that is not a JSON object: `{}`",
+            cut(stdout, 120)
+        ));
+    };
+    let claude_keys = [
+        "hookSpecificOutput",
+        "decision",
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "suppressOutput",
+    ];
+    if claude_keys.iter().any(|key| answer.contains_key(*key)) {
+        return Ok(claude(&answer, data));
+    }
+    if answer.contains_key("modified_args") || answer.contains_key("message") {
+        return proposal(&answer, data);
+    }
+    serde_json::from_value::<HookResult>(Value::Object(answer))
+        .map_err(|error| format!("printed an answer that is not a hook result: {error}"))
+        .and_then(|result| match result.action {
+            HookAction::Modify if result.data.is_none() => {
+                Err("answered modify without data".to_owned())
+            }
+            _ => Ok(result),
+        })
+}
+
+fn cut(text: &str, max: usize) -> &str {
+    text.char_indices()
+        .nth(max)
+        .map_or(text, |(at, _)| &text[..at])
+}
+
+/// `data` with its tool input replaced.
+fn with_tool_input(data: &Value, input: Value) -> Value {
+    let mut changed = data.clone();
+    if let Value::Object(fields) = &mut changed {
+        fields.insert("tool_input".to_owned(), input);
+    }
+    changed
+}
+
+/// The proposal's `{"action": "allow"|"block"|"modify", "modified_args", "message"}`.
+fn proposal(answer: &Map<String, Value>, data: &Value) -> Result<HookResult, String> {
+    let message = answer
+        .get("message")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let result = match answer.get("action").and_then(Value::as_str) {
+        Some("allow" | "continue") | None => HookResult::cont(),
+        Some("block") => HookResult::deny(
+            message
+                .clone()
+                .unwrap_or_else(|| "blocked by a hook".to_owned()),
+        ),
+        Some("modify") => match answer.get("modified_args") {
+            Some(args @ Value::Object(_)) => {
+                HookResult::modify(with_tool_input(data, args.clone()))
+            }
+            _ => return Err("answered modify without `modified_args` (an object)".to_owned()),
+        },
+        Some(other) => return Err(format!("answered the unknown action `{other}`")),
+    };
+    Ok(match message {
+        Some(message) if result.action != HookAction::Deny => {
+            result.with_user_message(message, MessageLevel::Info)
+        }
+        _ => result,
+    })
+}
+
+/// Claude Code's JSON output.
+fn claude(answer: &Map<String, Value>, data: &Value) -> HookResult {
+    let text = |value: Option<&Value>| value.and_then(Value::as_str).map(str::to_owned);
+    let specific = answer.get("hookSpecificOutput").and_then(Value::as_object);
+    let field = |key: &str| specific.and_then(|s| s.get(key));
+    let mut result = if answer.get("continue") == Some(&Value::Bool(false)) {
+        HookResult::deny(
+            text(answer.get("stopReason")).unwrap_or_else(|| "stopped by a hook".to_owned()),
+        )
+    } else if answer.get("decision").and_then(Value::as_str) == Some("block") {
+        HookResult::deny(
+            text(answer.get("reason")).unwrap_or_else(|| "blocked by a hook".to_owned()),
+        )
+    } else {
+        let reason = text(field("permissionDecisionReason"));
+        match field("permissionDecision").and_then(Value::as_str) {
+            Some("deny") => {
+                HookResult::deny(reason.unwrap_or_else(|| "denied by a hook".to_owned()))
+            }
+            Some("ask") => HookResult::ask(
+                reason.unwrap_or_else(|| "A hook asks for your approval".to_owned()),
+            ),
+            _ => match field("updatedInput") {
+                Some(input @ Value::Object(_)) => {
+                    HookResult::modify(with_tool_input(data, input.clone()))
+                }
+                _ => HookResult::cont(),
+            },
+        }
+    };
+    if let Some(context) = text(field("additionalContext")) {
+        result = result.with_context_injection(context);
+    }
+    if let Some(message) = text(answer.get("systemMessage")) {
+        result = result.with_user_message(message, MessageLevel::Warning);
+    }
+    if answer.get("suppressOutput") == Some(&Value::Bool(true)) {
+        result = result.with_suppress_output(true);
+    }
+    result
+}

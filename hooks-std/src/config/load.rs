@@ -1,0 +1,509 @@
+//! Loading a hooks YAML file: every problem is collected, each with its file, line and column.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use globset::GlobBuilder;
+use marked_yaml::types::{MarkedMappingNode, MarkedScalarNode};
+use marked_yaml::{LoadError, Node, Span};
+use regex::Regex;
+
+use super::{
+    Action, CommandHook, DEFAULT_COMMAND_TIMEOUT, Entry, HookKind, HooksConfig,
+    MAX_COMMAND_TIMEOUT, MatcherHook, OnFailure, Pattern,
+};
+
+/// One problem in a config file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The file.
+    pub file: PathBuf,
+    /// The line (from 1).
+    pub line: usize,
+    /// The column (from 1).
+    pub column: usize,
+    /// What is wrong, and how to fix it.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.message
+        )
+    }
+}
+
+/// Every problem found in a config file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct ConfigErrors(pub Vec<ConfigError>);
+
+impl fmt::Display for ConfigErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, error) in self.0.iter().enumerate() {
+            if index > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{error}")?;
+        }
+        Ok(())
+    }
+}
+
+struct Loader {
+    file: PathBuf,
+    errors: Vec<ConfigError>,
+}
+
+/// Where to point for a problem with a whole mapping: its first key (a mapping's own span may
+/// start after it).
+fn anchor(mapping: &MarkedMappingNode) -> Span {
+    mapping
+        .keys()
+        .next()
+        .map_or(*mapping.span(), |key| *key.span())
+}
+
+fn position(span: &Span) -> (usize, usize) {
+    span.start()
+        .map_or((1, 1), |marker| (marker.line(), marker.column()))
+}
+
+impl Loader {
+    fn error(&mut self, span: &Span, message: impl Into<String>) {
+        let (line, column) = position(span);
+        self.errors.push(ConfigError {
+            file: self.file.clone(),
+            line,
+            column,
+            message: message.into(),
+        });
+    }
+
+    /// Reports keys of `mapping` that are not in `allowed`.
+    fn known_keys(&mut self, mapping: &MarkedMappingNode, allowed: &[&str], context: &str) {
+        for key in mapping.keys() {
+            if !allowed.contains(&key.as_str()) {
+                self.error(
+                    key.span(),
+                    format!(
+                        "unknown key `{}` in {context}; expected one of {}",
+                        key.as_str(),
+                        allowed.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+
+    fn string(&mut self, mapping: &MarkedMappingNode, key: &str, context: &str) -> Option<String> {
+        match mapping.get_node(key)? {
+            Node::Scalar(scalar) => Some(scalar.as_str().to_owned()),
+            other => {
+                self.error(
+                    other.span(),
+                    format!("`{key}` in {context} must be a string"),
+                );
+                None
+            }
+        }
+    }
+
+    fn required_string(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        key: &str,
+        context: &str,
+    ) -> Option<String> {
+        if mapping.get_node(key).is_none() {
+            self.error(&anchor(mapping), format!("{context} is missing `{key}`"));
+            return None;
+        }
+        self.string(mapping, key, context).filter(|value| {
+            let empty = value.trim().is_empty();
+            if empty {
+                let span = *mapping.get_node(key).map_or(mapping.span(), Node::span);
+                self.error(&span, format!("`{key}` in {context} must not be empty"));
+            }
+            !empty
+        })
+    }
+
+    fn scalar<'n>(
+        &mut self,
+        mapping: &'n MarkedMappingNode,
+        key: &str,
+        what: &str,
+        context: &str,
+    ) -> Option<&'n MarkedScalarNode> {
+        match mapping.get_node(key)? {
+            Node::Scalar(scalar) => Some(scalar),
+            other => {
+                self.error(other.span(), format!("`{key}` in {context} must be {what}"));
+                None
+            }
+        }
+    }
+
+    fn load(&mut self, root: &Node) -> Vec<Entry> {
+        let Some(top) = root.as_mapping() else {
+            self.error(root.span(), "a hooks file is a mapping with a `hooks:` key");
+            return Vec::new();
+        };
+        self.known_keys(top, &["hooks"], "the top level");
+        let Some(hooks) = top.get_node("hooks") else {
+            self.error(top.span(), "the file has no `hooks:` key");
+            return Vec::new();
+        };
+        let Some(hooks) = hooks.as_mapping() else {
+            self.error(hooks.span(), "`hooks` maps event names to lists of hooks");
+            return Vec::new();
+        };
+        let mut entries = Vec::new();
+        for (event_key, list) in hooks.iter() {
+            let event = match hooks_core::events::canonicalize(event_key.as_str()) {
+                Ok(canonical) => canonical.to_owned(),
+                Err(problem) => {
+                    self.error(event_key.span(), problem.to_string());
+                    continue;
+                }
+            };
+            let Some(list) = list.as_sequence() else {
+                self.error(
+                    list.span(),
+                    format!(
+                        "`{}` takes a list of hooks (`- type: ...`)",
+                        event_key.as_str()
+                    ),
+                );
+                continue;
+            };
+            for (index, item) in list.iter().enumerate() {
+                let context = format!("hook {} of `{}`", index + 1, event_key.as_str());
+                if let Some(entry) = self.entry(item, &event, event_key.as_str(), &context) {
+                    entries.push(entry);
+                }
+            }
+        }
+        entries
+    }
+
+    fn entry(&mut self, item: &Node, event: &str, written: &str, context: &str) -> Option<Entry> {
+        let Some(mapping) = item.as_mapping() else {
+            self.error(
+                item.span(),
+                format!("{context} must be a mapping with a `type`"),
+            );
+            return None;
+        };
+        let kind = self.required_string(mapping, "type", context)?;
+        let (line, _) = position(&anchor(mapping));
+        let name = self
+            .string(mapping, "name", context)
+            .unwrap_or_else(|| format!("{}:{line}:{kind}", self.file.display()));
+        let priority = match self.scalar(mapping, "priority", "an integer", context) {
+            Some(scalar) => match scalar.as_i32() {
+                Some(priority) => priority,
+                None => {
+                    self.error(
+                        scalar.span(),
+                        format!(
+                            "`priority` in {context} must be an integer, not `{}`",
+                            scalar.as_str()
+                        ),
+                    );
+                    0
+                }
+            },
+            None => 0,
+        };
+        let hook = match kind.as_str() {
+            "command" => {
+                self.known_keys(
+                    mapping,
+                    &[
+                        "type",
+                        "name",
+                        "priority",
+                        "command",
+                        "timeout_ms",
+                        "on_failure",
+                        "async",
+                    ],
+                    context,
+                );
+                self.command(mapping, context).map(HookKind::Command)
+            }
+            "matcher" => {
+                self.known_keys(
+                    mapping,
+                    &["type", "name", "priority", "match", "action", "message"],
+                    context,
+                );
+                self.matcher(mapping, context).map(HookKind::Matcher)
+            }
+            "llm" | "http" => {
+                let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
+                self.error(&span, format!("`type: {kind}` hooks are not implemented yet in this version; use a `command` hook that calls the service"));
+                None
+            }
+            other => {
+                let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
+                self.error(
+                    &span,
+                    format!("unknown hook type `{other}`; expected command, matcher, llm or http"),
+                );
+                None
+            }
+        }?;
+        Some(Entry {
+            event: event.to_owned(),
+            event_as_written: written.to_owned(),
+            name,
+            priority,
+            line,
+            hook,
+        })
+    }
+
+    fn command(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<CommandHook> {
+        let command = self.required_string(mapping, "command", context);
+        let timeout = match self.scalar(
+            mapping,
+            "timeout_ms",
+            "a whole number of milliseconds",
+            context,
+        ) {
+            Some(scalar) => match scalar.as_u64() {
+                Some(ms) if ms >= 1 && Duration::from_millis(ms) <= MAX_COMMAND_TIMEOUT => {
+                    Duration::from_millis(ms)
+                }
+                _ => {
+                    self.error(
+                        scalar.span(),
+                        format!(
+                            "`timeout_ms` must be from 1 to {} milliseconds, not `{}`",
+                            MAX_COMMAND_TIMEOUT.as_millis(),
+                            scalar.as_str()
+                        ),
+                    );
+                    DEFAULT_COMMAND_TIMEOUT
+                }
+            },
+            None => DEFAULT_COMMAND_TIMEOUT,
+        };
+        let on_failure = self.on_failure(mapping, context);
+        let fire_and_forget = match self.scalar(mapping, "async", "true or false", context) {
+            Some(scalar) => scalar.as_bool().unwrap_or_else(|| {
+                self.error(
+                    scalar.span(),
+                    format!("`async` must be true or false, not `{}`", scalar.as_str()),
+                );
+                false
+            }),
+            None => false,
+        };
+        Some(CommandHook {
+            command: command?,
+            timeout,
+            on_failure,
+            fire_and_forget,
+        })
+    }
+
+    fn on_failure(&mut self, mapping: &MarkedMappingNode, context: &str) -> OnFailure {
+        match self.scalar(mapping, "on_failure", "warn, block or ignore", context) {
+            Some(scalar) => match scalar.as_str() {
+                "warn" => OnFailure::Warn,
+                "block" => OnFailure::Block,
+                "ignore" => OnFailure::Ignore,
+                other => {
+                    self.error(
+                        scalar.span(),
+                        format!("`on_failure` must be warn, block or ignore, not `{other}`"),
+                    );
+                    OnFailure::Warn
+                }
+            },
+            None => OnFailure::Warn,
+        }
+    }
+
+    fn matcher(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<MatcherHook> {
+        let action = match self.required_string(mapping, "action", context)?.as_str() {
+            "block" => Action::Block,
+            "allow" => Action::Allow,
+            "ask" => Action::Ask,
+            "inject" => Action::Inject,
+            other => {
+                let span = *mapping
+                    .get_node("action")
+                    .map_or(mapping.span(), Node::span);
+                self.error(
+                    &span,
+                    format!("`action` must be block, allow, ask or inject, not `{other}`"),
+                );
+                return None;
+            }
+        };
+        let message = self.string(mapping, "message", context);
+        if matches!(action, Action::Ask | Action::Inject) && message.is_none() {
+            self.error(
+                mapping.span(),
+                format!(
+                    "{context}: `action: {}` needs a `message`",
+                    match action {
+                        Action::Ask => "ask",
+                        _ => "inject",
+                    }
+                ),
+            );
+        }
+        let Some(conditions) = mapping.get_node("match") else {
+            self.error(&anchor(mapping), format!("{context} is missing `match`"));
+            return None;
+        };
+        let Some(conditions) = conditions.as_mapping() else {
+            self.error(conditions.span(), "`match` takes `tool` and/or `args`");
+            return None;
+        };
+        self.known_keys(conditions, &["tool", "args"], "`match`");
+        let tool = match conditions.get_node("tool") {
+            Some(Node::Scalar(scalar)) => self.pattern(scalar, "match.tool"),
+            Some(other) => {
+                self.error(
+                    other.span(),
+                    "`match.tool` must be a glob or `regex:...` string",
+                );
+                None
+            }
+            None => None,
+        };
+        let mut args = Vec::new();
+        match conditions.get_node("args") {
+            Some(Node::Mapping(fields)) => {
+                for (key, value) in fields.iter() {
+                    match value {
+                        Node::Scalar(scalar) => {
+                            if let Some(pattern) =
+                                self.pattern(scalar, &format!("match.args.{}", key.as_str()))
+                            {
+                                args.push((key.as_str().to_owned(), pattern));
+                            }
+                        }
+                        other => self.error(
+                            other.span(),
+                            format!(
+                                "`match.args.{}` must be a glob or `regex:...` string",
+                                key.as_str()
+                            ),
+                        ),
+                    }
+                }
+            }
+            Some(other) => self.error(other.span(), "`match.args` maps input fields to patterns"),
+            None => {}
+        }
+        Some(MatcherHook {
+            tool,
+            args,
+            action,
+            message,
+        })
+    }
+
+    fn pattern(&mut self, scalar: &MarkedScalarNode, key: &str) -> Option<Pattern> {
+        let text = scalar.as_str();
+        if let Some(source) = text.strip_prefix("regex:") {
+            return match Regex::new(source) {
+                Ok(regex) => Some(Pattern::Regex(regex)),
+                Err(error) => {
+                    self.error(
+                        scalar.span(),
+                        format!("`{key}`: the regex `{source}` does not compile: {error}"),
+                    );
+                    None
+                }
+            };
+        }
+        match GlobBuilder::new(text).literal_separator(false).build() {
+            Ok(glob) => Some(Pattern::Glob(glob.compile_matcher())),
+            Err(error) => {
+                self.error(
+                    scalar.span(),
+                    format!("`{key}`: the glob `{text}` does not compile: {error}"),
+                );
+                None
+            }
+        }
+    }
+}
+
+fn load_error_marker(error: &LoadError) -> (usize, usize) {
+    use LoadError::*;
+    let marker = match error {
+        TopLevelMustBeMapping(m)
+        | TopLevelMustBeSequence(m)
+        | UnexpectedAnchor(m)
+        | MappingKeyMustBeScalar(m)
+        | UnexpectedTag(m)
+        | ScanError(m, _) => Some(*m),
+        DuplicateKey(inner) => inner.key.span().start().copied(),
+    };
+    marker.map_or((1, 1), |m| (m.line(), m.column()))
+}
+
+/// Loads hooks from YAML `text`, naming `file` in errors; relative paths in it are taken from
+/// `project_dir`.
+pub fn load_str(text: &str, file: &Path, project_dir: &Path) -> Result<HooksConfig, ConfigErrors> {
+    let root = match marked_yaml::parse_yaml(0, text) {
+        Ok(root) => root,
+        Err(error) => {
+            let (line, column) = load_error_marker(&error);
+            return Err(ConfigErrors(vec![ConfigError {
+                file: file.to_path_buf(),
+                line,
+                column,
+                message: format!("not valid YAML: {error}"),
+            }]));
+        }
+    };
+    let mut loader = Loader {
+        file: file.to_path_buf(),
+        errors: Vec::new(),
+    };
+    let entries = loader.load(&root);
+    if loader.errors.is_empty() {
+        Ok(HooksConfig {
+            file: file.to_path_buf(),
+            project_dir: project_dir.to_path_buf(),
+            entries,
+        })
+    } else {
+        loader.errors.sort_by_key(|e| (e.line, e.column));
+        Err(ConfigErrors(loader.errors))
+    }
+}
+
+/// Loads a hooks YAML file; its directory is the project directory of its command hooks.
+pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        ConfigErrors(vec![ConfigError {
+            file: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: format!("cannot read the file: {error}"),
+        }])
+    })?;
+    let project_dir = path
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    load_str(&text, path, &project_dir)
+}

@@ -1,0 +1,237 @@
+//! Hooks configured in YAML (the enhanced-hooks proposal's shape): `hooks:` maps an event
+//! (canonical name or PascalCase alias) to a list of entries, each registered as an ordinary
+//! handler, so the kernel's merge rules apply across entries and in-process hooks alike.
+//!
+//! ```yaml
+//! hooks:
+//!   PreToolUse:
+//!     - type: matcher
+//!       match:
+//!         tool: "Bash"
+//!         args:
+//!           command: "rm *"
+//!       action: block
+//!       message: "Destructive rm commands require confirmation"
+//!     - type: command
+//!       command: "python ~/.hooks/pre_tool.py"
+//!       timeout_ms: 5000
+//!       on_failure: warn        # warn | block | ignore
+//!       priority: 10
+//!       name: pre_tool_policy
+//! ```
+//!
+//! Entry keys: `type` (`command` or `matcher`; `llm` and `http` are not implemented yet and
+//! are reported as such), `name` (default: file, line and type), `priority` (default 0; equal
+//! priorities keep file order). Command hooks: `command` (run by `sh -c`), `timeout_ms`
+//! (default 60,000; at most one hour), `on_failure`, `async`. Matcher hooks: `match.tool` and
+//! `match.args.<field>` (globs, or `regex:...`), `action` (`block`, `allow`, `ask`, `inject`),
+//! `message`.
+//!
+//! [`load_file`] reports every problem at once, each with file, line and column.
+
+mod command;
+mod load;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use globset::GlobMatcher;
+use hooks_core::module::{HookModule, MountError, Mounted};
+use hooks_core::{Hook, HookOptions, HookRegistry, HookResult};
+use regex::Regex;
+use serde_json::Value;
+
+pub use command::{CommandOutcome, run_command};
+pub use load::{ConfigError, ConfigErrors, load_file, load_str};
+
+/// A command hook's timeout when the entry gives none.
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The longest timeout a command hook may have.
+pub const MAX_COMMAND_TIMEOUT: Duration = Duration::from_secs(3600);
+
+/// What a failing external hook gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnFailure {
+    /// Continue, with a warning for the user naming the hook and the failure.
+    Warn,
+    /// Deny, with the failure as the reason (fail closed).
+    Block,
+    /// Continue silently.
+    Ignore,
+}
+
+/// A command hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandHook {
+    /// The shell command (`sh -c`).
+    pub command: String,
+    /// When the whole process group is killed.
+    pub timeout: Duration,
+    /// What a failure gives.
+    pub on_failure: OnFailure,
+    /// Fire and forget: the emit does not wait.
+    pub fire_and_forget: bool,
+}
+
+/// A pattern of a matcher hook.
+#[derive(Debug, Clone)]
+pub enum Pattern {
+    /// A glob (`**` spans directories).
+    Glob(GlobMatcher),
+    /// A regex (`regex:` prefix).
+    Regex(Regex),
+}
+
+impl Pattern {
+    fn matches(&self, text: &str) -> bool {
+        match self {
+            Pattern::Glob(glob) => glob.is_match(text),
+            Pattern::Regex(regex) => regex.is_match(text),
+        }
+    }
+}
+
+/// What a matcher hook does when it matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Deny, with the message as the reason.
+    Block,
+    /// Continue.
+    Allow,
+    /// Ask the user, with the message as the prompt.
+    Ask,
+    /// Inject the message as context.
+    Inject,
+}
+
+/// A matcher hook.
+#[derive(Debug, Clone)]
+pub struct MatcherHook {
+    /// The tool-name pattern, if any.
+    pub tool: Option<Pattern>,
+    /// Tool-input field patterns; all must match.
+    pub args: Vec<(String, Pattern)>,
+    /// What to do on a match.
+    pub action: Action,
+    /// The reason, prompt or injected text.
+    pub message: Option<String>,
+}
+
+impl MatcherHook {
+    /// Whether the event data matches every given condition.
+    pub fn matches(&self, data: &Value) -> bool {
+        let tool_matches = self.tool.as_ref().is_none_or(|pattern| {
+            data["tool_name"]
+                .as_str()
+                .is_some_and(|tool| pattern.matches(tool))
+        });
+        tool_matches
+            && self.args.iter().all(|(field, pattern)| {
+                data["tool_input"][field]
+                    .as_str()
+                    .is_some_and(|value| pattern.matches(value))
+            })
+    }
+
+    /// The answer to one event.
+    pub fn decide(&self, name: &str, data: &Value) -> HookResult {
+        if !self.matches(data) {
+            return HookResult::cont();
+        }
+        let message = self.message.clone();
+        match self.action {
+            Action::Block => HookResult::deny(
+                message.unwrap_or_else(|| format!("blocked by the matcher `{name}`")),
+            ),
+            Action::Allow => HookResult::cont(),
+            Action::Ask => HookResult::ask(message.unwrap_or_default()),
+            Action::Inject => HookResult::inject(message.unwrap_or_default()),
+        }
+    }
+}
+
+/// The kind of a configured hook.
+#[derive(Debug, Clone)]
+pub enum HookKind {
+    /// Runs a command.
+    Command(CommandHook),
+    /// Matches rules.
+    Matcher(MatcherHook),
+}
+
+/// One configured hook.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The canonical event.
+    pub event: String,
+    /// The event as written in the file.
+    pub event_as_written: String,
+    /// The name.
+    pub name: String,
+    /// The priority.
+    pub priority: i32,
+    /// The line of the entry in its file.
+    pub line: usize,
+    /// What it does.
+    pub hook: HookKind,
+}
+
+/// A loaded hooks file: mount it to register every entry.
+#[derive(Debug, Clone)]
+pub struct HooksConfig {
+    /// The file it was loaded from.
+    pub file: PathBuf,
+    /// Where command hooks run.
+    pub project_dir: PathBuf,
+    /// The entries, in file order.
+    pub entries: Vec<Entry>,
+}
+
+/// One entry as a registered handler.
+struct Configured {
+    entry: Entry,
+    project_dir: PathBuf,
+}
+
+impl Hook for Configured {
+    async fn handle(&self, _event: &str, data: &Value) -> HookResult {
+        match &self.entry.hook {
+            HookKind::Matcher(matcher) => matcher.decide(&self.entry.name, data),
+            HookKind::Command(command) => {
+                command::answer(command, &self.entry, &self.project_dir, data).await
+            }
+        }
+    }
+}
+
+impl HookModule for HooksConfig {
+    fn name(&self) -> &str {
+        "configured hooks"
+    }
+
+    fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        let mut mounted = Mounted::new(self.file.display().to_string());
+        for entry in &self.entries {
+            let mut options = HookOptions::new()
+                .priority(entry.priority)
+                .name(entry.name.clone());
+            if let HookKind::Command(command) = &entry.hook {
+                // The command's own timeout decides; the registry's is only a backstop.
+                options = options.timeout(command.timeout + Duration::from_secs(5));
+            }
+            let handler = Configured {
+                entry: entry.clone(),
+                project_dir: self.project_dir.clone(),
+            };
+            let handle = registry
+                .register_with(&entry.event, handler, options)
+                .map_err(|source| MountError::Event {
+                    module: self.file.display().to_string(),
+                    source,
+                })?;
+            mounted.adopt(handle);
+        }
+        Ok(mounted)
+    }
+}

@@ -1,0 +1,557 @@
+//! Hooks configured in YAML: every config error with its location, command hooks as real
+//! processes (each answer protocol, exit 2, crashes, hangs, floods, invalid UTF-8, async),
+//! matcher hooks, and the kernel's merge rules across entries.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use hooks_core::{HookAction, HookModule, HookRegistry, HookResult, MessageLevel};
+use hooks_std::config::{ConfigErrors, load_file, load_str};
+use serde_json::{Value, json};
+
+fn scratch(test: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "hooks-config-{}-{test}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `yaml` as `hooks.yaml` in `dir`, loads it and mounts it on a fresh registry.
+fn mounted(dir: &Path, yaml: &str) -> HookRegistry {
+    let file = dir.join("hooks.yaml");
+    std::fs::write(&file, yaml).unwrap();
+    let config = load_file(&file).unwrap_or_else(|errors| panic!("{errors}"));
+    let registry = HookRegistry::new();
+    let _mounted = config.mount(&registry).unwrap();
+    registry
+}
+
+/// A hooks file with one command hook running `script` (written to `hook.sh`).
+fn command_hook(dir: &Path, script: &str, extra: &str) -> HookRegistry {
+    std::fs::write(dir.join("hook.sh"), script).unwrap();
+    mounted(
+        dir,
+        &format!(
+            "hooks:\n  PreToolUse:\n    - type: command\n      name: policy\n      command: \"sh ./hook.sh\"\n{extra}"
+        ),
+    )
+}
+
+fn tool_call() -> Value {
+    json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "session_id": "s-1"})
+}
+
+// Config errors.
+
+fn errors(yaml: &str) -> Vec<(usize, usize, String)> {
+    let ConfigErrors(errors) = load_str(yaml, Path::new("hooks.yaml"), Path::new(".")).unwrap_err();
+    errors
+        .into_iter()
+        .map(|e| (e.line, e.column, e.message))
+        .collect()
+}
+
+#[test]
+fn every_problem_is_reported_at_once_with_its_location() {
+    let yaml = r#"hooks:
+  PreToolUsee:
+    - type: command
+      command: "true"
+  tool:post:
+    - type: command
+      comand: "x"
+    - type: command
+      command: "true"
+      timeout_ms: "soon"
+    - type: command
+      command: "true"
+      timeout_ms: 0
+      on_failure: explode
+    - type: matcher
+      match:
+        tool: "[unclosed"
+        args:
+          path: "regex:("
+      action: block
+    - type: telepathy
+    - type: llm
+      model: small
+    - type: matcher
+      match: {tool: Bash}
+      action: block
+      priority: high
+extra: 1
+"#;
+    let found = errors(yaml);
+    let expect = [
+        (2, 3, "did you mean `PreToolUse`"),
+        (6, 7, "is missing `command`"),
+        (7, 7, "unknown key `comand`"),
+        (
+            10,
+            19,
+            "`timeout_ms` must be from 1 to 3600000 milliseconds, not `soon`",
+        ),
+        (13, 19, "`timeout_ms` must be from 1"),
+        (
+            14,
+            19,
+            "`on_failure` must be warn, block or ignore, not `explode`",
+        ),
+        (17, 15, "the glob `[unclosed` does not compile"),
+        (19, 17, "the regex `(` does not compile"),
+        (21, 13, "unknown hook type `telepathy`"),
+        (22, 13, "`type: llm` hooks are not implemented yet"),
+        (
+            27,
+            17,
+            "`priority` in hook 7 of `tool:post` must be an integer, not `high`",
+        ),
+        (28, 1, "unknown key `extra`"),
+    ];
+    for (line, column, fragment) in expect {
+        assert!(
+            found
+                .iter()
+                .any(|(l, c, m)| *l == line && *c == column && m.contains(fragment)),
+            "expected {line}:{column} {fragment:?} in {found:#?}"
+        );
+    }
+    assert_eq!(found.len(), expect.len(), "{found:#?}");
+}
+
+#[test]
+fn broken_yaml_and_unreadable_files_are_errors_with_a_location() {
+    let broken = errors("hooks:\n  PreToolUse: [\n    - type: command\n");
+    assert_eq!(broken.len(), 1);
+    assert!(broken[0].2.contains("not valid YAML"), "{broken:?}");
+    let missing = load_file(Path::new("/nonexistent/hooks.yaml")).unwrap_err();
+    assert!(
+        missing
+            .to_string()
+            .starts_with("/nonexistent/hooks.yaml:1:1: cannot read the file"),
+        "{missing}"
+    );
+    let shown = ConfigErrors(vec![]).to_string();
+    assert!(shown.is_empty());
+}
+
+// Command hooks.
+
+#[tokio::test]
+async fn the_hook_reads_the_event_as_the_proposal_and_claude_code_describe_it() {
+    let dir = scratch("stdin");
+    let registry = command_hook(
+        &dir,
+        "cat > stdin.json\nprintf '%s' \"$HOOKS_PROJECT_DIR\" > env.txt\n",
+        "",
+    );
+
+    registry.emit("tool:pre", tool_call()).await;
+
+    let seen: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("stdin.json")).unwrap()).unwrap();
+    assert_eq!(seen["event"], "PreToolUse");
+    assert_eq!(seen["canonical_event"], "tool:pre");
+    assert_eq!(seen["hook_event_name"], "PreToolUse");
+    assert_eq!(seen["tool"], "Bash");
+    assert_eq!(seen["tool_name"], "Bash");
+    assert_eq!(seen["args"], json!({"command": "ls"}));
+    assert_eq!(seen["tool_input"], json!({"command": "ls"}));
+    assert_eq!(seen["session_id"], "s-1");
+    assert!(seen["timestamp"].is_string());
+    assert_eq!(seen["data"]["tool_name"], "Bash");
+    assert_eq!(seen["cwd"], dir.to_str().unwrap());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("env.txt")).unwrap(),
+        dir.to_str().unwrap()
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// An assertion on one emit's outcome.
+type Check = Box<dyn Fn(&hooks_core::EmitResult)>;
+
+#[tokio::test]
+async fn every_answer_protocol_is_understood() {
+    let cases: Vec<(&str, Check)> = vec![
+        (
+            "true",
+            Box::new(|o| assert_eq!(o.action, HookAction::Continue)),
+        ),
+        (
+            r#"echo '{"action": "block", "message": "no shell today"}'"#,
+            Box::new(|o| {
+                assert_eq!(o.action, HookAction::Deny);
+                assert_eq!(o.reason.as_deref(), Some("no shell today"));
+            }),
+        ),
+        (
+            r#"echo '{"action": "modify", "modified_args": {"command": "ls -la"}, "message": "added -la"}'"#,
+            Box::new(|o| {
+                assert_eq!(o.action, HookAction::Modify);
+                assert_eq!(o.data()["tool_input"], json!({"command": "ls -la"}));
+                assert_eq!(o.user_message.as_deref(), Some("added -la"));
+            }),
+        ),
+        (
+            r#"echo '{"action": "inject_context", "context_injection": "remember the style guide"}'"#,
+            Box::new(|o| {
+                assert_eq!(
+                    o.context_injection.as_deref(),
+                    Some("remember the style guide")
+                )
+            }),
+        ),
+        (
+            r#"echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "use rg"}}'"#,
+            Box::new(|o| {
+                assert_eq!(o.action, HookAction::Deny);
+                assert_eq!(o.reason.as_deref(), Some("use rg"));
+            }),
+        ),
+        (
+            r#"echo '{"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "Run ls?"}}'"#,
+            Box::new(|o| {
+                assert_eq!(o.action, HookAction::AskUser);
+                assert_eq!(o.approval_prompt.as_deref(), Some("Run ls?"));
+            }),
+        ),
+        (
+            r#"echo '{"hookSpecificOutput": {"updatedInput": {"command": "ls -1"}, "additionalContext": "listing"}, "systemMessage": "rewrote ls", "suppressOutput": true}'"#,
+            Box::new(|o| {
+                assert_eq!(o.data()["tool_input"], json!({"command": "ls -1"}));
+                assert!(o.is_modified());
+                assert_eq!(o.injections[0].text, "listing");
+                assert_eq!(o.messages[0].level, MessageLevel::Warning);
+                assert!(o.suppress_output);
+            }),
+        ),
+        (
+            r#"echo '{"continue": false, "stopReason": "session over"}'"#,
+            Box::new(|o| assert_eq!(o.reason.as_deref(), Some("session over"))),
+        ),
+        (
+            r#"echo '{"decision": "block", "reason": "tests must pass first"}'"#,
+            Box::new(|o| assert_eq!(o.reason.as_deref(), Some("tests must pass first"))),
+        ),
+        (
+            "echo 'dangerous: use rm -i' >&2; exit 2",
+            Box::new(|o| {
+                assert_eq!(o.action, HookAction::Deny);
+                assert_eq!(o.reason.as_deref(), Some("dangerous: use rm -i"));
+            }),
+        ),
+    ];
+    for (script, check) in cases {
+        let dir = scratch("protocols");
+        let registry = command_hook(&dir, &format!("cat > /dev/null\n{script}\n"), "");
+        let outcome = registry.emit("tool:pre", tool_call()).await;
+        assert!(
+            outcome.failures.is_empty(),
+            "{script}: {:?}",
+            outcome.failures
+        );
+        check(&outcome);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn failures_follow_on_failure_and_never_read_as_an_allow() {
+    let failing = [
+        ("exit 1", "exited with 1"),
+        ("kill -9 $$", "killed by signal 9"),
+        ("echo 'not json at all'", "not a JSON object"),
+        ("printf '\\377\\376{garbage'", "not a JSON object"),
+        ("echo '{\"action\": \"explode\"}'", "not a hook result"),
+        (
+            "head -c 5242880 /dev/zero | tr '\\0' 'x'",
+            "more than 1048576 bytes",
+        ),
+    ];
+    for (script, why) in failing {
+        let dir = scratch("failures");
+        let warn = command_hook(&dir, &format!("cat > /dev/null\n{script}\n"), "");
+        let warned = warn.emit("tool:pre", tool_call()).await;
+        assert_eq!(warned.action, HookAction::Continue, "{script}");
+        let message = warned.user_message.clone().unwrap_or_default();
+        assert!(
+            message.contains("hook `policy` failed") && message.contains(why),
+            "{script}: {message}"
+        );
+        assert_eq!(warned.user_message_level, MessageLevel::Warning);
+
+        let block = command_hook(
+            &dir,
+            &format!("cat > /dev/null\n{script}\n"),
+            "      on_failure: block\n",
+        );
+        let blocked = block.emit("tool:pre", tool_call()).await;
+        assert_eq!(blocked.action, HookAction::Deny, "{script}: fail closed");
+        assert!(
+            blocked.reason.as_deref().unwrap_or_default().contains(why),
+            "{script}"
+        );
+
+        let ignore = command_hook(
+            &dir,
+            &format!("cat > /dev/null\n{script}\n"),
+            "      on_failure: ignore\n",
+        );
+        let ignored = ignore.emit("tool:pre", tool_call()).await;
+        assert_eq!(
+            (ignored.action, ignored.user_message.clone()),
+            (HookAction::Continue, None),
+            "{script}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+/// Whether `pid` is still running. A zombie is dead: once reparented, reaping it is the init
+/// process's job.
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit(')')
+                .next()
+                .map(|rest| !rest.trim_start().starts_with('Z'))
+        })
+        .unwrap_or(false)
+}
+
+#[tokio::test]
+async fn a_hang_past_the_timeout_is_killed_with_its_whole_process_group() {
+    let dir = scratch("hang");
+    let script = "sleep 30 &\necho $! > child.pid\nsleep 30\n";
+    let registry = command_hook(
+        &dir,
+        script,
+        "      timeout_ms: 300\n      on_failure: block\n",
+    );
+
+    let started = Instant::now();
+    let outcome = registry.emit("tool:pre", tool_call()).await;
+
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the emit waited for the hang"
+    );
+    assert_eq!(outcome.action, HookAction::Deny);
+    assert!(
+        outcome
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("timed out and was killed")
+    );
+    let child: i32 = std::fs::read_to_string(dir.join("child.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let mut gone = false;
+    for _ in 0..50 {
+        if !alive(child) {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(gone, "the hook's background child {child} outlived it");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn an_async_hook_does_not_hold_up_the_emit() {
+    let dir = scratch("async");
+    let registry = command_hook(
+        &dir,
+        "cat > /dev/null\nsleep 0.5\ntouch done.txt\n",
+        "      async: true\n",
+    );
+
+    let started = Instant::now();
+    let outcome = registry.emit("tool:pre", tool_call()).await;
+
+    assert!(
+        started.elapsed() < Duration::from_millis(400),
+        "the emit waited"
+    );
+    assert_eq!(outcome.action, HookAction::Continue);
+    for _ in 0..100 {
+        if dir.join("done.txt").exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        dir.join("done.txt").exists(),
+        "the hook still ran to the end"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn plain_output_on_a_prompt_is_context_as_in_claude_code() {
+    let dir = scratch("plain");
+    std::fs::write(
+        dir.join("hook.sh"),
+        "cat > /dev/null\necho 'Today is release day.'\n",
+    )
+    .unwrap();
+    let registry = mounted(
+        &dir,
+        "hooks:\n  PromptSubmit:\n    - type: command\n      command: sh ./hook.sh\n",
+    );
+
+    let outcome = registry
+        .emit("prompt:submit", json!({"prompt": "ship it"}))
+        .await;
+
+    assert_eq!(
+        outcome.context_injection.as_deref(),
+        Some("Today is release day.")
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+// Matcher hooks.
+
+#[tokio::test]
+async fn matchers_use_globs_or_regexes_and_need_every_condition() {
+    let dir = scratch("matcher");
+    let registry = mounted(
+        &dir,
+        r#"hooks:
+  PreToolUse:
+    - type: matcher
+      name: env_files
+      match:
+        tool: "{Write,Edit}"
+        args:
+          file_path: "**/.env*"
+      action: block
+      message: "Cannot modify environment files"
+    - type: matcher
+      name: rm
+      match:
+        tool: Bash
+        args:
+          command: "regex:^rm\\s+-[a-z]*r"
+      action: ask
+      message: "Really delete recursively?"
+    - type: matcher
+      name: style
+      match:
+        tool: "Write"
+      action: inject
+      message: "Follow the style guide."
+"#,
+    );
+    let call = |tool: &str, input: Value| json!({"tool_name": tool, "tool_input": input});
+
+    for path in [".env", "config/.env.local", "/abs/.env"] {
+        let outcome = registry
+            .emit("tool:pre", call("Write", json!({"file_path": path})))
+            .await;
+        assert_eq!(
+            outcome.reason.as_deref(),
+            Some("Cannot modify environment files"),
+            "{path}"
+        );
+    }
+    let read = registry
+        .emit("tool:pre", call("Read", json!({"file_path": ".env"})))
+        .await;
+    assert_eq!(read.action, HookAction::Continue, "the tool must match too");
+    let other = registry
+        .emit(
+            "tool:pre",
+            call("Write", json!({"file_path": "src/env.rs"})),
+        )
+        .await;
+    assert_eq!(other.action, HookAction::InjectContext);
+    assert_eq!(other.injections[0].hook.as_ref(), "style");
+    let rm = registry
+        .emit("tool:pre", call("Bash", json!({"command": "rm -rf build"})))
+        .await;
+    assert_eq!(
+        rm.approval_prompt.as_deref(),
+        Some("Really delete recursively?")
+    );
+    let ls = registry
+        .emit("tool:pre", call("Bash", json!({"command": "ls"})))
+        .await;
+    assert_eq!(ls.action, HookAction::Continue);
+    let odd = registry
+        .emit("tool:pre", call("Bash", json!({"command": 7})))
+        .await;
+    assert_eq!(
+        odd.action,
+        HookAction::Continue,
+        "a non-string field does not match"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn entries_merge_with_in_process_hooks_by_priority_and_file_order() {
+    let dir = scratch("merge");
+    let registry = mounted(
+        &dir,
+        r#"hooks:
+  tool:post:
+    - type: matcher
+      name: second
+      match: {tool: "*"}
+      action: inject
+      message: "from the file, second"
+    - type: matcher
+      name: third
+      match: {tool: "*"}
+      action: inject
+      message: "from the file, third"
+    - type: matcher
+      name: first
+      priority: -5
+      match: {tool: "*"}
+      action: inject
+      message: "from the file, first"
+"#,
+    );
+    registry
+        .register(
+            "tool:post",
+            |_: &str, _: &Value| async { HookResult::inject("in process, last") },
+            10,
+            "code",
+        )
+        .unwrap();
+
+    let outcome = registry
+        .emit("tool:post", json!({"tool_name": "Write"}))
+        .await;
+
+    let order: Vec<&str> = outcome.injections.iter().map(|i| i.text.as_str()).collect();
+    assert_eq!(
+        order,
+        [
+            "from the file, first",
+            "from the file, second",
+            "from the file, third",
+            "in process, last"
+        ]
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
