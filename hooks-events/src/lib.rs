@@ -141,6 +141,28 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("Notification", USER_NOTIFICATION),
 ];
 
+/// The data fields an event usually carries (beside the registry's default fields and
+/// `timestamp`), for documentation and tools; empty where the taxonomy names none.
+pub fn data_fields(canonical: &str) -> &'static [&'static str] {
+    match canonical {
+        SESSION_START | SESSION_END | SESSION_RESUME => &["session_id"],
+        SESSION_FORK => &["session_id", "parent_id"],
+        PROMPT_SUBMIT => &["prompt"],
+        PROMPT_COMPLETE => &["prompt", "response"],
+        PROVIDER_REQUEST | LLM_REQUEST | LLM_REQUEST_DEBUG => &["request"],
+        PROVIDER_RESPONSE => &["request", "response"],
+        LLM_RESPONSE | LLM_RESPONSE_DEBUG => &["response"],
+        PROVIDER_RETRY | PROVIDER_ERROR => &["request", "error"],
+        PROVIDER_THROTTLE => &["error"],
+        TOOL_PRE => &["tool_name", "tool_input"],
+        TOOL_POST => &["tool_name", "tool_input", "tool_result"],
+        TOOL_ERROR => &["tool_name", "tool_input", "error"],
+        USER_NOTIFICATION => &["message", "level"],
+        ERROR_RAISED => &["error"],
+        _ => &[],
+    }
+}
+
 /// Why a string is not a usable event name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EventNameError {
@@ -435,6 +457,15 @@ mod tests {
             Some(SESSION_START)
         );
         assert_eq!(suggest("completely:different_thing"), None);
+    }
+
+    #[test]
+    fn tool_events_name_their_data_fields() {
+        assert_eq!(
+            data_fields(TOOL_POST),
+            ["tool_name", "tool_input", "tool_result"]
+        );
+        assert!(data_fields(PLAN_START).is_empty());
     }
 
     #[test]

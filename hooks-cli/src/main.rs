@@ -1,0 +1,154 @@
+//! The `hooks` binary.
+//!
+//! - `hooks eval --config FILE --event NAME --data JSON`: loads the file, emits the event, prints
+//!   the merged result as one JSON object (reference field names) and exits 0 whatever the
+//!   decision; `--data -` reads the data from stdin.
+//! - `hooks check FILE...`: validates hooks files and prints every problem, with its location.
+//! - `hooks events`: lists the canonical events, their aliases and their data fields.
+//!
+//! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use hooks_core::{HookModule, HookRegistry, events};
+use hooks_std::config::load_file;
+use serde_json::Value;
+
+#[derive(Parser)]
+#[command(
+    name = "hooks",
+    version,
+    about = "Evaluate and check hooks configuration files."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Emit one event through a hooks file and print the merged result as JSON.
+    Eval {
+        /// The hooks YAML file.
+        #[arg(long)]
+        config: PathBuf,
+        /// The event (canonical name, alias or custom `namespace:name`).
+        #[arg(long)]
+        event: String,
+        /// The event data as a JSON object; `-` reads it from stdin.
+        #[arg(long, default_value = "{}")]
+        data: String,
+    },
+    /// Validate hooks files and print every problem.
+    Check {
+        /// The files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// List the canonical events, their aliases and their data fields.
+    Events,
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Eval {
+            config,
+            event,
+            data,
+        } => eval(&config, &event, &data),
+        Command::Check { files } => check(&files),
+        Command::Events => {
+            print!("{}", events_table());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("hooks: {message}");
+    ExitCode::from(1)
+}
+
+fn eval(config: &std::path::Path, event: &str, data: &str) -> ExitCode {
+    let event = match events::canonicalize(event) {
+        Ok(event) => event.to_owned(),
+        Err(problem) => return fail(format!("--event: {problem}")),
+    };
+    let text = if data == "-" {
+        let mut text = String::new();
+        if let Err(error) = std::io::stdin().read_to_string(&mut text) {
+            return fail(format!("--data -: cannot read stdin: {error}"));
+        }
+        text
+    } else {
+        data.to_owned()
+    };
+    let data = match serde_json::from_str::<Value>(&text) {
+        Ok(data @ Value::Object(_)) => data,
+        Ok(_) => return fail("--data must be a JSON object"),
+        Err(error) => return fail(format!("--data is not JSON: {error}")),
+    };
+    let config = match load_file(config) {
+        Ok(config) => config,
+        Err(errors) => return fail(errors),
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => return fail(format!("cannot start the runtime: {error}")),
+    };
+    let registry = HookRegistry::new();
+    if let Err(error) = config.mount(&registry) {
+        return fail(error);
+    }
+    let outcome = runtime.block_on(registry.emit(&event, data));
+    match serde_json::to_string(&outcome.result) {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(format!("cannot print the result: {error}")),
+    }
+}
+
+fn check(files: &[PathBuf]) -> ExitCode {
+    let mut failed = false;
+    for file in files {
+        match load_file(file) {
+            Ok(config) => println!("{}: ok ({} hooks)", file.display(), config.entries.len()),
+            Err(errors) => {
+                failed = true;
+                eprintln!("{errors}");
+            }
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn events_table() -> String {
+    let mut table = String::new();
+    for event in events::CANONICAL {
+        let aliases: Vec<&str> = events::aliases_of(event).collect();
+        let fields = events::data_fields(event).join(", ");
+        let aliases = if aliases.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", aliases.join(", "))
+        };
+        table.push_str(&format!("{event}{aliases}"));
+        if !fields.is_empty() {
+            table.push_str(&format!(": {fields}"));
+        }
+        table.push('\n');
+    }
+    table
+}
