@@ -109,7 +109,7 @@ extra: 1
         (17, 15, "the glob `[unclosed` does not compile"),
         (19, 17, "the regex `(` does not compile"),
         (21, 13, "unknown hook type `telepathy`"),
-        (22, 13, "`type: llm` hooks are not implemented yet"),
+        (22, 7, "hook 6 of `tool:post` is missing `prompt`"),
         (
             27,
             17,

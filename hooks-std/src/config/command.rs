@@ -204,7 +204,7 @@ fn first_line(text: &str) -> &str {
 }
 
 /// What `on_failure` makes of a failure.
-fn failure(policy: OnFailure, name: &str, why: &str) -> HookResult {
+pub(super) fn failure(policy: OnFailure, name: &str, why: &str) -> HookResult {
     match policy {
         OnFailure::Warn => HookResult::cont().with_user_message(
             format!("hook `{name}` failed: {why}; continuing"),

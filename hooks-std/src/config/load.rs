@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use globset::GlobBuilder;
@@ -10,8 +11,8 @@ use marked_yaml::{LoadError, Node, Span};
 use regex::Regex;
 
 use super::{
-    Action, CommandHook, DEFAULT_COMMAND_TIMEOUT, Entry, HookKind, HooksConfig,
-    MAX_COMMAND_TIMEOUT, MatcherHook, OnFailure, Pattern,
+    Action, AnswerCache, CommandHook, DEFAULT_COMMAND_TIMEOUT, Entry, HookKind, HooksConfig,
+    HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook, OnFailure, Pattern, Provider,
 };
 
 /// One problem in a config file.
@@ -248,10 +249,44 @@ impl Loader {
                 );
                 self.matcher(mapping, context).map(HookKind::Matcher)
             }
-            "llm" | "http" => {
-                let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
-                self.error(&span, format!("`type: {kind}` hooks are not implemented yet in this version; use a `command` hook that calls the service"));
-                None
+            "http" => {
+                self.known_keys(
+                    mapping,
+                    &[
+                        "type",
+                        "name",
+                        "priority",
+                        "url",
+                        "headers",
+                        "timeout_ms",
+                        "on_failure",
+                    ],
+                    context,
+                );
+                self.http(mapping, context).map(HookKind::Http)
+            }
+            "llm" => {
+                self.known_keys(
+                    mapping,
+                    &[
+                        "type",
+                        "name",
+                        "priority",
+                        "model",
+                        "prompt",
+                        "max_tokens",
+                        "provider",
+                        "base_url",
+                        "api_key_env",
+                        "cache",
+                        "cache_ttl_secs",
+                        "cache_size",
+                        "timeout_ms",
+                        "on_failure",
+                    ],
+                    context,
+                );
+                self.llm(mapping, context).map(HookKind::Llm)
             }
             other => {
                 let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
@@ -274,30 +309,7 @@ impl Loader {
 
     fn command(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<CommandHook> {
         let command = self.required_string(mapping, "command", context);
-        let timeout = match self.scalar(
-            mapping,
-            "timeout_ms",
-            "a whole number of milliseconds",
-            context,
-        ) {
-            Some(scalar) => match scalar.as_u64() {
-                Some(ms) if ms >= 1 && Duration::from_millis(ms) <= MAX_COMMAND_TIMEOUT => {
-                    Duration::from_millis(ms)
-                }
-                _ => {
-                    self.error(
-                        scalar.span(),
-                        format!(
-                            "`timeout_ms` must be from 1 to {} milliseconds, not `{}`",
-                            MAX_COMMAND_TIMEOUT.as_millis(),
-                            scalar.as_str()
-                        ),
-                    );
-                    DEFAULT_COMMAND_TIMEOUT
-                }
-            },
-            None => DEFAULT_COMMAND_TIMEOUT,
-        };
+        let timeout = self.timeout(mapping, context, DEFAULT_COMMAND_TIMEOUT);
         let on_failure = self.on_failure(mapping, context);
         let fire_and_forget = match self.scalar(mapping, "async", "true or false", context) {
             Some(scalar) => scalar.as_bool().unwrap_or_else(|| {
@@ -314,6 +326,176 @@ impl Loader {
             timeout,
             on_failure,
             fire_and_forget,
+        })
+    }
+
+    fn timeout(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        context: &str,
+        default: Duration,
+    ) -> Duration {
+        let Some(scalar) = self.scalar(
+            mapping,
+            "timeout_ms",
+            "a whole number of milliseconds",
+            context,
+        ) else {
+            return default;
+        };
+        match scalar.as_u64() {
+            Some(ms) if ms >= 1 && Duration::from_millis(ms) <= MAX_COMMAND_TIMEOUT => {
+                Duration::from_millis(ms)
+            }
+            _ => {
+                let message = format!(
+                    "`timeout_ms` must be from 1 to {} milliseconds, not `{}`",
+                    MAX_COMMAND_TIMEOUT.as_millis(),
+                    scalar.as_str()
+                );
+                self.error(scalar.span(), message);
+                default
+            }
+        }
+    }
+
+    fn url(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        key: &str,
+        context: &str,
+        default: Option<&str>,
+    ) -> Option<String> {
+        let url = match default {
+            Some(default) => self
+                .string(mapping, key, context)
+                .unwrap_or_else(|| default.to_owned()),
+            None => self.required_string(mapping, key, context)?,
+        };
+        if url.starts_with("http://") || url.starts_with("https://") {
+            return Some(url);
+        }
+        let span = *mapping.get_node(key).map_or(mapping.span(), Node::span);
+        self.error(
+            &span,
+            format!("`{key}` must be an http:// or https:// URL, not `{url}`"),
+        );
+        None
+    }
+
+    fn http(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<HttpHook> {
+        let url = self.url(mapping, "url", context, None);
+        let mut headers = Vec::new();
+        match mapping.get_node("headers") {
+            Some(Node::Mapping(fields)) => {
+                for (name, value) in fields.iter() {
+                    match value {
+                        Node::Scalar(value) => {
+                            headers.push((name.as_str().to_owned(), value.as_str().to_owned()))
+                        }
+                        other => self.error(
+                            other.span(),
+                            format!("header `{}` must be a string", name.as_str()),
+                        ),
+                    }
+                }
+            }
+            Some(other) => self.error(other.span(), "`headers` maps header names to values"),
+            None => {}
+        }
+        let timeout = self.timeout(mapping, context, DEFAULT_COMMAND_TIMEOUT);
+        let on_failure = self.on_failure(mapping, context);
+        Some(HttpHook {
+            url: url?,
+            headers,
+            timeout,
+            on_failure,
+        })
+    }
+
+    fn positive(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        key: &str,
+        context: &str,
+        default: u64,
+        max: u64,
+    ) -> u64 {
+        let Some(scalar) = self.scalar(mapping, key, "a positive whole number", context) else {
+            return default;
+        };
+        match scalar.as_u64() {
+            Some(n) if (1..=max).contains(&n) => n,
+            _ => {
+                let message = format!("`{key}` must be from 1 to {max}, not `{}`", scalar.as_str());
+                self.error(scalar.span(), message);
+                default
+            }
+        }
+    }
+
+    fn llm(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<LlmHook> {
+        let model = self.required_string(mapping, "model", context);
+        let prompt = self.required_string(mapping, "prompt", context);
+        let provider = match self.scalar(mapping, "provider", "openai or anthropic", context) {
+            None => Provider::OpenAi,
+            Some(scalar) => match scalar.as_str() {
+                "openai" => Provider::OpenAi,
+                "anthropic" => Provider::Anthropic,
+                other => {
+                    let message = format!("`provider` must be openai or anthropic, not `{other}`");
+                    self.error(scalar.span(), message);
+                    Provider::OpenAi
+                }
+            },
+        };
+        let default_base = match provider {
+            Provider::OpenAi => "https://api.openai.com/v1",
+            Provider::Anthropic => "https://api.anthropic.com/v1",
+        };
+        let base_url = self.url(mapping, "base_url", context, Some(default_base));
+        let api_key_env = self.string(mapping, "api_key_env", context);
+        if let Some(variable) = &api_key_env {
+            if variable.is_empty()
+                || !variable
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                let span = *mapping
+                    .get_node("api_key_env")
+                    .map_or(mapping.span(), Node::span);
+                self.error(&span, format!("`api_key_env` names an environment variable (letters, digits, `_`), not `{variable}`"));
+            }
+        }
+        let max_tokens = self.positive(mapping, "max_tokens", context, 256, 100_000);
+        let ttl = self.positive(mapping, "cache_ttl_secs", context, 300, 86_400);
+        let size = self.positive(mapping, "cache_size", context, 256, 1_000_000);
+        let cache = match self.scalar(mapping, "cache", "true or false", context) {
+            Some(scalar) => scalar.as_bool().unwrap_or_else(|| {
+                self.error(
+                    scalar.span(),
+                    format!("`cache` must be true or false, not `{}`", scalar.as_str()),
+                );
+                false
+            }),
+            None => false,
+        };
+        let timeout = self.timeout(mapping, context, Duration::from_secs(30));
+        let on_failure = self.on_failure(mapping, context);
+        let cache = cache.then(|| {
+            let size = usize::try_from(size).unwrap_or(256);
+            Arc::new(AnswerCache::new(size, Duration::from_secs(ttl)))
+        });
+        Some(LlmHook {
+            model: model?,
+            prompt: prompt?,
+            max_tokens: u32::try_from(max_tokens).unwrap_or(256),
+            provider,
+            base_url: base_url?,
+            api_key_env,
+            timeout,
+            on_failure,
+            cache,
         })
     }
 

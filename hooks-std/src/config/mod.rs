@@ -20,17 +20,21 @@
 //!       name: pre_tool_policy
 //! ```
 //!
-//! Entry keys: `type` (`command` or `matcher`; `llm` and `http` are not implemented yet and
-//! are reported as such), `name` (default: file, line and type), `priority` (default 0; equal
-//! priorities keep file order). Command hooks: `command` (run by `sh -c`), `timeout_ms`
-//! (default 60,000; at most one hour), `on_failure`, `async`. Matcher hooks: `match.tool` and
-//! `match.args.<field>` (globs, or `regex:...`), `action` (`block`, `allow`, `ask`, `inject`),
-//! `message`.
+//! Entry keys: `type` (`command`, `matcher`, `http` or `llm`), `name` (default: file, line and
+//! type), `priority` (default 0; equal priorities keep file order). Command hooks: `command`
+//! (run by `sh -c`), `timeout_ms` (default 60,000; at most one hour), `on_failure`, `async`.
+//! Matcher hooks: `match.tool` and `match.args.<field>` (globs, or `regex:...`), `action`
+//! (`block`, `allow`, `ask`, `inject`), `message`. HTTP hooks: `url`, `headers` (`${VAR}` is
+//! read from the environment), `timeout_ms`, `on_failure`. LLM hooks: `model`, `prompt`
+//! (`{{event}}`, `{{tool}}`, `{{args}}`, `{{data}}`), `max_tokens` (256), `provider` (`openai`,
+//! the default, for any OpenAI-compatible server; or `anthropic`), `base_url`, `api_key_env`,
+//! `cache`, `cache_ttl_secs` (300), `cache_size` (256), `timeout_ms` (30,000), `on_failure`.
 //!
 //! [`load_file`] reports every problem at once, each with file, line and column.
 
 mod command;
 mod load;
+mod remote;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -43,6 +47,7 @@ use serde_json::Value;
 
 pub use command::{CommandOutcome, run_command};
 pub use load::{ConfigError, ConfigErrors, load_file, load_str};
+pub use remote::{AnswerCache, HttpHook, LlmHook, Provider, decision, render};
 
 /// A command hook's timeout when the entry gives none.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
@@ -158,6 +163,10 @@ pub enum HookKind {
     Command(CommandHook),
     /// Matches rules.
     Matcher(MatcherHook),
+    /// Asks a policy service over HTTP.
+    Http(HttpHook),
+    /// Asks a model.
+    Llm(LlmHook),
 }
 
 /// One configured hook.
@@ -201,6 +210,10 @@ impl Hook for Configured {
             HookKind::Command(command) => {
                 command::answer(command, &self.entry, &self.project_dir, data).await
             }
+            HookKind::Http(http) => {
+                remote::http_answer(http, &self.entry, &self.project_dir, data).await
+            }
+            HookKind::Llm(llm) => remote::llm_answer(llm, &self.entry, data).await,
         }
     }
 }
@@ -216,9 +229,15 @@ impl HookModule for HooksConfig {
             let mut options = HookOptions::new()
                 .priority(entry.priority)
                 .name(entry.name.clone());
-            if let HookKind::Command(command) = &entry.hook {
-                // The command's own timeout decides; the registry's is only a backstop.
-                options = options.timeout(command.timeout + Duration::from_secs(5));
+            let own_timeout = match &entry.hook {
+                HookKind::Command(command) => Some(command.timeout),
+                HookKind::Http(http) => Some(http.timeout),
+                HookKind::Llm(llm) => Some(llm.timeout),
+                HookKind::Matcher(_) => None,
+            };
+            if let Some(timeout) = own_timeout {
+                // The hook's own timeout decides; the registry's is only a backstop.
+                options = options.timeout(timeout + Duration::from_secs(5));
             }
             let handler = Configured {
                 entry: entry.clone(),
