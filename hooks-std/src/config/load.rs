@@ -614,8 +614,18 @@ impl Loader {
                 }
             };
         }
-        match GlobBuilder::new(text).literal_separator(false).build() {
-            Ok(glob) => Some(Pattern::Glob(glob.compile_matcher())),
+        if let Some(literal) = Pattern::literal(text) {
+            return Some(literal);
+        }
+        let compiled = GlobBuilder::new(text)
+            .literal_separator(false)
+            .build()
+            .map_err(|error| error.to_string())
+            .and_then(|glob| {
+                regex::bytes::Regex::new(glob.regex()).map_err(|error| error.to_string())
+            });
+        match compiled {
+            Ok(regex) => Some(Pattern::Glob(regex)),
             Err(error) => {
                 self.error(
                     scalar.span(),

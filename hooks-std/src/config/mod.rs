@@ -39,7 +39,6 @@ mod remote;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use globset::GlobMatcher;
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookOptions, HookRegistry, HookResult};
 use regex::Regex;
@@ -82,16 +81,42 @@ pub struct CommandHook {
 /// A pattern of a matcher hook.
 #[derive(Debug, Clone)]
 pub enum Pattern {
-    /// A glob (`**` spans directories).
-    Glob(GlobMatcher),
+    /// A glob without wildcards: the whole text.
+    Exact(String),
+    /// A glob `literal*`.
+    Prefix(String),
+    /// A glob `*literal`.
+    Suffix(String),
+    /// A glob (`**` spans directories), compiled to the regex it means: matched on the string
+    /// directly, without building a path candidate per check.
+    Glob(regex::bytes::Regex),
     /// A regex (`regex:` prefix).
     Regex(Regex),
 }
 
 impl Pattern {
+    /// The literal fast path for a glob that has one, as globset's own strategies do: most
+    /// rules name a tool or an extension, and a string comparison is ten times cheaper than
+    /// a regex search.
+    pub(crate) fn literal(glob: &str) -> Option<Pattern> {
+        let wild = |text: &str| text.contains(['*', '?', '[', ']', '{', '}', '\\']);
+        if !wild(glob) {
+            Some(Pattern::Exact(glob.to_owned()))
+        } else if let Some(prefix) = glob.strip_suffix('*').filter(|rest| !wild(rest)) {
+            Some(Pattern::Prefix(prefix.to_owned()))
+        } else {
+            glob.strip_prefix('*')
+                .filter(|rest| !wild(rest))
+                .map(|suffix| Pattern::Suffix(suffix.to_owned()))
+        }
+    }
+
     fn matches(&self, text: &str) -> bool {
         match self {
-            Pattern::Glob(glob) => glob.is_match(text),
+            Pattern::Exact(literal) => text == literal,
+            Pattern::Prefix(literal) => text.starts_with(literal.as_str()),
+            Pattern::Suffix(literal) => text.ends_with(literal.as_str()),
+            Pattern::Glob(glob) => glob.is_match(text.as_bytes()),
             Pattern::Regex(regex) => regex.is_match(text),
         }
     }
@@ -252,5 +277,33 @@ impl HookModule for HooksConfig {
             mounted.adopt(handle);
         }
         Ok(mounted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pattern;
+
+    fn kind(glob: &str) -> &'static str {
+        match Pattern::literal(glob) {
+            Some(Pattern::Exact(_)) => "exact",
+            Some(Pattern::Prefix(_)) => "prefix",
+            Some(Pattern::Suffix(_)) => "suffix",
+            _ => "glob",
+        }
+    }
+
+    #[test]
+    fn only_plain_literals_take_the_fast_path() {
+        assert_eq!(kind("Bash"), "exact");
+        assert_eq!(kind("mcp__github__*"), "prefix");
+        assert_eq!(kind("*.py"), "suffix");
+        assert_eq!(kind("*"), "prefix");
+        for glob in ["Tool?", "a*b", "{Write,Edit}", "**/.env*", "[ab]*", "*.p[yx]", "\\*x"] {
+            assert_eq!(kind(glob), "glob", "{glob}");
+        }
+        let suffix = Pattern::literal("*.py").unwrap();
+        assert!(suffix.matches("src/a.py") && !suffix.matches("a.pyc"));
+        assert!(Pattern::literal("*").unwrap().matches(""));
     }
 }
