@@ -299,7 +299,15 @@ mod tests {
         assert_eq!(kind("mcp__github__*"), "prefix");
         assert_eq!(kind("*.py"), "suffix");
         assert_eq!(kind("*"), "prefix");
-        for glob in ["Tool?", "a*b", "{Write,Edit}", "**/.env*", "[ab]*", "*.p[yx]", "\\*x"] {
+        for glob in [
+            "Tool?",
+            "a*b",
+            "{Write,Edit}",
+            "**/.env*",
+            "[ab]*",
+            "*.p[yx]",
+            "\\*x",
+        ] {
             assert_eq!(kind(glob), "glob", "{glob}");
         }
         let suffix = Pattern::literal("*.py").unwrap();
