@@ -5,6 +5,7 @@
 //!   decision; `--data -` reads the data from stdin.
 //! - `hooks check FILE...`: validates hooks files and prints every problem, with its location.
 //! - `hooks events`: lists the canonical events, their aliases and their data fields.
+//! - `hooks demo`: a scripted agent session through the whole hook pipeline.
 //!
 //! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error.
 
@@ -13,6 +14,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+mod demo;
 use hooks_core::{HookModule, HookRegistry, events};
 use hooks_std::config::load_file;
 use serde_json::Value;
@@ -50,6 +53,18 @@ enum Command {
     },
     /// List the canonical events, their aliases and their data fields.
     Events,
+    /// Play a scripted agent session through the whole hook pipeline.
+    Demo {
+        /// Answer approval prompts "Allow always" without asking.
+        #[arg(long, conflicts_with = "no")]
+        yes: bool,
+        /// Answer approval prompts "Deny" without asking.
+        #[arg(long)]
+        no: bool,
+        /// Print the session's events as JSON lines instead of the transcript.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -63,6 +78,24 @@ fn main() -> ExitCode {
         Command::Events => {
             print!("{}", events_table());
             ExitCode::SUCCESS
+        }
+        Command::Demo { yes, no, json } => {
+            let answers = match (yes, no) {
+                (true, _) => demo::Answers::Yes,
+                (_, true) => demo::Answers::No,
+                _ => demo::Answers::Interactive,
+            };
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(runtime) => runtime,
+                Err(error) => return fail(format!("cannot start the runtime: {error}")),
+            };
+            match runtime.block_on(demo::run(answers, json)) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(error) => fail(error),
+            }
         }
     }
 }

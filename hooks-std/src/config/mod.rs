@@ -44,7 +44,7 @@ use hooks_core::{Hook, HookOptions, HookRegistry, HookResult};
 use regex::Regex;
 use serde_json::Value;
 
-pub use command::{CommandOutcome, run_command};
+pub use command::{CommandOutcome, OUTPUT_CAP, run_command};
 pub use load::{ConfigError, ConfigErrors, load_file, load_str};
 pub use remote::{AnswerCache, HttpHook, LlmHook, Provider, decision, render};
 

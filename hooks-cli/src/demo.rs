@@ -1,0 +1,540 @@
+//! `hooks demo`: a scripted agent session through the whole hook pipeline, with real tools in
+//! a temporary sandbox, the standard modules and a demo hooks YAML.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use hooks_core::approval::{ApprovalError, ApprovalRequest, ScriptedAnswer};
+use hooks_core::{
+    ApprovalProvider, BoxFuture, DisplaySink, EmitResult, HookModule, HookRegistry, HookSession,
+    InMemoryContext, MessageLevel, Proceed, ScriptedApprovals, Tool, ToolCallStatus, ToolError,
+    UserMessage,
+};
+use hooks_std::approval::{ApprovalConfig, ApprovalModule};
+use hooks_std::linter::{LinterConfig, LinterModule};
+use hooks_std::logging::{LoggingConfig, LoggingModule};
+use hooks_std::redaction::{RedactionConfig, RedactionModule};
+use hooks_std::reminder::{ReminderConfig, ReminderModule};
+use hooks_std::safety::{SafetyConfig, SafetyModule};
+use hooks_std::terminal::TerminalApprovals;
+use serde_json::{Value, json};
+
+/// How the demo answers approval prompts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answers {
+    /// Ask on the terminal when there is one, else answer "Allow always".
+    Interactive,
+    /// Answer "Allow always".
+    Yes,
+    /// Answer "Deny".
+    No,
+}
+
+/// The demo's hooks file: a matcher and a command hook.
+const DEMO_YAML: &str = r#"hooks:
+  PreToolUse:
+    - type: matcher
+      name: generated_files
+      match:
+        tool: write_file
+        args:
+          path: "generated/**"
+      action: block
+      message: "files under generated/ are produced by the build; edit the sources instead"
+    - type: command
+      name: no_push_policy
+      command: "sh ./policy.sh"
+      timeout_ms: 5000
+      on_failure: block
+"#;
+
+/// The command hook's script: blocks `git push` with Claude Code's exit-code protocol.
+const POLICY_SH: &str = r#"input=$(cat)
+case "$input" in
+  *'git push'*) echo "pushing is for humans: open a pull request instead" >&2; exit 2 ;;
+esac
+"#;
+
+/// What the transcript shows of one step, and the counts for the summary.
+struct Transcript {
+    colour: bool,
+    json: bool,
+    events: Arc<Mutex<Vec<Value>>>,
+    hook_time: Duration,
+}
+
+impl Transcript {
+    fn paint(&self, text: &str, ansi: &str) -> String {
+        if self.colour {
+            format!("\x1b[{ansi}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    fn say(&self, line: &str) {
+        if !self.json {
+            println!("{line}");
+        }
+    }
+
+    fn step(&self, what: &str) {
+        self.say(&format!("\n{} {what}", self.paint("▶", "1;36")));
+    }
+}
+
+/// Prints user messages as the session shows them.
+struct Shown {
+    colour: bool,
+    quiet: bool,
+}
+
+impl DisplaySink for Shown {
+    fn show(&self, message: &UserMessage) {
+        if self.quiet {
+            return;
+        }
+        let (label, ansi) = match message.level {
+            MessageLevel::Info => ("info", "36"),
+            MessageLevel::Warning => ("warning", "33"),
+            MessageLevel::Error => ("error", "31"),
+        };
+        let label = if self.colour {
+            format!("\x1b[{ansi}m{label}\x1b[0m")
+        } else {
+            label.to_owned()
+        };
+        println!("    [{label}] {} ({})", message.text, message.hook);
+    }
+}
+
+/// Counts the questions actually put (the session remembers "… always" answers).
+struct Counted {
+    inner: Arc<dyn ApprovalProvider>,
+    asked: Arc<Mutex<usize>>,
+    quiet: bool,
+}
+
+impl ApprovalProvider for Counted {
+    fn ask<'a>(
+        &'a self,
+        request: &'a ApprovalRequest,
+    ) -> BoxFuture<'a, Result<String, ApprovalError>> {
+        Box::pin(async move {
+            *self.asked.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+            let answer = self.inner.ask(request).await;
+            if !self.quiet {
+                println!(
+                    "    ? {} -> {}",
+                    request.prompt,
+                    answer
+                        .as_deref()
+                        .unwrap_or("(no answer: the default applies)")
+                );
+            }
+            answer
+        })
+    }
+}
+
+/// A real tool working in the sandbox.
+struct SandboxTool {
+    name: &'static str,
+    root: PathBuf,
+    spent: Arc<Mutex<Duration>>,
+}
+
+impl SandboxTool {
+    fn run(&self, input: &Value) -> Result<Value, ToolError> {
+        let path = |input: &Value| -> Result<PathBuf, ToolError> {
+            let path = input["path"]
+                .as_str()
+                .ok_or_else(|| ToolError::new("`path` is missing"))?;
+            Ok(self.root.join(path))
+        };
+        match self.name {
+            "write_file" => {
+                let target = path(input)?;
+                if let Some(dir) = target.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| ToolError::new(e.to_string()))?;
+                }
+                let content = input["content"].as_str().unwrap_or_default();
+                std::fs::write(&target, content).map_err(|e| ToolError::new(e.to_string()))?;
+                Ok(json!({"success": true, "bytes_written": content.len()}))
+            }
+            "read_file" => std::fs::read_to_string(path(input)?)
+                .map(Value::from)
+                .map_err(|e| ToolError::new(e.to_string())),
+            _ => {
+                let command = input["command"].as_str().unwrap_or_default();
+                let output = std::process::Command::new("sh")
+                    .arg("-c")
+                    .arg(command)
+                    .current_dir(&self.root)
+                    .output()
+                    .map_err(|e| ToolError::new(e.to_string()))?;
+                let text = String::from_utf8_lossy(&output.stdout).into_owned()
+                    + &String::from_utf8_lossy(&output.stderr);
+                if output.status.success() {
+                    Ok(Value::from(text.trim_end()))
+                } else {
+                    Err(ToolError::new(text.trim_end()))
+                }
+            }
+        }
+    }
+}
+
+impl Tool for SandboxTool {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn call(&self, input: Value) -> BoxFuture<'_, Result<Value, ToolError>> {
+        let started = Instant::now();
+        let result = self.run(&input);
+        *self.spent.lock().unwrap_or_else(|p| p.into_inner()) += started.elapsed();
+        Box::pin(async move { result })
+    }
+}
+
+/// What the demo found, for its summary and its test.
+#[derive(Debug, Default)]
+pub struct Summary {
+    /// Events emitted.
+    pub events: usize,
+    /// Denials (by hooks or by approval).
+    pub denials: usize,
+    /// Events whose data a hook modified.
+    pub modifications: usize,
+    /// Injections delivered.
+    pub injections: usize,
+    /// Approval questions put (remembered answers are not asked again).
+    pub approvals_asked: usize,
+    /// Lines written by the logging module.
+    pub log_lines: usize,
+}
+
+fn sandbox() -> std::io::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("hooks-demo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join("policy.sh"), POLICY_SH)?;
+    std::fs::write(dir.join("hooks.yaml"), DEMO_YAML)?;
+    Ok(dir)
+}
+
+fn module_error(error: impl std::fmt::Display) -> String {
+    error.to_string()
+}
+
+/// Runs the demo; returns its summary.
+pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String> {
+    let started = Instant::now();
+    let colour = !json_output && std::io::stdout().is_terminal();
+    let root = sandbox().map_err(|e| format!("cannot create the sandbox: {e}"))?;
+    let registry = HookRegistry::new();
+    registry.set_default_fields([("session_id", json!("demo"))]);
+
+    let events: Arc<Mutex<Vec<Value>>> = Arc::default();
+    let sink = events.clone();
+    registry.observe(move |event: &str, outcome: &EmitResult| {
+        sink.lock().unwrap_or_else(|p| p.into_inner()).push(json!({
+            "event": event,
+            "action": outcome.action.as_str(),
+            "decided_by": outcome.decided_by.as_deref(),
+            "reason": outcome.reason,
+            "modified_by": outcome.modifications.iter().map(|m| &*m.hook).collect::<Vec<_>>(),
+            "injections": outcome.injections.iter().map(|i| json!({"hook": &*i.hook, "text": i.text, "ephemeral": i.ephemeral})).collect::<Vec<_>>(),
+            "messages": outcome.messages.iter().map(|m| json!({"hook": &*m.hook, "level": m.level.as_str(), "text": m.text})).collect::<Vec<_>>(),
+            "approved_by": event.starts_with("approval:").then(|| outcome.data()["decided_by"].clone()),
+        }));
+    });
+
+    let log_path = root.join("events.jsonl");
+    let reminder = ReminderModule::new(ReminderConfig::default()).map_err(module_error)?;
+    reminder.set(["create app.py", "keep secrets out of the repository"]);
+    let safety = SafetyModule::new(SafetyConfig {
+        workspace: Some(root.clone()),
+        ..SafetyConfig::default()
+    })
+    .map_err(module_error)?;
+    let linter = LinterModule::new(serde_json::from_value::<LinterConfig>(json!({
+        "workspace": root,
+        "tools": ["write_file"],
+        "linters": {"py": ["sh", "-c", "if grep -n '[[:space:]]$' \"$1\"; then echo 'trailing whitespace'; exit 1; fi", "lint", "{file}"]}
+    })).map_err(module_error)?)
+    .map_err(module_error)?;
+    let approval = ApprovalModule::new(
+        serde_json::from_value::<ApprovalConfig>(
+            json!({"tools": ["write_file"], "timeout_secs": 60}),
+        )
+        .map_err(module_error)?,
+    )
+    .map_err(module_error)?;
+    let redaction = RedactionModule::new(RedactionConfig::default()).map_err(module_error)?;
+    let logging = LoggingModule::new(LoggingConfig {
+        path: log_path.clone(),
+        ..LoggingConfig::default()
+    })
+    .map_err(module_error)?;
+    let configured =
+        hooks_std::config::load_file(&root.join("hooks.yaml")).map_err(module_error)?;
+    let modules: [&dyn HookModule; 7] = [
+        &safety,
+        &redaction,
+        &approval,
+        &linter,
+        &reminder,
+        &logging,
+        &configured,
+    ];
+    for module in modules {
+        // Mounted for the whole demo: the handles are not needed to unmount.
+        let _mounted = module.mount(&registry).map_err(module_error)?;
+    }
+
+    let scripted: Arc<dyn ApprovalProvider> = match answers {
+        Answers::Interactive if std::io::stdin().is_terminal() && !json_output => {
+            Arc::new(TerminalApprovals::stdio())
+        }
+        Answers::No => Arc::new(ScriptedApprovals::new(std::iter::repeat_n(
+            ScriptedAnswer::Choose("Deny".into()),
+            8,
+        ))),
+        _ => Arc::new(ScriptedApprovals::new(std::iter::repeat_n(
+            ScriptedAnswer::Choose("Allow always".into()),
+            8,
+        ))),
+    };
+    let asked = Arc::new(Mutex::new(0));
+    let context = Arc::new(InMemoryContext::new());
+    let session = HookSession::builder(registry.clone())
+        .approvals(Arc::new(Counted {
+            inner: scripted,
+            asked: asked.clone(),
+            quiet: json_output,
+        }))
+        .context(context.clone())
+        .display(Arc::new(Shown {
+            colour,
+            quiet: json_output,
+        }))
+        .build();
+    let spent = Arc::new(Mutex::new(Duration::ZERO));
+    let tool = |name: &'static str| SandboxTool {
+        name,
+        root: root.clone(),
+        spent: spent.clone(),
+    };
+    let (write, read, bash) = (tool("write_file"), tool("read_file"), tool("bash"));
+    let mut transcript = Transcript {
+        colour,
+        json: json_output,
+        events: events.clone(),
+        hook_time: Duration::ZERO,
+    };
+
+    transcript.say(&format!(
+        "hooks demo: a scripted agent session in the sandbox {}",
+        root.display()
+    ));
+    registry
+        .emit("session:start", json!({"source": "startup"}))
+        .await;
+
+    let prompt =
+        "Create app.py. The API key is sk-live-AbCdEfGhIjKlMnOpQrSt1234, deploy when done.";
+    transcript.step(&format!("the user: {prompt:?}"));
+    if let Proceed::Yes(prompt) = session.submit_prompt(prompt).await {
+        let call = session
+            .provider_request(
+                json!({"model": "scripted", "messages": [{"role": "user", "content": prompt}]}),
+            )
+            .await;
+        if let Proceed::Yes(call) = call {
+            transcript.say(&format!(
+                "    the model receives: {}",
+                call.request["messages"][0]["content"]
+            ));
+            for reminder in &call.ephemeral {
+                transcript.say(&format!(
+                    "    + ephemeral reminder for this call only: {:?}",
+                    reminder.content
+                ));
+            }
+        }
+    }
+
+    let steps: [(&str, &SandboxTool, Value); 8] = [
+        (
+            "the agent writes app.py (with trailing whitespace)",
+            &write,
+            json!({"path": "app.py", "content": "print('hello')   \n"}),
+        ),
+        (
+            "the agent fixes app.py after the linter's feedback",
+            &write,
+            json!({"path": "app.py", "content": "print('hello')\n"}),
+        ),
+        (
+            "the agent reads app.py back",
+            &read,
+            json!({"path": "app.py"}),
+        ),
+        (
+            "the agent runs the program",
+            &bash,
+            json!({"command": "python3 app.py 2>/dev/null || cat app.py"}),
+        ),
+        (
+            "the agent tries to clean up with rm -rf /",
+            &bash,
+            json!({"command": "rm -rf / --no-preserve-root"}),
+        ),
+        (
+            "the agent tries to store the key in .env",
+            &write,
+            json!({"path": ".env", "content": "API_KEY=sk-live-AbCdEfGhIjKlMnOpQrSt1234\n"}),
+        ),
+        (
+            "the agent tries to edit a generated file",
+            &write,
+            json!({"path": "generated/api.py", "content": "x = 1\n"}),
+        ),
+        (
+            "the agent tries to deploy with git push",
+            &bash,
+            json!({"command": "git push origin main"}),
+        ),
+    ];
+    for (what, tool, input) in steps {
+        transcript.step(what);
+        let seen = transcript
+            .events
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len();
+        let outcome = session.run_tool(tool, input).await;
+        let approvals: Vec<String> = transcript.events.lock().unwrap_or_else(|p| p.into_inner())
+            [seen..]
+            .iter()
+            .filter(|e| e["event"] == "approval:granted" || e["event"] == "approval:denied")
+            .map(|e| {
+                format!(
+                    "{} by {}",
+                    e["event"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .trim_start_matches("approval:"),
+                    e["approved_by"].as_str().unwrap_or("?")
+                )
+            })
+            .collect();
+        for approval in approvals {
+            transcript.say(&format!("    approval {approval}"));
+        }
+        let verdict = match &outcome.status {
+            ToolCallStatus::Ran { .. } => transcript.paint("ran", "32"),
+            ToolCallStatus::Blocked(blocked) => {
+                transcript.paint(&format!("BLOCKED, {blocked}"), "1;31")
+            }
+            ToolCallStatus::Withheld { reason } => format!("output withheld: {reason}"),
+            ToolCallStatus::Errored { error } => format!("failed: {error}"),
+            other => format!("{other:?}"),
+        };
+        transcript.say(&format!("    => {verdict}"));
+        for audit in &outcome.injections {
+            transcript.say(&format!(
+                "    + the agent is told: {}",
+                audit.text.replace('\n', " | ")
+            ));
+        }
+        transcript.say(&format!(
+            "    the agent sees: {}",
+            outcome.agent_message().replace('\n', " | ")
+        ));
+    }
+
+    registry
+        .emit(
+            "prompt:complete",
+            json!({"prompt": prompt, "response": "app.py is written; deploying is for you."}),
+        )
+        .await;
+    registry
+        .emit("session:end", json!({"reason": "done"}))
+        .await;
+
+    let total = started.elapsed();
+    let tool_time = *spent.lock().unwrap_or_else(|p| p.into_inner());
+    transcript.hook_time = total.saturating_sub(tool_time);
+    let recorded = transcript
+        .events
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    let stored = context.messages();
+    let ephemeral_stored = stored.iter().any(|m| m.content.contains("create app.py"));
+    let summary = Summary {
+        events: recorded.len(),
+        denials: recorded.iter().filter(|e| e["action"] == "deny").count()
+            + stored
+                .iter()
+                .filter(|m| m.content.contains("not approved"))
+                .count(),
+        modifications: recorded
+            .iter()
+            .filter(|e| e["modified_by"].as_array().is_some_and(|m| !m.is_empty()))
+            .count(),
+        injections: session.audit_log().len(),
+        approvals_asked: *asked.lock().unwrap_or_else(|p| p.into_inner()),
+        log_lines: std::fs::read_to_string(&log_path)
+            .map(|t| t.lines().count())
+            .unwrap_or(0),
+    };
+    if json_output {
+        for event in &recorded {
+            println!("{event}");
+        }
+        println!(
+            "{}",
+            json!({"summary": {
+                "events": summary.events, "denials": summary.denials, "modifications": summary.modifications,
+                "injections": summary.injections, "approvals_asked": summary.approvals_asked,
+                "log_lines": summary.log_lines, "log": log_path, "ephemeral_in_history": ephemeral_stored
+            }})
+        );
+    } else {
+        transcript.say(&format!(
+            "\nthe ephemeral reminder is {} the stored history",
+            if ephemeral_stored {
+                "IN (unexpected)"
+            } else {
+                "not in"
+            }
+        ));
+        transcript.say(&format!("every event was logged to {}", log_path.display()));
+        transcript.say("\nsummary");
+        for (label, value) in [
+            ("events emitted", summary.events.to_string()),
+            ("denials", summary.denials.to_string()),
+            ("modifications", summary.modifications.to_string()),
+            ("injections", summary.injections.to_string()),
+            (
+                "approval questions asked",
+                summary.approvals_asked.to_string(),
+            ),
+            ("log lines", summary.log_lines.to_string()),
+            (
+                "time in hooks",
+                format!("{:.1} ms", transcript.hook_time.as_secs_f64() * 1000.0),
+            ),
+        ] {
+            transcript.say(&format!("  {label:<26} {value:>10}"));
+        }
+    }
+    Ok(summary)
+}
