@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 use hooks_core::approval::{ApprovalError, ApprovalRequest, ScriptedAnswer};
 use hooks_core::{
     ApprovalProvider, BoxFuture, DisplaySink, EmitResult, HookModule, HookRegistry, HookSession,
-    InMemoryContext, MessageLevel, Proceed, ScriptedApprovals, Tool, ToolCallStatus, ToolError,
-    UserMessage,
+    InMemoryContext, InMemoryDisplay, Proceed, ScriptedApprovals, Tool, ToolCallStatus, ToolError,
 };
 use hooks_std::approval::{ApprovalConfig, ApprovalModule};
 use hooks_std::linter::{LinterConfig, LinterModule};
@@ -18,7 +17,7 @@ use hooks_std::logging::{LoggingConfig, LoggingModule};
 use hooks_std::redaction::{RedactionConfig, RedactionModule};
 use hooks_std::reminder::{ReminderConfig, ReminderModule};
 use hooks_std::safety::{SafetyConfig, SafetyModule};
-use hooks_std::terminal::TerminalApprovals;
+use hooks_std::terminal::{TerminalApprovals, TerminalDisplay};
 use serde_json::{Value, json};
 
 /// How the demo answers approval prompts.
@@ -82,31 +81,6 @@ impl Transcript {
 
     fn step(&self, what: &str) {
         self.say(&format!("\n{} {what}", self.paint("▶", "1;36")));
-    }
-}
-
-/// Prints user messages as the session shows them.
-struct Shown {
-    colour: bool,
-    quiet: bool,
-}
-
-impl DisplaySink for Shown {
-    fn show(&self, message: &UserMessage) {
-        if self.quiet {
-            return;
-        }
-        let (label, ansi) = match message.level {
-            MessageLevel::Info => ("info", "36"),
-            MessageLevel::Warning => ("warning", "33"),
-            MessageLevel::Error => ("error", "31"),
-        };
-        let label = if self.colour {
-            format!("\x1b[{ansi}m{label}\x1b[0m")
-        } else {
-            label.to_owned()
-        };
-        println!("    [{label}] {} ({})", message.text, message.hook);
     }
 }
 
@@ -318,10 +292,11 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
             quiet: json_output,
         }))
         .context(context.clone())
-        .display(Arc::new(Shown {
-            colour,
-            quiet: json_output,
-        }))
+        .display(if json_output {
+            Arc::new(InMemoryDisplay::new()) as Arc<dyn DisplaySink>
+        } else {
+            Arc::new(TerminalDisplay::with_writer(std::io::stdout(), colour).indented("    "))
+        })
         .build();
     let spent = Arc::new(Mutex::new(Duration::ZERO));
     let tool = |name: &'static str| SandboxTool {

@@ -153,6 +153,7 @@ fn choose<'o>(answer: &str, options: &'o [String]) -> Option<&'o str> {
 pub struct TerminalDisplay {
     output: Mutex<Box<dyn Write + Send>>,
     colour: bool,
+    indent: String,
 }
 
 impl fmt::Debug for TerminalDisplay {
@@ -175,7 +176,15 @@ impl TerminalDisplay {
         TerminalDisplay {
             output: Mutex::new(Box::new(output)),
             colour,
+            indent: String::new(),
         }
+    }
+
+    /// Starts every line with `indent` (to nest messages under a transcript's steps).
+    #[must_use]
+    pub fn indented(mut self, indent: impl Into<String>) -> Self {
+        self.indent = indent.into();
+        self
     }
 }
 
@@ -197,7 +206,11 @@ impl DisplaySink for TerminalDisplay {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         // A display that cannot write has nowhere to report that either; the message is also
         // in the emit's result, so it is not lost.
-        let _ = writeln!(output, "[{label}] {} ({})", message.text, message.hook);
+        let _ = writeln!(
+            output,
+            "{}[{label}] {} ({})",
+            self.indent, message.text, message.hook
+        );
     }
 }
 

@@ -135,6 +135,11 @@ fn the_display_writes_each_message_with_its_level_and_hook() {
     TerminalDisplay::with_writer(coloured.clone(), true).show(&message(MessageLevel::Error));
 
     assert_eq!(plain.text(), "[warning] linter found 2 issues (linter)\n");
+    let nested = Captured::default();
+    TerminalDisplay::with_writer(nested.clone(), false)
+        .indented("  ")
+        .show(&message(MessageLevel::Info));
+    assert_eq!(nested.text(), "  [info] linter found 2 issues (linter)\n");
     assert_eq!(
         coloured.text(),
         "[\x1b[31merror\x1b[0m] linter found 2 issues (linter)\n"
