@@ -1,7 +1,7 @@
 //! Workspace automation, run as `cargo xtask <task>`.
 //!
-//! - `ci`: the checks CI runs (format, lints, the whole test suite), in that order, stopping
-//!   at the first failure.
+//! - `ci`: the checks CI runs (format, lints, the demo, the docs, the whole test suite), in
+//!   that order, stopping at the first failure.
 
 use std::process::{Command, ExitCode};
 
@@ -45,10 +45,15 @@ fn main() -> ExitCode {
 
 fn ci() -> ExitCode {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    for step in CI_STEPS {
+    for (step, env) in CI_STEPS {
         let shown = format!("cargo {}", step.join(" "));
         eprintln!("==> {shown}");
-        match Command::new(&cargo).args(*step).status() {
+        match Command::new(&cargo)
+            .args(*step)
+            .envs(env.iter().copied())
+            .stdout(std::process::Stdio::null())
+            .status()
+        {
             Ok(status) if status.success() => {}
             Ok(status) => {
                 eprintln!(
