@@ -8,20 +8,31 @@ use std::process::{Command, ExitCode};
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  ci    run the checks CI runs: cargo fmt --check, cargo clippy -D warnings, cargo test";
+  ci    run the checks CI runs: fmt --check, clippy -D warnings, the demo, docs, the tests";
 
-/// The steps of `cargo xtask ci`; the same as `.ci/run`.
-const CI_STEPS: &[&[&str]] = &[
-    &["fmt", "--all", "--", "--check"],
-    &[
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ],
-    &["test", "--workspace"],
+/// The steps of `cargo xtask ci`, with the environment each needs; the same as `.ci/run`.
+const CI_STEPS: &[(&[&str], &[(&str, &str)])] = &[
+    (&["fmt", "--all", "--", "--check"], &[]),
+    (
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    ),
+    (
+        &["run", "--quiet", "-p", "hooks-cli", "--", "demo", "--json"],
+        &[],
+    ),
+    (
+        &["doc", "--no-deps", "--workspace", "--quiet"],
+        &[("RUSTDOCFLAGS", "-D warnings")],
+    ),
+    (&["test", "--workspace"], &[]),
 ];
 
 fn main() -> ExitCode {
