@@ -10,11 +10,20 @@ const USAGE: &str = "usage: cargo xtask <task>
 tasks:
   ci    run the checks CI runs: fmt --check, clippy -D warnings, the demo, docs, the tests";
 
-/// The steps of `cargo xtask ci`, with the environment each needs; the same as `.ci/run`.
-const CI_STEPS: &[(&[&str], &[(&str, &str)])] = &[
-    (&["fmt", "--all", "--", "--check"], &[]),
-    (
-        &[
+/// One step of `cargo xtask ci`: cargo's arguments and the environment the step needs.
+struct Step {
+    args: &'static [&'static str],
+    env: &'static [(&'static str, &'static str)],
+}
+
+/// The steps of `cargo xtask ci`; the same as `.ci/run`.
+const CI_STEPS: &[Step] = &[
+    Step {
+        args: &["fmt", "--all", "--", "--check"],
+        env: &[],
+    },
+    Step {
+        args: &[
             "clippy",
             "--workspace",
             "--all-targets",
@@ -22,17 +31,20 @@ const CI_STEPS: &[(&[&str], &[(&str, &str)])] = &[
             "-D",
             "warnings",
         ],
-        &[],
-    ),
-    (
-        &["run", "--quiet", "-p", "hooks-cli", "--", "demo", "--json"],
-        &[],
-    ),
-    (
-        &["doc", "--no-deps", "--workspace", "--quiet"],
-        &[("RUSTDOCFLAGS", "-D warnings")],
-    ),
-    (&["test", "--workspace"], &[]),
+        env: &[],
+    },
+    Step {
+        args: &["run", "--quiet", "-p", "hooks-cli", "--", "demo", "--json"],
+        env: &[],
+    },
+    Step {
+        args: &["doc", "--no-deps", "--workspace", "--quiet"],
+        env: &[("RUSTDOCFLAGS", "-D warnings")],
+    },
+    Step {
+        args: &["test", "--workspace"],
+        env: &[],
+    },
 ];
 
 fn main() -> ExitCode {
@@ -56,11 +68,11 @@ fn main() -> ExitCode {
 
 fn ci() -> ExitCode {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    for (step, env) in CI_STEPS {
-        let shown = format!("cargo {}", step.join(" "));
+    for Step { args, env } in CI_STEPS {
+        let shown = format!("cargo {}", args.join(" "));
         eprintln!("==> {shown}");
         match Command::new(&cargo)
-            .args(*step)
+            .args(*args)
             .envs(env.iter().copied())
             .stdout(std::process::Stdio::null())
             .status()
