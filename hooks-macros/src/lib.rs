@@ -1,14 +1,24 @@
 //! The `#[hook]` attribute: annotate an async fn to register it as a hook of `hooks-core`,
 //! checked at compile time. Use it as `hooks_core::hook`.
 //!
-//! ```ignore
-//! use hooks_core::{hook, HookResult};
-//! use serde_json::Value;
+//! ```
+//! use hooks_core::{hook, HookRegistry, HookResult};
+//! use serde_json::{json, Value};
 //!
 //! #[hook(event = "tool:pre", priority = 10, name = "file_security")]
-//! async fn file_security(event: &str, data: &Value) -> HookResult {
-//!     HookResult::cont()
+//! async fn file_security(_event: &str, data: &Value) -> HookResult {
+//!     match data["tool_input"]["file_path"].as_str() {
+//!         Some(path) if path.starts_with("/etc/") => HookResult::deny("system files are protected"),
+//!         _ => HookResult::cont(),
+//!     }
 //! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! let registry = HookRegistry::new();
+//! registry.register_annotated(|hook| hook.name() == "file_security").unwrap();
+//! let outcome = registry.emit("tool:pre", json!({"tool_input": {"file_path": "/etc/hosts"}})).await;
+//! assert_eq!(outcome.decided_by.as_deref(), Some("file_security"));
+//! # });
 //! ```
 //!
 //! Arguments, in any order: `event = "..."` (a canonical name, a PascalCase alias or a custom

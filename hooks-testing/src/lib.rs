@@ -8,6 +8,29 @@
 //! - [`ScriptedSession`]: a realistic turn of canonical events with plausible data;
 //! - [`behaviour`] and [`hook_behaviour_tests!`]: the behavioural suite every hook module runs;
 //! - [`strategies`]: proptest strategies for event names, event data and results.
+//!
+//! ```
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! use hooks_core::HookResult;
+//! use hooks_testing::{MockTool, TestCoordinator};
+//! use serde_json::{json, Value};
+//!
+//! let test = TestCoordinator::new();
+//! test.registry()
+//!     .register("tool:pre", |_: &str, data: &Value| {
+//!         let mut data = data.clone();
+//!         data["tool_input"]["path"] = json!("sandbox/out.txt");
+//!         async move { HookResult::modify(data) }
+//!     }, 0, "sandbox")
+//!     .unwrap();
+//! let write = MockTool::new("write_file");
+//!
+//! test.run_tool(&write, json!({"path": "/tmp/out.txt"})).await;
+//!
+//! assert_eq!(write.last_input().unwrap()["path"], "sandbox/out.txt");
+//! test.recorder().assert_sequence(&["tool:pre", "tool:post"]);
+//! # });
+//! ```
 
 pub mod behaviour;
 mod coordinator;
