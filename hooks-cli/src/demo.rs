@@ -18,6 +18,8 @@ use hooks_std::redaction::{RedactionConfig, RedactionModule};
 use hooks_std::reminder::{ReminderConfig, ReminderModule};
 use hooks_std::safety::{SafetyConfig, SafetyModule};
 use hooks_std::terminal::{TerminalApprovals, TerminalDisplay};
+
+use crate::progress::{Lines, Progress};
 use serde_json::{Value, json};
 
 /// How the demo answers approval prompts.
@@ -60,6 +62,7 @@ esac
 struct Transcript {
     colour: bool,
     json: bool,
+    progress: Progress,
     events: Arc<Mutex<Vec<Value>>>,
     hook_time: Duration,
 }
@@ -75,7 +78,7 @@ impl Transcript {
 
     fn say(&self, line: &str) {
         if !self.json {
-            println!("{line}");
+            self.progress.line(line);
         }
     }
 
@@ -89,6 +92,7 @@ struct Counted {
     inner: Arc<dyn ApprovalProvider>,
     asked: Arc<Mutex<usize>>,
     quiet: bool,
+    progress: Progress,
 }
 
 impl ApprovalProvider for Counted {
@@ -98,15 +102,18 @@ impl ApprovalProvider for Counted {
     ) -> BoxFuture<'a, Result<String, ApprovalError>> {
         Box::pin(async move {
             *self.asked.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+            // A terminal prompt owns the terminal while it asks.
+            let paused = self.progress.pause();
             let answer = self.inner.ask(request).await;
+            self.progress.resume(paused);
             if !self.quiet {
-                println!(
+                self.progress.line(&format!(
                     "    ? {} -> {}",
                     request.prompt,
                     answer
                         .as_deref()
                         .unwrap_or("(no answer: the default applies)")
-                );
+                ));
             }
             answer
         })
@@ -208,6 +215,9 @@ fn module_error(error: impl std::fmt::Display) -> String {
 pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String> {
     let started = Instant::now();
     let colour = !json_output && std::io::stdout().is_terminal();
+    // The spinner only on a terminal; elsewhere the printer just prints lines.
+    let progress = Progress::new(std::io::stdout(), colour);
+    let spinner = progress.spin(Duration::from_millis(100));
     let root = sandbox().map_err(|e| format!("cannot create the sandbox: {e}"))?;
     let registry = HookRegistry::new();
     registry.set_default_fields([("session_id", json!("demo"))]);
@@ -290,12 +300,15 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
             inner: scripted,
             asked: asked.clone(),
             quiet: json_output,
+            progress: progress.clone(),
         }))
         .context(context.clone())
         .display(if json_output {
             Arc::new(InMemoryDisplay::new()) as Arc<dyn DisplaySink>
         } else {
-            Arc::new(TerminalDisplay::with_writer(std::io::stdout(), colour).indented("    "))
+            Arc::new(
+                TerminalDisplay::with_writer(Lines::new(progress.clone()), colour).indented("    "),
+            )
         })
         .build();
     let spent = Arc::new(Mutex::new(Duration::ZERO));
@@ -308,6 +321,7 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
     let mut transcript = Transcript {
         colour,
         json: json_output,
+        progress: progress.clone(),
         events: events.clone(),
         hook_time: Duration::ZERO,
     };
@@ -392,7 +406,9 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .len();
+        progress.wait("running the hooks and the tool");
         let outcome = session.run_tool(tool, input).await;
+        progress.done();
         let approvals: Vec<String> = transcript.events.lock().unwrap_or_else(|p| p.into_inner())
             [seen..]
             .iter()
@@ -433,6 +449,7 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
         ));
     }
 
+    spinner.abort();
     registry
         .emit(
             "prompt:complete",

@@ -16,6 +16,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod demo;
+mod progress;
 use hooks_core::{HookModule, HookRegistry, events};
 use hooks_std::config::load_file;
 use serde_json::Value;
