@@ -211,4 +211,9 @@ fn suite_linter() -> LinterModule {
     LinterModule::new(serde_json::from_value(config).unwrap()).unwrap()
 }
 
-hook_behaviour_tests!(linter_behaviour, suite_linter());
+// The linter spawns a process per lint: its stated budget allows for a loaded machine.
+hook_behaviour_tests!(
+    linter_behaviour,
+    suite_linter(),
+    budget = Duration::from_secs(5)
+);
