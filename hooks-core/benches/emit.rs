@@ -181,6 +181,24 @@ fn emit_modify_chain(c: &mut Criterion) {
     });
 }
 
+/// The ten functions of the annotated-versus-hand-registered case, with their priorities.
+macro_rules! ten_noops {
+    ($then:ident) => {
+        $then!(
+            a0 = 0,
+            a1 = 1,
+            a2 = 2,
+            a3 = 3,
+            a4 = 4,
+            a5 = 5,
+            a6 = 6,
+            a7 = 7,
+            a8 = 8,
+            a9 = 9
+        );
+    };
+}
+
 /// Ten `#[hook]` functions on one event, for the annotated-versus-hand-registered case.
 macro_rules! annotated_noops {
     ($($name:ident = $priority:literal),+) => {$(
@@ -191,18 +209,7 @@ macro_rules! annotated_noops {
     )+};
 }
 
-annotated_noops!(
-    a0 = 0,
-    a1 = 1,
-    a2 = 2,
-    a3 = 3,
-    a4 = 4,
-    a5 = 5,
-    a6 = 6,
-    a7 = 7,
-    a8 = 8,
-    a9 = 9
-);
+ten_noops!(annotated_noops);
 
 /// An annotated hook is registered as an ordinary handler: it must cost the same to call.
 fn emit_annotated_versus_hand_registered(c: &mut Criterion) {
@@ -228,18 +235,7 @@ fn emit_annotated_versus_hand_registered(c: &mut Criterion) {
                 .expect("bench events are valid");
         )+};
     }
-    by_hand!(
-        a0 = 0,
-        a1 = 1,
-        a2 = 2,
-        a3 = 3,
-        a4 = 4,
-        a5 = 5,
-        a6 = 6,
-        a7 = 7,
-        a8 = 8,
-        a9 = 9
-    );
+    ten_noops!(by_hand);
     group.bench_function("hand_registered", |b| {
         b.iter_custom(|iters| {
             timed(iters, small, |data| {

@@ -154,25 +154,31 @@ impl Parser {
                     self.word.get_or_insert_with(String::new).push_str(&text);
                 }
                 '"' => self.double_quoted(),
-                '`' => {
-                    let inner = self.take_until('`');
-                    self.script.nested.push(inner.clone());
-                    self.word
-                        .get_or_insert_with(String::new)
-                        .push_str(&format!("`{inner}`"));
-                }
-                '$' if self.peek(0) == Some('(') => {
-                    self.at += 1;
-                    let inner = self.take_balanced();
-                    self.script.nested.push(inner.clone());
-                    self.word
-                        .get_or_insert_with(String::new)
-                        .push_str(&format!("$({inner})"));
-                }
+                '`' => self.backticks(),
+                '$' if self.peek(0) == Some('(') => self.command_substitution(),
                 other => self.push_char(other),
             }
         }
         self.end_command(false);
+    }
+
+    /// `$( … )`, its `$(` already read: a nested script, kept in the word as written.
+    fn command_substitution(&mut self) {
+        self.at += 1;
+        let inner = self.take_balanced();
+        self.word
+            .get_or_insert_with(String::new)
+            .push_str(&format!("$({inner})"));
+        self.script.nested.push(inner);
+    }
+
+    /// `` `…` ``, its opening backtick already read: a nested script, kept in the word.
+    fn backticks(&mut self) {
+        let inner = self.take_until('`');
+        self.word
+            .get_or_insert_with(String::new)
+            .push_str(&format!("`{inner}`"));
+        self.script.nested.push(inner);
     }
 
     /// The text up to the next `end` (not included), or to the end of the line.
@@ -223,21 +229,8 @@ impl Parser {
                     Some('\n') => self.at += 1,
                     _ => self.push_char('\\'),
                 },
-                '$' if self.peek(0) == Some('(') => {
-                    self.at += 1;
-                    let inner = self.take_balanced();
-                    self.script.nested.push(inner.clone());
-                    self.word
-                        .get_or_insert_with(String::new)
-                        .push_str(&format!("$({inner})"));
-                }
-                '`' => {
-                    let inner = self.take_until('`');
-                    self.script.nested.push(inner.clone());
-                    self.word
-                        .get_or_insert_with(String::new)
-                        .push_str(&format!("`{inner}`"));
-                }
+                '$' if self.peek(0) == Some('(') => self.command_substitution(),
+                '`' => self.backticks(),
                 other => self.push_char(other),
             }
         }
