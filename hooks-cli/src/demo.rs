@@ -34,29 +34,10 @@ pub enum Answers {
 }
 
 /// The demo's hooks file: a matcher and a command hook.
-const DEMO_YAML: &str = r#"hooks:
-  PreToolUse:
-    - type: matcher
-      name: generated_files
-      match:
-        tool: write_file
-        args:
-          path: "generated/**"
-      action: block
-      message: "files under generated/ are produced by the build; edit the sources instead"
-    - type: command
-      name: no_push_policy
-      command: "sh ./policy.sh"
-      timeout_ms: 5000
-      on_failure: block
-"#;
+const DEMO_YAML: &str = include_str!("../demo/hooks.yaml");
 
 /// The command hook's script: blocks `git push` with Claude Code's exit-code protocol.
-const POLICY_SH: &str = r#"input=$(cat)
-case "$input" in
-  *'git push'*) echo "pushing is for humans: open a pull request instead" >&2; exit 2 ;;
-esac
-"#;
+const POLICY_SH: &str = include_str!("../demo/policy.sh");
 
 /// What the transcript shows of one step, and the counts for the summary.
 struct Transcript {

@@ -64,6 +64,37 @@ pub trait HookModule: Send + Sync {
     fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError>;
 }
 
+// Modules chosen at run time (a list of standard modules, a user's plugins) are boxed or shared.
+impl<M: HookModule + ?Sized> HookModule for Box<M> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        (**self).mount(registry)
+    }
+}
+
+impl<M: HookModule + ?Sized> HookModule for &M {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        (**self).mount(registry)
+    }
+}
+
+impl<M: HookModule + ?Sized> HookModule for std::sync::Arc<M> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        (**self).mount(registry)
+    }
+}
+
 /// The handlers and observers one mount registered; [`Mounted::unmount`] removes exactly those.
 #[must_use = "keep it to unmount the module later"]
 pub struct Mounted {

@@ -1,94 +1,90 @@
 //! Workspace automation, run as `cargo xtask <task>`.
 //!
-//! - `ci`: the checks CI runs (format, lints, the demo, the docs, the whole test suite), in
-//!   that order, stopping at the first failure.
+//! - `validate`: proves the workspace's hooks are sound (hooks files, annotated hooks,
+//!   behavioural suites, hygiene) with a ✓/✗ report; `--json` for CI, `--only` for a part.
+//! - `ci`: the checks CI runs, in the order `.ci/run` runs them, stopping at the first failure.
+//! - `bench`: runs the criterion benchmarks and refreshes the generated table of BENCHMARKS.md.
 
-use std::process::{Command, ExitCode};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+mod bench;
+mod ci;
+mod validate;
 
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  ci    run the checks CI runs: fmt --check, clippy -D warnings, the demo, docs, the tests";
-
-/// One step of `cargo xtask ci`: cargo's arguments and the environment the step needs.
-struct Step {
-    args: &'static [&'static str],
-    env: &'static [(&'static str, &'static str)],
-}
-
-/// The steps of `cargo xtask ci`; the same as `.ci/run`.
-const CI_STEPS: &[Step] = &[
-    Step {
-        args: &["fmt", "--all", "--", "--check"],
-        env: &[],
-    },
-    Step {
-        args: &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-        env: &[],
-    },
-    Step {
-        args: &["run", "--quiet", "-p", "hooks-cli", "--", "demo", "--json"],
-        env: &[],
-    },
-    Step {
-        args: &["doc", "--no-deps", "--workspace", "--quiet"],
-        env: &[("RUSTDOCFLAGS", "-D warnings")],
-    },
-    Step {
-        args: &["test", "--workspace"],
-        env: &[],
-    },
-];
+  validate [--json] [--only PART,...] [--module NAME] [PATH...]
+            check hooks files (PATHs, or every one in the workspace), the #[hook] functions
+            linked in, the behavioural suite of every hook module, and hygiene (fmt, clippy,
+            UI tests); PART is config, annotated, behaviour or hygiene; --module runs the
+            suite only on modules whose name contains NAME
+  ci        run what CI runs: fmt --check, clippy -D warnings, validate, the demo, docs, tests
+  bench [--tables-only]
+            run the benchmarks and refresh BENCHMARKS.md's generated table
+            (--tables-only: from the results already in target/criterion)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("ci") => ci(),
-        Some("-h" | "--help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Some(other) => {
-            eprintln!("unknown task `{other}`\n\n{USAGE}");
-            ExitCode::from(2)
-        }
+    let (task, rest) = match args.split_first() {
+        Some((task, rest)) => (task.as_str(), rest),
         None => {
             eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = match task {
+        "validate" => validate::run(rest),
+        "ci" => no_arguments(task, rest).and_then(|()| ci::run()),
+        "bench" => bench::run(rest),
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        other => Err(Failure::Usage(format!("unknown task `{other}`"))),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(problem)) => {
+            eprintln!("xtask: {problem}\n\n{USAGE}");
             ExitCode::from(2)
+        }
+        Err(Failure::Failed(problem)) => {
+            if !problem.is_empty() {
+                eprintln!("xtask: {problem}");
+            }
+            ExitCode::FAILURE
         }
     }
 }
 
-fn ci() -> ExitCode {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    for Step { args, env } in CI_STEPS {
-        let shown = format!("cargo {}", args.join(" "));
-        eprintln!("==> {shown}");
-        match Command::new(&cargo)
-            .args(*args)
-            .envs(env.iter().copied())
-            .stdout(std::process::Stdio::null())
-            .status()
-        {
-            Ok(status) if status.success() => {}
-            Ok(status) => {
-                eprintln!(
-                    "xtask ci: `{shown}` failed ({status}); fix it and run `cargo xtask ci` again"
-                );
-                return ExitCode::FAILURE;
-            }
-            Err(error) => {
-                eprintln!("xtask ci: could not run `{shown}`: {error}");
-                return ExitCode::FAILURE;
-            }
-        }
+/// Why a task did not succeed.
+#[derive(Debug)]
+enum Failure {
+    /// The command line is wrong: exit 2 with the usage.
+    Usage(String),
+    /// The task ran and found a problem (already reported if the text is empty): exit 1.
+    Failed(String),
+}
+
+fn no_arguments(task: &str, rest: &[String]) -> Result<(), Failure> {
+    match rest.first() {
+        Some(arg) => Err(Failure::Usage(format!(
+            "`{task}` takes no argument `{arg}`"
+        ))),
+        None => Ok(()),
     }
-    ExitCode::SUCCESS
+}
+
+/// The workspace root: where this crate's manifest is, one level up.
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// The cargo that runs us, when there is one, so that the toolchain is the same.
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
 }

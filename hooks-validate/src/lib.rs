@@ -1,0 +1,201 @@
+//! The checks of `cargo xtask validate`, as a library, so that an application's own `xtask`
+//! gets the same command in a few lines.
+//!
+//! A [`Validation`] runs four [parts](Part) and returns a [`Report`] of ✓/✗ findings:
+//!
+//! 1. **config**: every hooks file of the workspace (`hooks.yaml`, `hooks.yml`, `*.hooks.yaml`,
+//!    `*.hooks.yml`; hidden directories, `target` and nested workspaces left out), or the paths
+//!    given, loaded as `hooks check` loads them: each problem with file, line and column;
+//! 2. **annotated**: every `#[hook]` linked into the running binary, listed with its event,
+//!    priority and location; unknown events, names used twice and hooks whose order is decided
+//!    only by their names fail; hooks-core's canary proves that registration works at all;
+//! 3. **behaviour**: the behavioural suite of `hooks-testing` on the modules of hooks-std and
+//!    on the modules given;
+//! 4. **hygiene**: `cargo fmt --check`, `cargo clippy -D warnings` and any command added.
+//!
+//! ```no_run
+//! // xtask/src/main.rs of an application
+//! use std::process::ExitCode;
+//!
+//! # struct MyModule;
+//! # impl hooks_core::HookModule for MyModule {
+//! #     fn name(&self) -> &str { "mine" }
+//! #     fn mount(&self, r: &hooks_core::HookRegistry)
+//! #         -> Result<hooks_core::Mounted, hooks_core::MountError> { unimplemented!() }
+//! # }
+//! fn main() -> ExitCode {
+//!     // my_hooks::link(); // keep the crate of your #[hook] functions in this binary
+//!     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+//!     let report = hooks_validate::Validation::new(root).module(MyModule).run();
+//!     println!("{report}");
+//!     if report.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+//! }
+//! ```
+//!
+//! [`run`](Validation::run) blocks (the suite drives its own runtimes): call it from `main`, not
+//! from inside an async runtime.
+
+mod annotated;
+mod behaviour;
+mod configs;
+mod hygiene;
+mod report;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+pub use behaviour::{ModuleUnderTest, std_modules};
+pub use configs::{discover, is_hooks_file};
+pub use hooks_core::HookModule;
+pub use hygiene::HygieneStep;
+pub use report::{Finding, Part, Report, UnknownPart};
+
+/// A validation of one workspace: which parts run, on what. See the [crate docs](crate).
+pub struct Validation {
+    root: PathBuf,
+    config_paths: Option<Vec<PathBuf>>,
+    parts: BTreeSet<Part>,
+    std_modules: bool,
+    modules: Vec<ModuleUnderTest>,
+    module_filter: Option<String>,
+    hygiene: Vec<HygieneStep>,
+}
+
+impl Validation {
+    /// Every part on the workspace at `root`: its hooks files, the annotated hooks of this
+    /// binary, the modules of hooks-std, `cargo fmt --check` and `cargo clippy -D warnings`.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Validation {
+            root: root.into(),
+            config_paths: None,
+            parts: Part::ALL.into_iter().collect(),
+            std_modules: true,
+            modules: Vec::new(),
+            module_filter: None,
+            hygiene: vec![HygieneStep::fmt(), HygieneStep::clippy()],
+        }
+    }
+
+    /// Check these files (relative to the root; a directory stands for the hooks files under
+    /// it) instead of discovering them.
+    #[must_use]
+    pub fn config_paths(mut self, paths: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
+        self.config_paths = Some(paths.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Run only these parts.
+    #[must_use]
+    pub fn only(mut self, parts: impl IntoIterator<Item = Part>) -> Self {
+        self.parts = parts.into_iter().collect();
+        self
+    }
+
+    /// Run the behavioural suite on `module` too, with the suite's default budget.
+    #[must_use]
+    pub fn module(self, module: impl HookModule + 'static) -> Self {
+        self.module_under_test(ModuleUnderTest::new(module))
+    }
+
+    /// Run the behavioural suite on `module` too, with its own budget.
+    #[must_use]
+    pub fn module_under_test(mut self, module: ModuleUnderTest) -> Self {
+        self.modules.push(module);
+        self
+    }
+
+    /// Leave the modules of hooks-std out of the behaviour part.
+    #[must_use]
+    pub fn without_std_modules(mut self) -> Self {
+        self.std_modules = false;
+        self
+    }
+
+    /// In the behaviour part, only the modules whose name contains `filter`.
+    #[must_use]
+    pub fn modules_matching(mut self, filter: impl Into<String>) -> Self {
+        self.module_filter = Some(filter.into());
+        self
+    }
+
+    /// Add a command to the hygiene part (for example the UI tests of a macro crate).
+    #[must_use]
+    pub fn hygiene_step(mut self, step: HygieneStep) -> Self {
+        self.hygiene.push(step);
+        self
+    }
+
+    /// Runs the parts, in the order of [`Part::ALL`]. Blocks.
+    pub fn run(&self) -> Report {
+        let mut report = Report::default();
+        for part in &self.parts {
+            match part {
+                Part::Config => report
+                    .findings
+                    .extend(configs::check(&self.root, self.config_paths.as_deref())),
+                Part::Annotated => report.findings.extend(annotated::check_linked()),
+                Part::Behaviour => report.findings.extend(self.behaviour()),
+                Part::Hygiene => report
+                    .findings
+                    .extend(self.hygiene.iter().map(|step| step.check(&self.root))),
+            }
+        }
+        report
+    }
+
+    fn behaviour(&self) -> Vec<Finding> {
+        let selected = |name: &str| {
+            self.module_filter
+                .as_deref()
+                .is_none_or(|filter| name.contains(filter))
+        };
+        // One directory per run, so that validations in parallel tests do not share a log.
+        static RUNS: AtomicU64 = AtomicU64::new(0);
+        let scratch = std::env::temp_dir().join(format!(
+            "hooks-validate-{}-{}",
+            std::process::id(),
+            RUNS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let mut findings = Vec::new();
+        let std_modules = if self.std_modules {
+            if let Err(error) = std::fs::create_dir_all(&scratch) {
+                findings.push(Finding::fail(
+                    Part::Behaviour,
+                    "hooks-std",
+                    format!("cannot create {}: {error}", scratch.display()),
+                ));
+                Vec::new()
+            } else {
+                std_modules(&scratch)
+            }
+        } else {
+            Vec::new()
+        };
+        for module in std_modules {
+            match module {
+                Ok(module) if selected(module.module.name()) => {
+                    findings.push(behaviour::check(&module));
+                }
+                Ok(_) => {}
+                Err(finding) if selected(&finding.subject) => findings.push(finding),
+                Err(_) => {}
+            }
+        }
+        findings.extend(
+            self.modules
+                .iter()
+                .filter(|module| selected(module.module.name()))
+                .map(behaviour::check),
+        );
+        let _ = std::fs::remove_dir_all(&scratch);
+        if findings.is_empty() {
+            let reason = match &self.module_filter {
+                Some(filter) => format!("no module's name contains `{filter}`"),
+                None => "no module to check".to_owned(),
+            };
+            findings.push(Finding::fail(Part::Behaviour, "modules", reason));
+        }
+        findings
+    }
+}
