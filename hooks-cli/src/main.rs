@@ -6,8 +6,15 @@
 //! - `hooks check FILE...`: validates hooks files and prints every problem, with its location.
 //! - `hooks events`: lists the canonical events, their aliases and their data fields.
 //! - `hooks demo`: a scripted agent session through the whole hook pipeline.
+//! - `hooks claude --config FILE`, `hooks gemini --config FILE`: the policy in FILE (and every
+//!   `#[hook]` linked in) as a command hook of Claude Code or Gemini CLI: their hook JSON on
+//!   stdin, the answer in their protocol, exit code 2 on a block (and whenever the policy cannot
+//!   decide).
+//! - `hooks import claude SETTINGS.json [--output FILE]`: the hooks of a Claude Code settings
+//!   file as our YAML; what has no equivalent is said on stderr and in the file's header.
 //!
-//! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error.
+//! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error (or, for the
+//! adapters, a block).
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -15,6 +22,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod adapter;
 mod demo;
 mod progress;
 use hooks_core::{HookModule, HookRegistry, events};
@@ -66,6 +74,36 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run as a Claude Code command hook: its hook JSON on stdin, its protocol out.
+    Claude {
+        /// The policy: a hooks YAML file (or a Claude Code settings file).
+        #[arg(long)]
+        config: PathBuf,
+    },
+    /// Run as a Gemini CLI command hook: its hook JSON on stdin, its protocol out.
+    Gemini {
+        /// The policy: a hooks YAML file (or a Claude Code settings file).
+        #[arg(long)]
+        config: PathBuf,
+    },
+    /// Convert another agent's hook settings into a hooks YAML file.
+    Import {
+        /// The agent whose settings these are.
+        #[arg(value_enum)]
+        agent: ImportFrom,
+        /// The settings file.
+        settings: PathBuf,
+        /// Where to write the YAML (default: stdout).
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+}
+
+/// Agents whose settings `hooks import` reads.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ImportFrom {
+    /// Claude Code's settings.json.
+    Claude,
 }
 
 fn main() -> ExitCode {
@@ -98,7 +136,58 @@ fn main() -> ExitCode {
                 Err(error) => fail(error),
             }
         }
+        Command::Claude { config } => serve(adapter::Agent::Claude, &config),
+        Command::Gemini { config } => serve(adapter::Agent::Gemini, &config),
+        Command::Import {
+            agent: ImportFrom::Claude,
+            settings,
+            output,
+        } => import_claude(&settings, output.as_deref()),
     }
+}
+
+/// One hook call of another agent: stdin in, its protocol out.
+fn serve(agent: adapter::Agent, config: &std::path::Path) -> ExitCode {
+    let mut input = String::new();
+    let answer = match std::io::stdin().read_to_string(&mut input) {
+        Ok(_) => adapter::answer(agent, config, &input),
+        Err(error) => hooks_std::interop::AgentAnswer::block(format!(
+            "hooks: cannot read the hook input: {error}; blocked because the policy could not decide"
+        )),
+    };
+    if !answer.stdout.is_empty() {
+        println!("{}", answer.stdout);
+    }
+    if !answer.stderr.is_empty() {
+        eprintln!("{}", answer.stderr);
+    }
+    ExitCode::from(u8::try_from(answer.exit_code).unwrap_or(2))
+}
+
+fn import_claude(settings: &std::path::Path, output: Option<&std::path::Path>) -> ExitCode {
+    let text = match std::fs::read_to_string(settings) {
+        Ok(text) => text,
+        Err(error) => return fail(format!("cannot read {}: {error}", settings.display())),
+    };
+    let imported = match hooks_std::interop::claude::import_settings(&text, settings) {
+        Ok(imported) => imported,
+        Err(errors) => return fail(errors),
+    };
+    for note in &imported.notes {
+        eprintln!("note: {note}");
+    }
+    for left_out in &imported.left_out {
+        eprintln!("left out: {left_out}");
+    }
+    match output {
+        Some(path) => {
+            if let Err(error) = std::fs::write(path, &imported.yaml) {
+                return fail(format!("cannot write {}: {error}", path.display()));
+            }
+        }
+        None => print!("{}", imported.yaml),
+    }
+    ExitCode::SUCCESS
 }
 
 fn fail(message: impl std::fmt::Display) -> ExitCode {

@@ -16,6 +16,7 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 
 use super::{CommandHook, Entry, OnFailure};
+use crate::interop::claude::CLAUDE;
 
 /// The most output kept from each of stdout and stderr.
 pub const OUTPUT_CAP: usize = 1024 * 1024;
@@ -124,17 +125,18 @@ pub async fn run_command(
     })
 }
 
-/// The JSON a command hook reads on stdin: the proposal's fields and Claude Code's.
+/// The JSON a command hook reads on stdin: the proposal's fields, and the event data with
+/// Claude Code's names and event name, so that its scripts run unchanged.
 pub(super) fn stdin_json(entry: &Entry, project_dir: &Path, data: &Value) -> Value {
-    let hook_event_name = if entry.event_as_written.contains(':') {
-        hooks_core::events::aliases_of(&entry.event)
+    let mut input = CLAUDE.script_input(&entry.event, data);
+    if !input.contains_key("hook_event_name") {
+        // An event Claude Code does not have: our alias, or the name as written.
+        let name = hooks_core::events::aliases_of(&entry.event)
             .next()
-            .unwrap_or(&entry.event_as_written)
-            .to_owned()
-    } else {
-        entry.event_as_written.clone()
-    };
-    json!({
+            .unwrap_or(&entry.event_as_written);
+        input.insert("hook_event_name".to_owned(), json!(name));
+    }
+    let ours = json!({
         "event": entry.event_as_written,
         "canonical_event": entry.event,
         "tool": data.get("tool_name"),
@@ -142,11 +144,14 @@ pub(super) fn stdin_json(entry: &Entry, project_dir: &Path, data: &Value) -> Val
         "data": data,
         "session_id": data.get("session_id"),
         "timestamp": data.get("timestamp"),
-        "hook_event_name": hook_event_name,
         "tool_name": data.get("tool_name"),
         "tool_input": data.get("tool_input"),
         "cwd": project_dir,
-    })
+    });
+    if let Value::Object(ours) = ours {
+        input.extend(ours);
+    }
+    Value::Object(input)
 }
 
 /// The answer of a command hook to one event, `on_failure` applied.

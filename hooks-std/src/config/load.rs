@@ -11,8 +11,8 @@ use marked_yaml::{LoadError, Node, Span};
 use regex::Regex;
 
 use super::{
-    Action, AnswerCache, CommandHook, DEFAULT_COMMAND_TIMEOUT, Entry, HookKind, HooksConfig,
-    HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook, OnFailure, Pattern, Provider,
+    Action, AnswerCache, CommandHook, DEFAULT_COMMAND_TIMEOUT, Entry, EventMatcher, HookKind,
+    HooksConfig, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook, OnFailure, Pattern, Provider,
 };
 
 /// One problem in a config file.
@@ -232,6 +232,7 @@ impl Loader {
                         "type",
                         "name",
                         "priority",
+                        "matcher",
                         "command",
                         "timeout_ms",
                         "on_failure",
@@ -256,6 +257,7 @@ impl Loader {
                         "type",
                         "name",
                         "priority",
+                        "matcher",
                         "url",
                         "headers",
                         "timeout_ms",
@@ -272,6 +274,7 @@ impl Loader {
                         "type",
                         "name",
                         "priority",
+                        "matcher",
                         "model",
                         "prompt",
                         "max_tokens",
@@ -297,14 +300,35 @@ impl Loader {
                 None
             }
         }?;
+        let matcher = self.event_matcher(mapping, context);
         Some(Entry {
             event: event.to_owned(),
             event_as_written: written.to_owned(),
             name,
             priority,
             line,
+            matcher,
             hook,
         })
+    }
+
+    /// The `matcher` of a command, HTTP or LLM entry (a matcher entry has its own `match`).
+    fn event_matcher(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        context: &str,
+    ) -> Option<EventMatcher> {
+        let scalar = self.scalar(mapping, "matcher", "a string", context)?;
+        match EventMatcher::parse(scalar.as_str()) {
+            Ok(matcher) => Some(matcher),
+            Err(error) => {
+                self.error(
+                    scalar.span(),
+                    format!("`matcher` in {context} is not a valid regex: {error}"),
+                );
+                None
+            }
+        }
     }
 
     fn command(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<CommandHook> {
@@ -683,7 +707,10 @@ pub fn load_str(text: &str, file: &Path, project_dir: &Path) -> Result<HooksConf
     }
 }
 
-/// Loads a hooks YAML file; its directory is the project directory of its command hooks.
+/// Loads a hooks file: our YAML, or (a `.json` file) a Claude Code settings file, whose hooks
+/// are converted as `hooks import claude` converts them; a hook with no equivalent here is an
+/// error rather than silently missing. Command hooks run in the file's directory (for a file in
+/// `.claude/`, the project directory above it, as in Claude Code).
 pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
     let text = std::fs::read_to_string(path).map_err(|error| {
         ConfigErrors(vec![ConfigError {
@@ -693,9 +720,28 @@ pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
             message: format!("cannot read the file: {error}"),
         }])
     })?;
-    let project_dir = path
+    let mut project_dir = path
         .parent()
         .filter(|dir| !dir.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    if path
+        .extension()
+        .is_some_and(|extension| extension == "json")
+    {
+        if project_dir
+            .file_name()
+            .is_some_and(|name| name == ".claude")
+        {
+            project_dir.pop();
+            if project_dir.as_os_str().is_empty() {
+                project_dir = PathBuf::from(".");
+            }
+        }
+        let imported = crate::interop::claude::import_settings(&text, path)?;
+        if !imported.left_out.is_empty() {
+            return Err(ConfigErrors(imported.left_out));
+        }
+        return load_str(&imported.yaml, path, &project_dir);
+    }
     load_str(&text, path, &project_dir)
 }

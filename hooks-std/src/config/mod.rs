@@ -33,6 +33,7 @@
 //! [`load_file`] reports every problem at once, each with file, line and column.
 
 mod command;
+mod event_matcher;
 mod load;
 mod remote;
 
@@ -45,6 +46,7 @@ use regex::Regex;
 use serde_json::Value;
 
 pub use command::{CommandOutcome, OUTPUT_CAP, run_command};
+pub use event_matcher::EventMatcher;
 pub use load::{ConfigError, ConfigErrors, load_file, load_str};
 pub use remote::{AnswerCache, HttpHook, LlmHook, Provider, decision, render};
 
@@ -207,6 +209,8 @@ pub struct Entry {
     pub priority: i32,
     /// The line of the entry in its file.
     pub line: usize,
+    /// Which events the entry runs for (`matcher`, Claude Code's semantics); `None` for all.
+    pub matcher: Option<EventMatcher>,
     /// What it does.
     pub hook: HookKind,
 }
@@ -230,6 +234,11 @@ struct Configured {
 
 impl Hook for Configured {
     async fn handle(&self, _event: &str, data: &Value) -> HookResult {
+        if let Some(matcher) = &self.entry.matcher {
+            if !matcher.matches(&self.entry.event, data) {
+                return HookResult::cont();
+            }
+        }
         match &self.entry.hook {
             HookKind::Matcher(matcher) => matcher.decide(&self.entry.name, data),
             HookKind::Command(command) => {

@@ -1,0 +1,117 @@
+//! Gemini CLI's hook protocol: its events, its stdin fields and its answers.
+//!
+//! # Answers (`hooks gemini`)
+//!
+//! | our merged result | Gemini CLI's answer |
+//! |---|---|
+//! | continue, nothing else | nothing on stdout, exit 0 |
+//! | deny | the reason on stderr, exit 2 |
+//! | ask_user | exit 2 with the prompt: Gemini CLI has no way to ask (fail closed) |
+//! | modified tool input on BeforeTool | `hookSpecificOutput.tool_input`, the whole new input (Gemini merges it over the arguments, so a rewrite that removes an argument blocks instead) |
+//! | any other modification | exit 2 with a reason (Gemini CLI cannot apply it, and it is not dropped) |
+//! | context injection | `hookSpecificOutput.additionalContext` on AfterTool and BeforeAgent; elsewhere `systemMessage` |
+//! | user messages | `systemMessage` |
+//! | suppress_output | `suppressOutput: true` |
+
+use hooks_core::events::{
+    CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, PROVIDER_REQUEST, PROVIDER_RESPONSE,
+    SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
+};
+use hooks_core::{EmitResult, HookAction};
+use serde_json::{Map, Value, json};
+
+use super::{AgentAnswer, Protocol, context_of, messages_of, reason_of};
+
+/// Gemini CLI's hook protocol.
+pub const GEMINI: Protocol = Protocol {
+    agent: "gemini",
+    events: &[
+        ("SessionStart", Some(SESSION_START)),
+        ("SessionEnd", Some(SESSION_END)),
+        ("BeforeAgent", Some(PROMPT_SUBMIT)),
+        ("AfterAgent", Some(PROMPT_COMPLETE)),
+        ("BeforeModel", Some(PROVIDER_REQUEST)),
+        ("AfterModel", Some(PROVIDER_RESPONSE)),
+        ("BeforeTool", Some(TOOL_PRE)),
+        ("AfterTool", Some(TOOL_POST)),
+        ("PreCompress", Some(CONTEXT_PRE_COMPACT)),
+        ("Notification", Some(USER_NOTIFICATION)),
+        ("BeforeToolSelection", None),
+    ],
+    fields: &[
+        ("tool_response", "tool_result"),
+        ("llm_request", "request"),
+        ("llm_response", "response"),
+    ],
+};
+
+/// The events whose `hookSpecificOutput.additionalContext` reaches the model.
+const TAKES_CONTEXT: &[&str] = &["AfterTool", "BeforeAgent"];
+
+/// Our merged result for Gemini CLI's event `agent_event`, in its protocol (see the
+/// [module docs](self)); `input` is the event data as it was emitted.
+pub fn answer(agent_event: &str, input: &Value, outcome: &EmitResult) -> AgentAnswer {
+    let result = &outcome.result;
+    match result.action {
+        HookAction::Deny => return AgentAnswer::block(reason_of(outcome)),
+        HookAction::AskUser => {
+            let prompt = result
+                .approval_prompt
+                .clone()
+                .or_else(|| result.reason.clone())
+                .unwrap_or_else(|| "a hook asks for approval".to_owned());
+            return AgentAnswer::block(format!(
+                "a hook asks for approval, which Gemini CLI cannot ask for: {prompt}"
+            ));
+        }
+        _ => {}
+    }
+    let mut specific = Map::new();
+    if outcome.is_modified() {
+        // Of the data of a tool call, Gemini CLI takes only the tool input, merged over the
+        // arguments: a rewrite that removes an argument cannot be expressed.
+        let new_input = result.data.as_ref().map(|data| &data["tool_input"]);
+        let old_input = &input["tool_input"];
+        let keeps_every_argument = |new: &Map<String, Value>| {
+            old_input
+                .as_object()
+                .is_none_or(|old| old.keys().all(|key| new.contains_key(key)))
+        };
+        match (agent_event, new_input) {
+            ("BeforeTool", Some(new_input)) if new_input == old_input => {}
+            ("BeforeTool", Some(Value::Object(new))) if keeps_every_argument(new) => {
+                specific.insert("tool_input".into(), Value::Object(new.clone()));
+            }
+            _ => {
+                return AgentAnswer::block(format!(
+                    "a hook rewrites the data of {agent_event}, which Gemini CLI cannot apply \
+                     here; blocked rather than ignored"
+                ));
+            }
+        }
+    }
+    let mut system_message = messages_of(outcome);
+    if let Some(context) = context_of(outcome) {
+        if TAKES_CONTEXT.contains(&agent_event) {
+            specific.insert("additionalContext".into(), json!(context));
+        } else {
+            let note = format!("hook context (Gemini CLI takes none on {agent_event}): {context}");
+            system_message = Some(match system_message {
+                Some(messages) => format!("{messages}\n{note}"),
+                None => note,
+            });
+        }
+    }
+    let mut answer = Map::new();
+    if !specific.is_empty() {
+        specific.insert("hookEventName".into(), json!(agent_event));
+        answer.insert("hookSpecificOutput".into(), Value::Object(specific));
+    }
+    if let Some(message) = system_message {
+        answer.insert("systemMessage".into(), json!(message));
+    }
+    if result.suppress_output {
+        answer.insert("suppressOutput".into(), json!(true));
+    }
+    AgentAnswer::json(answer)
+}
