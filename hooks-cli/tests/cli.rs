@@ -195,3 +195,203 @@ fn events_lists_names_aliases_and_fields() {
     );
     assert_eq!(listing.lines().count(), hooks_core::events::CANONICAL.len());
 }
+
+/// Our policy for the adapters: a matcher that blocks `.env` writes, one that injects a
+/// reminder after every Bash call, and a command hook that rewrites `python` to `python3`.
+const ADAPTER_POLICY: &str = r#"hooks:
+  PreToolUse:
+    - type: matcher
+      name: no_env
+      match:
+        tool: "{Write,write_file}"
+        args:
+          file_path: "**/.env"
+      action: block
+      message: "secrets stay out of reach"
+    - type: command
+      name: python3
+      matcher: "Bash|run_shell_command"
+      command: |
+        input=$(cat)
+        case "$input" in
+          *'"command":"python '*) echo '{"action": "modify", "modified_args": {"command": "python3 x.py"}}' ;;
+        esac
+  PostToolUse:
+    - type: matcher
+      name: reminder
+      match:
+        tool: "Bash"
+      action: inject
+      message: "remember to run the tests"
+"#;
+
+fn claude_input(event: &str, tool: &str, tool_input: Value) -> String {
+    serde_json::json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "/p",
+                       "hook_event_name": event, "tool_name": tool, "tool_input": tool_input})
+    .to_string()
+}
+
+#[test]
+fn claude_adapter_answers_in_claude_codes_protocol() {
+    let (_dir, file) = scratch("claude-adapter", ADAPTER_POLICY);
+    let config = file.to_str().unwrap();
+    let run = |input: String| hooks(&["claude", "--config", config], Some(&input));
+
+    // A block: exit 2, the reason on stderr.
+    let blocked = run(claude_input(
+        "PreToolUse",
+        "Write",
+        serde_json::json!({"file_path": "app/.env"}),
+    ));
+    assert_eq!(blocked.status.code(), Some(2));
+    assert_eq!(text(&blocked.stderr).trim(), "secrets stay out of reach");
+
+    // Nothing to say: no output at all (never `allow`, which would skip the user's prompt).
+    let quiet = run(claude_input(
+        "PreToolUse",
+        "Bash",
+        serde_json::json!({"command": "ls"}),
+    ));
+    assert_eq!(quiet.status.code(), Some(0));
+    assert_eq!(text(&quiet.stdout), "");
+
+    // A rewrite: the updated input, for the user to confirm.
+    let rewritten = run(claude_input(
+        "PreToolUse",
+        "Bash",
+        serde_json::json!({"command": "python x.py"}),
+    ));
+    assert_eq!(
+        rewritten.status.code(),
+        Some(0),
+        "{}",
+        text(&rewritten.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&rewritten.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["updatedInput"]["command"],
+        "python3 x.py"
+    );
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "ask");
+
+    // Context for the model.
+    let context = run(claude_input(
+        "PostToolUse",
+        "Bash",
+        serde_json::json!({"command": "ls"}),
+    ));
+    let answer: Value = serde_json::from_slice(&context.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["additionalContext"],
+        "remember to run the tests"
+    );
+    assert_eq!(answer["hookSpecificOutput"]["hookEventName"], "PostToolUse");
+}
+
+#[test]
+fn adapters_fail_closed_when_the_policy_cannot_decide() {
+    let (dir, file) = scratch("claude-fail-closed", "hooks:\n  PreToolUze: []\n");
+    let input = claude_input("PreToolUse", "Bash", serde_json::json!({"command": "ls"}));
+    let broken = hooks(
+        &["claude", "--config", file.to_str().unwrap()],
+        Some(&input),
+    );
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(
+        text(&broken.stderr).contains("PreToolUze"),
+        "{}",
+        text(&broken.stderr)
+    );
+
+    let good = dir.join("good.yaml");
+    std::fs::write(&good, ADAPTER_POLICY).unwrap();
+    for garbage in ["", "not json", "[]", "{\"tool_name\": \"Bash\"}"] {
+        let output = hooks(
+            &["claude", "--config", good.to_str().unwrap()],
+            Some(garbage),
+        );
+        assert_eq!(output.status.code(), Some(2), "{garbage}");
+        assert!(
+            text(&output.stderr).contains("could not decide"),
+            "{garbage}"
+        );
+    }
+    let missing = hooks(
+        &["gemini", "--config", "/nonexistent/hooks.yaml"],
+        Some(&input),
+    );
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn gemini_adapter_answers_in_gemini_clis_protocol() {
+    let (_dir, file) = scratch("gemini-adapter", ADAPTER_POLICY);
+    let config = file.to_str().unwrap();
+    let input = |tool: &str, tool_input: Value| {
+        serde_json::json!({"session_id": "s", "hook_event_name": "BeforeTool", "tool_name": tool,
+                           "tool_input": tool_input})
+        .to_string()
+    };
+    let blocked = hooks(
+        &["gemini", "--config", config],
+        Some(&input(
+            "write_file",
+            serde_json::json!({"file_path": "a/.env"}),
+        )),
+    );
+    assert_eq!(blocked.status.code(), Some(2));
+    assert_eq!(text(&blocked.stderr).trim(), "secrets stay out of reach");
+    let rewritten = hooks(
+        &["gemini", "--config", config],
+        Some(&input(
+            "run_shell_command",
+            serde_json::json!({"command": "python x.py"}),
+        )),
+    );
+    let answer: Value = serde_json::from_slice(&rewritten.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["tool_input"]["command"],
+        "python3 x.py"
+    );
+}
+
+#[test]
+fn import_claude_writes_yaml_that_check_accepts_and_says_what_it_left_out() {
+    let dir = std::env::temp_dir().join(format!("hooks-cli-{}-import", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = dir.join("settings.json");
+    std::fs::write(
+        &settings,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5}]}],
+                      "Stop": [{"hooks": [{"type": "agent", "prompt": "check"}]}]}}"#,
+    )
+    .unwrap();
+    let out = dir.join("imported.hooks.yaml");
+    let import = hooks(
+        &[
+            "import",
+            "claude",
+            settings.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(import.status.code(), Some(0), "{}", text(&import.stderr));
+    assert!(
+        text(&import.stderr).contains("left out: "),
+        "{}",
+        text(&import.stderr)
+    );
+    let yaml = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        yaml.contains("matcher: \"Bash\"") && yaml.contains("timeout_ms: 5000"),
+        "{yaml}"
+    );
+    let check = hooks(&["check", out.to_str().unwrap()], None);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+
+    let broken = hooks(&["import", "claude", "/nonexistent/settings.json"], None);
+    assert_eq!(broken.status.code(), Some(1));
+}
