@@ -21,7 +21,8 @@
 //! ```
 //!
 //! Entry keys: `type` (`command`, `matcher`, `http` or `llm`), `name` (default: file, line and
-//! type), `priority` (default 0; equal priorities keep file order). Command hooks: `command`
+//! type), `priority` (default 0; equal priorities keep file order), and for command, HTTP and
+//! LLM entries `matcher` (Claude Code's semantics: see [`EventMatcher`]). Command hooks: `command`
 //! (run by `sh -c`), `timeout_ms` (default 60,000; at most one hour), `on_failure`, `async`.
 //! Matcher hooks: `match.tool` and `match.args.<field>` (globs, or `regex:...`), `action`
 //! (`block`, `allow`, `ask`, `inject`), `message`. HTTP hooks: `url`, `headers` (`${VAR}` is
@@ -30,7 +31,9 @@
 //! the default, for any OpenAI-compatible server; or `anthropic`), `base_url`, `api_key_env`,
 //! `cache`, `cache_ttl_secs` (300), `cache_size` (256), `timeout_ms` (30,000), `on_failure`.
 //!
-//! [`load_file`] reports every problem at once, each with file, line and column.
+//! [`load_file`] reports every problem at once, each with file, line and column. It also loads a
+//! Claude Code settings file (`.json`), converted as
+//! [`import_settings`](crate::interop::claude::import_settings) converts it.
 
 mod command;
 mod event_matcher;
