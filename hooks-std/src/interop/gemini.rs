@@ -18,9 +18,9 @@ use hooks_core::events::{
     SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
 };
 use hooks_core::{EmitResult, HookAction};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::{AgentAnswer, Protocol, context_of, messages_of, reason_of};
+use super::{AgentAnswer, Protocol, json_answer, reason_of};
 
 /// Gemini CLI's hook protocol.
 pub const GEMINI: Protocol = Protocol {
@@ -90,28 +90,11 @@ pub fn answer(agent_event: &str, input: &Value, outcome: &EmitResult) -> AgentAn
             }
         }
     }
-    let mut system_message = messages_of(outcome);
-    if let Some(context) = context_of(outcome) {
-        if TAKES_CONTEXT.contains(&agent_event) {
-            specific.insert("additionalContext".into(), json!(context));
-        } else {
-            let note = format!("hook context (Gemini CLI takes none on {agent_event}): {context}");
-            system_message = Some(match system_message {
-                Some(messages) => format!("{messages}\n{note}"),
-                None => note,
-            });
-        }
-    }
-    let mut answer = Map::new();
-    if !specific.is_empty() {
-        specific.insert("hookEventName".into(), json!(agent_event));
-        answer.insert("hookSpecificOutput".into(), Value::Object(specific));
-    }
-    if let Some(message) = system_message {
-        answer.insert("systemMessage".into(), json!(message));
-    }
-    if result.suppress_output {
-        answer.insert("suppressOutput".into(), json!(true));
-    }
-    AgentAnswer::json(answer)
+    json_answer(
+        "Gemini CLI",
+        agent_event,
+        specific,
+        TAKES_CONTEXT.contains(&agent_event),
+        outcome,
+    )
 }

@@ -170,6 +170,42 @@ impl Protocol {
     }
 }
 
+/// The JSON answer the protocols share: `hookSpecificOutput` (`specific`, plus the context
+/// when the event takes it), `systemMessage` (the user messages, failures, and the context when
+/// the event takes none: the user is told rather than nobody) and `suppressOutput`.
+fn json_answer(
+    agent: &str,
+    agent_event: &str,
+    mut specific: Map<String, Value>,
+    takes_context: bool,
+    outcome: &hooks_core::EmitResult,
+) -> AgentAnswer {
+    let mut system_message = messages_of(outcome);
+    if let Some(context) = context_of(outcome) {
+        if takes_context {
+            specific.insert("additionalContext".into(), Value::from(context));
+        } else {
+            let note = format!("hook context ({agent} takes none on {agent_event}): {context}");
+            system_message = Some(match system_message {
+                Some(messages) => format!("{messages}\n{note}"),
+                None => note,
+            });
+        }
+    }
+    let mut answer = Map::new();
+    if !specific.is_empty() {
+        specific.insert("hookEventName".into(), Value::from(agent_event));
+        answer.insert("hookSpecificOutput".into(), Value::Object(specific));
+    }
+    if let Some(message) = system_message {
+        answer.insert("systemMessage".into(), Value::from(message));
+    }
+    if outcome.result.suppress_output {
+        answer.insert("suppressOutput".into(), Value::Bool(true));
+    }
+    AgentAnswer::json(answer)
+}
+
 /// Every injection of an emit, joined as the kernel joins them.
 fn context_of(outcome: &hooks_core::EmitResult) -> Option<String> {
     outcome

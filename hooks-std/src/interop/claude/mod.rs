@@ -27,7 +27,7 @@ use serde_json::{Map, Value, json};
 
 pub use settings::{Imported, import_settings};
 
-use super::{AgentAnswer, Protocol, context_of, messages_of, reason_of};
+use super::{AgentAnswer, Protocol, json_answer, reason_of};
 
 /// Claude Code's hook protocol.
 pub const CLAUDE: Protocol = Protocol {
@@ -112,31 +112,13 @@ pub fn answer(agent_event: &str, input: &Value, outcome: &EmitResult) -> AgentAn
             }
         }
     }
-    let mut system_message = messages_of(outcome);
-    if let Some(context) = context_of(outcome) {
-        if TAKES_CONTEXT.contains(&agent_event) {
-            specific.insert("additionalContext".into(), json!(context));
-        } else {
-            // The model cannot be told here: the user is, rather than nobody.
-            let note = format!("hook context (Claude Code takes none on {agent_event}): {context}");
-            system_message = Some(match system_message {
-                Some(messages) => format!("{messages}\n{note}"),
-                None => note,
-            });
-        }
-    }
-    let mut answer = Map::new();
-    if !specific.is_empty() {
-        specific.insert("hookEventName".into(), json!(agent_event));
-        answer.insert("hookSpecificOutput".into(), Value::Object(specific));
-    }
-    if let Some(message) = system_message {
-        answer.insert("systemMessage".into(), json!(message));
-    }
-    if result.suppress_output {
-        answer.insert("suppressOutput".into(), json!(true));
-    }
-    AgentAnswer::json(answer)
+    json_answer(
+        "Claude Code",
+        agent_event,
+        specific,
+        TAKES_CONTEXT.contains(&agent_event),
+        outcome,
+    )
 }
 
 fn modifiers(outcome: &EmitResult) -> String {
