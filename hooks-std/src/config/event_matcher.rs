@@ -1,12 +1,4 @@
-//! The `matcher` of a command, HTTP or LLM entry, with Claude Code's semantics, so that its
-//! settings keep their meaning here: absent, `""` or `"*"` match everything; a string of only
-//! letters, digits, `_`, `-`, spaces, `|` and `,` is a list of exact names; anything else is an
-//! unanchored regex (`Edit.*` also matches `NotebookEdit`).
-//!
-//! It is tested against the field that names what the event is about: the tool for tool events
-//! and approvals, `source` for session:start, `reason` for session:end, `notification_type` for
-//! user:notification, `trigger` for compaction. Events without such a field ignore it, as Claude
-//! Code's UserPromptSubmit and Stop do.
+//! The `matcher` key of configured entries: Claude Code's matcher semantics ([`EventMatcher`]).
 
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, SESSION_END, SESSION_START,
@@ -15,7 +7,15 @@ use hooks_core::events::{
 use regex::Regex;
 use serde_json::Value;
 
-/// A `matcher`: see the [module docs](self).
+/// The `matcher` of a command, HTTP or LLM entry, with Claude Code's semantics, so that its
+/// settings keep their meaning here: absent, `""` or `"*"` match everything; a string of only
+/// letters, digits, `_`, `-`, spaces, `|` and `,` is a list of exact names; anything else is an
+/// unanchored regex (`Edit.*` also matches `NotebookEdit`).
+///
+/// It is tested against the field that names what the event is about: the tool for tool events
+/// and approvals, `source` for session:start, `reason` for session:end, `notification_type` for
+/// user:notification, `trigger` for compaction. Events without such a field ignore it, as Claude
+/// Code's UserPromptSubmit and Stop do.
 #[derive(Debug, Clone)]
 pub enum EventMatcher {
     /// Matches every event.

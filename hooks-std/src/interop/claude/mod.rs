@@ -16,7 +16,7 @@
 //! | user messages | `systemMessage` |
 //! | suppress_output | `suppressOutput: true` |
 
-mod settings;
+pub mod settings;
 
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
