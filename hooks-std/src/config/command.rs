@@ -15,6 +15,7 @@ use nix::unistd::Pid;
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 
+use super::persistent::{PersistentProcess, REQUEST_ID_FIELD};
 use super::{CommandHook, Entry, OnFailure};
 use crate::interop::claude::CLAUDE;
 
@@ -53,7 +54,7 @@ async fn read_capped(mut stream: impl AsyncRead + Unpin) -> (Vec<u8>, bool) {
     }
 }
 
-fn kill_group(pid: Option<u32>) {
+pub(super) fn kill_group(pid: Option<u32>) {
     if let Some(pid) = pid.and_then(|pid| i32::try_from(pid).ok()) {
         // The group may already be gone; that is the goal either way.
         let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
@@ -127,7 +128,7 @@ pub async fn run_command(
 
 /// The JSON a command hook reads on stdin: the proposal's fields, and the event data with
 /// Claude Code's names and event name, so that its scripts run unchanged.
-pub(super) fn stdin_json(entry: &Entry, project_dir: &Path, data: &Value) -> Value {
+pub(super) fn stdin_json(entry: &Entry, project_dir: &Path, data: &Value) -> Map<String, Value> {
     let mut input = CLAUDE.script_input(&entry.event, data);
     if !input.contains_key("hook_event_name") {
         // An event Claude Code does not have: our alias, or the name as written.
@@ -151,17 +152,21 @@ pub(super) fn stdin_json(entry: &Entry, project_dir: &Path, data: &Value) -> Val
     if let Value::Object(ours) = ours {
         input.extend(ours);
     }
-    Value::Object(input)
+    input
 }
 
 /// The answer of a command hook to one event, `on_failure` applied.
 pub(super) async fn answer(
     hook: &CommandHook,
+    process: Option<&PersistentProcess>,
     entry: &Entry,
     project_dir: &Path,
     data: &Value,
 ) -> HookResult {
-    let input = stdin_json(entry, project_dir, data).to_string();
+    if let Some(process) = process {
+        return persistent_answer(hook, process, entry, project_dir, data).await;
+    }
+    let input = Value::Object(stdin_json(entry, project_dir, data)).to_string();
     if hook.fire_and_forget {
         let (hook, name, dir) = (hook.clone(), entry.name.clone(), project_dir.to_path_buf());
         tokio::spawn(async move {
@@ -191,6 +196,57 @@ pub(super) async fn answer(
     match interpret(&outcome, &entry.event, data) {
         Ok(result) => result,
         Err(why) => failure(hook.on_failure, &entry.name, &why),
+    }
+}
+
+/// The answer of a persistent command hook: one request line, one answer line.
+async fn persistent_answer(
+    hook: &CommandHook,
+    process: &PersistentProcess,
+    entry: &Entry,
+    project_dir: &Path,
+    data: &Value,
+) -> HookResult {
+    let request = stdin_json(entry, project_dir, data);
+    match process.round_trip(request, hook.timeout).await {
+        Ok((id, line)) => match parse_answer_line(&line, id, &entry.event, data) {
+            Ok(result) => result,
+            Err(why) => {
+                // After an answer it cannot read, the next line it prints may be this answer's
+                // rest: only a fresh process is surely in step again.
+                process.restart().await;
+                failure(
+                    hook.on_failure,
+                    &entry.name,
+                    &format!("{why}; it was restarted"),
+                )
+            }
+        },
+        Err(error) => failure(hook.on_failure, &entry.name, &error.to_string()),
+    }
+}
+
+/// Reads a persistent hook's answer line to request `id`: any answer protocol, with an echoed
+/// `request_id` checked and removed.
+pub(super) fn parse_answer_line(
+    line: &str,
+    id: u64,
+    event: &str,
+    data: &Value,
+) -> Result<HookResult, String> {
+    let line = line.trim();
+    match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(mut answer)) => {
+            if let Some(echoed) = answer.remove(REQUEST_ID_FIELD) {
+                if echoed.as_u64() != Some(id) {
+                    return Err(format!(
+                        "answered request {echoed} when request {id} was asked"
+                    ));
+                }
+            }
+            parse_object(answer, data)
+        }
+        _ => parse_stdout(line, event, data),
     }
 }
 
@@ -266,6 +322,11 @@ pub(super) fn parse_stdout(stdout: &str, event: &str, data: &Value) -> Result<Ho
             cut(stdout, 120)
         ));
     };
+    parse_object(answer, data)
+}
+
+/// Reads an answer object in whichever protocol its keys show.
+fn parse_object(answer: Map<String, Value>, data: &Value) -> Result<HookResult, String> {
     let claude_keys = [
         "hookSpecificOutput",
         "decision",

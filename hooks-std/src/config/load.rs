@@ -237,6 +237,7 @@ impl Loader {
                         "timeout_ms",
                         "on_failure",
                         "async",
+                        "persistent",
                     ],
                     context,
                 );
@@ -335,22 +336,41 @@ impl Loader {
         let command = self.required_string(mapping, "command", context);
         let timeout = self.timeout(mapping, context, DEFAULT_COMMAND_TIMEOUT);
         let on_failure = self.on_failure(mapping, context);
-        let fire_and_forget = match self.scalar(mapping, "async", "true or false", context) {
-            Some(scalar) => scalar.as_bool().unwrap_or_else(|| {
-                self.error(
-                    scalar.span(),
-                    format!("`async` must be true or false, not `{}`", scalar.as_str()),
-                );
-                false
-            }),
-            None => false,
-        };
+        let fire_and_forget = self.flag(mapping, "async", context);
+        let persistent = self.flag(mapping, "persistent", context);
+        if fire_and_forget && persistent {
+            let span = *mapping
+                .get_node("persistent")
+                .map_or(mapping.span(), Node::span);
+            self.error(
+                &span,
+                format!(
+                    "{context}: `persistent` and `async` cannot both be true (a persistent hook \
+                     answers every event in turn)"
+                ),
+            );
+        }
         Some(CommandHook {
             command: command?,
             timeout,
             on_failure,
             fire_and_forget,
+            persistent,
         })
+    }
+
+    /// A `true`/`false` key, false when absent.
+    fn flag(&mut self, mapping: &MarkedMappingNode, key: &str, context: &str) -> bool {
+        match self.scalar(mapping, key, "true or false", context) {
+            Some(scalar) => scalar.as_bool().unwrap_or_else(|| {
+                self.error(
+                    scalar.span(),
+                    format!("`{key}` must be true or false, not `{}`", scalar.as_str()),
+                );
+                false
+            }),
+            None => false,
+        }
     }
 
     fn timeout(

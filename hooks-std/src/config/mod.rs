@@ -23,13 +23,34 @@
 //! Entry keys: `type` (`command`, `matcher`, `http` or `llm`), `name` (default: file, line and
 //! type), `priority` (default 0; equal priorities keep file order), and for command, HTTP and
 //! LLM entries `matcher` (Claude Code's semantics: see [`EventMatcher`]). Command hooks: `command`
-//! (run by `sh -c`), `timeout_ms` (default 60,000; at most one hour), `on_failure`, `async`.
+//! (run by `sh -c`), `timeout_ms` (default 60,000; at most one hour), `on_failure`, `async`,
+//! `persistent` (see below).
 //! Matcher hooks: `match.tool` and `match.args.<field>` (globs, or `regex:...`), `action`
 //! (`block`, `allow`, `ask`, `inject`), `message`. HTTP hooks: `url`, `headers` (`${VAR}` is
 //! read from the environment), `timeout_ms`, `on_failure`. LLM hooks: `model`, `prompt`
 //! (`{{event}}`, `{{tool}}`, `{{args}}`, `{{data}}`), `max_tokens` (256), `provider` (`openai`,
 //! the default, for any OpenAI-compatible server; or `anthropic`), `base_url`, `api_key_env`,
 //! `cache`, `cache_ttl_secs` (300), `cache_size` (256), `timeout_ms` (30,000), `on_failure`.
+//!
+//! A **persistent** command hook (`persistent: true`) keeps one process alive per mounted entry
+//! and speaks one JSON object per line: each event's request (the JSON a per-event hook reads,
+//! plus a [`REQUEST_ID_FIELD`] it may echo) on its stdin, one answer line (any of the answer
+//! protocols; an empty line continues) on its stdout; `HOOKS_PERSISTENT=1` is set for it.
+//! Requests go one at a time, in emit order. The process starts at the first event, is
+//! restarted at the next event after it dies, and is killed (its process group) at the timeout,
+//! when an answer cannot be read or echoes the wrong id, and when the hooks are unmounted;
+//! each of those is a failure `on_failure` decides. Exit code 2 has no meaning there: deny in
+//! JSON (`{"decision": "block", "reason": "..."}`).
+//!
+//! ```yaml
+//! hooks:
+//!   PreToolUse:
+//!     - type: command
+//!       persistent: true
+//!       command: "python3 -u policy_server.py"   # reads lines, prints one JSON line each
+//!       timeout_ms: 1000
+//!       on_failure: block
+//! ```
 //!
 //! [`load_file`] reports every problem at once, each with file, line and column. It also loads a
 //! Claude Code settings file (`.json`), converted as
@@ -38,6 +59,7 @@
 mod command;
 mod event_matcher;
 mod load;
+mod persistent;
 mod remote;
 
 use std::path::PathBuf;
@@ -51,6 +73,7 @@ use serde_json::Value;
 pub use command::{CommandOutcome, OUTPUT_CAP, run_command};
 pub use event_matcher::EventMatcher;
 pub use load::{ConfigError, ConfigErrors, load_file, load_str};
+pub use persistent::REQUEST_ID_FIELD;
 pub use remote::{AnswerCache, HttpHook, LlmHook, Provider, decision, render};
 
 /// A command hook's timeout when the entry gives none.
@@ -81,6 +104,9 @@ pub struct CommandHook {
     pub on_failure: OnFailure,
     /// Fire and forget: the emit does not wait.
     pub fire_and_forget: bool,
+    /// One long-lived process answering a JSON line per event (`persistent: true`), rather
+    /// than a process per event.
+    pub persistent: bool,
 }
 
 /// A pattern of a matcher hook.
@@ -233,6 +259,8 @@ pub struct HooksConfig {
 struct Configured {
     entry: Entry,
     project_dir: PathBuf,
+    /// The long-lived process of a persistent command hook; killed when the handler goes.
+    process: Option<persistent::PersistentProcess>,
 }
 
 impl Hook for Configured {
@@ -245,7 +273,14 @@ impl Hook for Configured {
         match &self.entry.hook {
             HookKind::Matcher(matcher) => matcher.decide(&self.entry.name, data),
             HookKind::Command(command) => {
-                command::answer(command, &self.entry, &self.project_dir, data).await
+                command::answer(
+                    command,
+                    self.process.as_ref(),
+                    &self.entry,
+                    &self.project_dir,
+                    data,
+                )
+                .await
             }
             HookKind::Http(http) => {
                 remote::http_answer(http, &self.entry, &self.project_dir, data).await
@@ -276,9 +311,16 @@ impl HookModule for HooksConfig {
                 // The hook's own timeout decides; the registry's is only a backstop.
                 options = options.timeout(timeout + Duration::from_secs(5));
             }
+            let process = match &entry.hook {
+                HookKind::Command(command) if command.persistent => Some(
+                    persistent::PersistentProcess::new(&command.command, &self.project_dir),
+                ),
+                _ => None,
+            };
             let handler = Configured {
                 entry: entry.clone(),
                 project_dir: self.project_dir.clone(),
+                process,
             };
             let handle = registry
                 .register_with(&entry.event, handler, options)

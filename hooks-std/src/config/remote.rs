@@ -173,7 +173,7 @@ pub(super) async fn http_answer(
     project_dir: &Path,
     data: &Value,
 ) -> HookResult {
-    let body = stdin_json(entry, project_dir, data)
+    let body = Value::Object(stdin_json(entry, project_dir, data))
         .to_string()
         .into_bytes();
     let headers = hook

@@ -1,0 +1,263 @@
+//! Persistent command hooks: one long-lived process per entry, one JSON object per line each way,
+//! so a policy script's start-up (an interpreter, its imports, its rules) is paid once rather
+//! than per event.
+//!
+//! The process reads a request line (the same JSON a per-event hook reads on stdin, plus a
+//! `request_id`) and answers with one line in any of the answer protocols. Requests go one at a
+//! time, in emit order. The process is started at the first event, restarted at the next event
+//! after it dies, and killed (its whole process group) when it times out, answers out of turn,
+//! or the hook is unmounted. An answer that cannot be read also restarts it: a stray line on
+//! stdout must never be taken as the answer to a later event.
+
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex as SyncMutex};
+use std::task::Poll;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::sync::Mutex;
+
+use super::command::{OUTPUT_CAP, kill_group};
+
+/// The field of a request that a persistent hook may echo in its answer.
+pub const REQUEST_ID_FIELD: &str = "request_id";
+
+/// How much of a persistent hook's stderr is kept for failure reports.
+const STDERR_KEPT: usize = 4096;
+
+/// A persistent hook's process, started on demand.
+#[derive(Debug)]
+pub(super) struct PersistentProcess {
+    command: String,
+    dir: PathBuf,
+    running: Mutex<Option<Running>>,
+    next_request: AtomicU64,
+}
+
+/// A started process and its pipes. Dropping it kills the process group.
+#[derive(Debug)]
+struct Running {
+    child: Child,
+    group: Option<u32>,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    stderr: Arc<SyncMutex<Vec<u8>>>,
+    stderr_drain: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        kill_group(self.group);
+    }
+}
+
+/// Why a persistent hook gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum RoundTripError {
+    /// The process could not be started.
+    Start(String),
+    /// The process ended, or closed its pipes, before answering.
+    Died(String),
+    /// No answer within the timeout; the process was killed.
+    TimedOut,
+    /// The answer line was longer than the cap; the process was killed.
+    TooLong,
+}
+
+impl std::fmt::Display for RoundTripError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RoundTripError::Start(error) => write!(f, "could not start: {error}"),
+            RoundTripError::Died(how) => {
+                write!(f, "{how}; it is restarted at the next event")
+            }
+            RoundTripError::TimedOut => {
+                f.write_str("timed out and was killed; it is restarted at the next event")
+            }
+            RoundTripError::TooLong => write!(
+                f,
+                "answered with a line of more than {OUTPUT_CAP} bytes and was killed"
+            ),
+        }
+    }
+}
+
+impl PersistentProcess {
+    /// A process for `command`, run by `sh -c` in `dir` once the first event comes.
+    pub(super) fn new(command: &str, dir: &Path) -> Self {
+        PersistentProcess {
+            command: command.to_owned(),
+            dir: dir.to_path_buf(),
+            running: Mutex::new(None),
+            next_request: AtomicU64::new(1),
+        }
+    }
+
+    /// Sends `request` (with a fresh `request_id`) and reads the answer line.
+    ///
+    /// Returns the request id with the line, so the caller can check an echoed id.
+    pub(super) async fn round_trip(
+        &self,
+        mut request: serde_json::Map<String, Value>,
+        timeout: Duration,
+    ) -> Result<(u64, String), RoundTripError> {
+        let id = self.next_request.fetch_add(1, Ordering::Relaxed);
+        request.insert(REQUEST_ID_FIELD.to_owned(), Value::from(id));
+        let mut line = Value::Object(request).to_string();
+        line.push('\n');
+        // One request at a time: the protocol has no other way to pair answers with requests.
+        let mut slot = self.running.lock().await;
+        if let Some(running) = slot.as_mut() {
+            if let Some(why) = running.unusable() {
+                tracing::warn!(command = %self.command, "a persistent hook {why}; restarting it");
+                *slot = None;
+            }
+        }
+        let running = match slot.as_mut() {
+            Some(running) => running,
+            None => slot.insert(
+                self.start()
+                    .map_err(|e| RoundTripError::Start(e.to_string()))?,
+            ),
+        };
+        let exchange = tokio::time::timeout(timeout, running.exchange(line.as_bytes())).await;
+        match exchange {
+            Ok(Ok(answer)) => Ok((id, answer)),
+            Ok(Err(error)) => {
+                let error = match error {
+                    Exchange::Closed => RoundTripError::Died(running.how_it_ended().await),
+                    Exchange::TooLong => RoundTripError::TooLong,
+                };
+                *slot = None;
+                Err(error)
+            }
+            Err(_elapsed) => {
+                *slot = None;
+                Err(RoundTripError::TimedOut)
+            }
+        }
+    }
+
+    /// Kills the process if it runs; the next event starts a fresh one.
+    pub(super) async fn restart(&self) {
+        *self.running.lock().await = None;
+    }
+
+    fn start(&self) -> std::io::Result<Running> {
+        let mut child = tokio::process::Command::new("sh")
+            .arg("-c")
+            .arg(&self.command)
+            .current_dir(&self.dir)
+            .env("HOOKS_PROJECT_DIR", &self.dir)
+            .env("CLAUDE_PROJECT_DIR", &self.dir)
+            .env("HOOKS_PERSISTENT", "1")
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()?;
+        let missing = || std::io::Error::other("the process has no pipes");
+        let stdin = child.stdin.take().ok_or_else(missing)?;
+        let stdout = child.stdout.take().ok_or_else(missing)?;
+        let mut stderr = child.stderr.take().ok_or_else(missing)?;
+        // Drain stderr all the time, so a chatty hook never blocks on a full pipe; keep the tail.
+        let kept = Arc::new(SyncMutex::new(Vec::new()));
+        let tail = Arc::clone(&kept);
+        let stderr_drain = tokio::spawn(async move {
+            let mut buffer = [0_u8; 4096];
+            while let Ok(read @ 1..) = stderr.read(&mut buffer).await {
+                if let Ok(mut tail) = tail.lock() {
+                    tail.extend_from_slice(&buffer[..read]);
+                    let excess = tail.len().saturating_sub(STDERR_KEPT);
+                    tail.drain(..excess);
+                }
+            }
+        });
+        Ok(Running {
+            group: child.id(),
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+            stderr: kept,
+            stderr_drain,
+        })
+    }
+}
+
+/// Why an exchange failed before the timeout.
+enum Exchange {
+    Closed,
+    TooLong,
+}
+
+impl Running {
+    /// Why the process cannot take the next request, if it cannot: it ended, closed its
+    /// output, or printed something nobody asked for since its last answer.
+    fn unusable(&mut self) -> Option<&'static str> {
+        if !matches!(self.child.try_wait(), Ok(None)) {
+            return Some("ended between requests");
+        }
+        let waker = std::task::Waker::noop();
+        let mut context = std::task::Context::from_waker(waker);
+        // One poll, no waiting: only a read that would block means a quiet, open stdout.
+        match Pin::new(&mut self.stdout).poll_fill_buf(&mut context) {
+            Poll::Pending => None,
+            Poll::Ready(Ok([])) | Poll::Ready(Err(_)) => Some("closed its output"),
+            Poll::Ready(Ok(_)) => Some("printed between requests"),
+        }
+    }
+
+    async fn exchange(&mut self, line: &[u8]) -> Result<String, Exchange> {
+        if self.stdin.write_all(line).await.is_err() || self.stdin.flush().await.is_err() {
+            return Err(Exchange::Closed);
+        }
+        let mut answer = Vec::new();
+        loop {
+            let buffer = self.stdout.fill_buf().await.map_err(|_| Exchange::Closed)?;
+            if buffer.is_empty() {
+                return Err(Exchange::Closed);
+            }
+            let (taken, done) = match buffer.iter().position(|&byte| byte == b'\n') {
+                Some(end) => (end + 1, true),
+                None => (buffer.len(), false),
+            };
+            answer.extend_from_slice(&buffer[..taken]);
+            self.stdout.consume(taken);
+            if answer.len() > OUTPUT_CAP {
+                return Err(Exchange::TooLong);
+            }
+            if done {
+                return Ok(String::from_utf8_lossy(&answer).into_owned());
+            }
+        }
+    }
+
+    /// How the process ended, for a failure report (it has closed its stdout).
+    async fn how_it_ended(&mut self) -> String {
+        let status = tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await;
+        // Its last words may still be in the pipe: let the drain reach the end (bounded, since a
+        // child it left behind may hold stderr open).
+        let _ = tokio::time::timeout(Duration::from_millis(200), &mut self.stderr_drain).await;
+        let stderr = self
+            .stderr
+            .lock()
+            .map(|tail| String::from_utf8_lossy(&tail).trim().to_owned())
+            .unwrap_or_default();
+        let last_line = stderr.lines().last().unwrap_or("");
+        match status {
+            Ok(Ok(status)) => match status.code() {
+                Some(code @ 129..=192) => format!("was killed by signal {}", code - 128),
+                Some(code) if last_line.is_empty() => format!("exited with {code}"),
+                Some(code) => format!("exited with {code}: {last_line}"),
+                None => "was killed by a signal".to_owned(),
+            },
+            _ => "closed its output without answering".to_owned(),
+        }
+    }
+}
