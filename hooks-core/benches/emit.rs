@@ -151,8 +151,8 @@ fn emit_payload_size(c: &mut Criterion) {
     group.finish();
 }
 
-/// Ten handlers that each rewrite one field of a 1 KB payload: each pays for its own copy,
-/// the registry adds none.
+/// Ten handlers that each rewrite one field of a 1 KB or 64 KB payload: each pays for its own
+/// copy, the registry adds none.
 fn emit_modify_chain(c: &mut Criterion) {
     let registry = HookRegistry::new();
     for i in 0..10 {
@@ -169,16 +169,129 @@ fn emit_modify_chain(c: &mut Criterion) {
             )
             .expect("tool:pre is canonical");
     }
-    let data = payload(1024);
-    c.bench_function("emit/modify_chain_10_handlers_1KB", |b| {
-        b.iter_custom(|iters| {
-            timed(
-                iters,
-                || data.clone(),
-                |data| ready(registry.emit("tool:pre", data)),
+    for (label, bytes) in [("1KB", 1024), ("64KB", 64 * 1024)] {
+        let data = payload(bytes);
+        c.bench_function(&format!("emit/modify_chain_10_handlers_{label}"), |b| {
+            b.iter_custom(|iters| {
+                timed(
+                    iters,
+                    || data.clone(),
+                    |data| ready(registry.emit("tool:pre", data)),
+                )
+            });
+        });
+    }
+}
+
+async fn deny(_event: &str, _data: &Value) -> HookResult {
+    HookResult::deny("denied")
+}
+
+/// A deny among 100 handlers: first, nothing after it runs; last, all 99 before it do.
+fn emit_deny_first_versus_last(c: &mut Criterion) {
+    let mut group = c.benchmark_group("emit/deny_of_100");
+    for (label, denier) in [("first", 0), ("last", 99)] {
+        let registry = HookRegistry::new();
+        for i in 0..100 {
+            let name = format!("hook_{i}");
+            if i == denier {
+                registry.register("tool:pre", deny, i, name)
+            } else {
+                registry.register("tool:pre", noop, i, name)
+            }
+            .expect("tool:pre is canonical");
+        }
+        group.bench_function(label, |b| {
+            b.iter_custom(|iters| {
+                timed(iters, small, |data| ready(registry.emit("tool:pre", data)))
+            });
+        });
+    }
+    group.finish();
+}
+
+/// `emit_and_collect` over ten handlers that each answer with a small value.
+fn emit_and_collect_10_handlers(c: &mut Criterion) {
+    let registry = HookRegistry::new();
+    for i in 0..10 {
+        registry
+            .register(
+                "app:collect",
+                move |_: &str, _: &Value| async move {
+                    HookResult::cont().with_data(json!({"from": i}))
+                },
+                i,
+                format!("collect_{i}"),
             )
+            .expect("app:collect is a valid custom event");
+    }
+    c.bench_function("emit_and_collect/10_handlers", |b| {
+        b.iter_custom(|iters| {
+            timed(iters, small, |data| {
+                ready(registry.emit_and_collect("app:collect", data, Duration::from_secs(1)))
+            })
         });
     });
+}
+
+/// Ten no-op handlers emitted to from this thread and a second one while a third registers
+/// and unregisters a handler on the same event as fast as it can, beside the same emits with
+/// nobody writing: readers never wait for a writer, so the two should be close.
+fn emit_during_registration_churn(c: &mut Criterion) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let mut group = c.benchmark_group("emit/10_noop_handlers_2_threads");
+    for churn in [false, true] {
+        let registry = Arc::new(with_noops(10));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut workers = Vec::new();
+        {
+            let (registry, stop) = (Arc::clone(&registry), Arc::clone(&stop));
+            workers.push(std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    drop(black_box(ready(registry.emit("tool:pre", small()))));
+                }
+            }));
+        }
+        let mut churned = None;
+        if churn {
+            let (registry, stop) = (Arc::clone(&registry), Arc::clone(&stop));
+            let count = Arc::new(std::sync::atomic::AtomicU64::new(0));
+            let counter = Arc::clone(&count);
+            churned = Some(count);
+            workers.push(std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let handle = registry
+                        .register("tool:pre", noop, 50, "churn")
+                        .expect("tool:pre is canonical");
+                    handle.unregister();
+                    counter.fetch_add(1, Ordering::Relaxed);
+                }
+            }));
+        }
+        let label = if churn {
+            "with_registration_churn"
+        } else {
+            "quiet"
+        };
+        group.bench_function(label, |b| {
+            b.iter_custom(|iters| {
+                timed(iters, small, |data| ready(registry.emit("tool:pre", data)))
+            });
+        });
+        stop.store(true, Ordering::Relaxed);
+        for worker in workers {
+            worker.join().expect("a bench thread panicked");
+        }
+        if let Some(count) = churned {
+            // Proof that the writer was busy the whole time, not starved.
+            println!(
+                "registrations during the run: {}",
+                count.load(Ordering::Relaxed)
+            );
+        }
+    }
+    group.finish();
 }
 
 /// The ten functions of the annotated-versus-hand-registered case, with their priorities.
@@ -253,6 +366,9 @@ criterion_group!(
     emit_unknown_event,
     emit_payload_size,
     emit_modify_chain,
+    emit_deny_first_versus_last,
+    emit_and_collect_10_handlers,
+    emit_during_registration_churn,
     emit_annotated_versus_hand_registered
 );
 criterion_main!(benches);

@@ -1,5 +1,6 @@
-//! The cost of configured hooks: a command hook against spawning the same process bare, 1,000
-//! matcher rules, and the LLM cache-hit path.
+//! The cost of configured hooks: a command hook against spawning the same process bare, a
+//! persistent command hook against the same policy spawned per event, 1,000 matcher rules, and
+//! the LLM cache-hit path.
 //!
 //! Run with `cargo bench -p hooks-std --bench configured`.
 
@@ -71,6 +72,74 @@ fn command_hook_versus_bare_spawn(c: &mut Criterion) {
     group.finish();
 }
 
+/// A Python policy (parse the event, answer `{}`) as a persistent hook, the same policy spawned
+/// per event, and a bare line round trip to the same persistent process without the registry.
+fn persistent_versus_per_event(c: &mut Criterion) {
+    let rt = runtime();
+    let dir = std::env::temp_dir().join(format!("hooks-bench-persistent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let policy = "import json, sys\n\
+def decide(request):\n    return '{\"decision\": \"block\", \"reason\": \"no rm\"}' if request.get('tool_name') == 'rm' else '{}'\n";
+    std::fs::write(
+        dir.join("server.py"),
+        format!("{policy}for line in sys.stdin:\n    sys.stdout.write(decide(json.loads(line)) + '\\n')\n    sys.stdout.flush()\n"),
+    )
+    .expect("writes the server");
+    std::fs::write(
+        dir.join("once.py"),
+        format!("{policy}print(decide(json.load(sys.stdin)))\n"),
+    )
+    .expect("writes the script");
+    let mut group = c.benchmark_group("persistent_hook");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(6));
+    for (label, extra, script) in [
+        (
+            "persistent/through_the_registry",
+            "      persistent: true\n",
+            "server.py",
+        ),
+        ("per_event/through_the_registry", "", "once.py"),
+    ] {
+        let registry = HookRegistry::new();
+        let yaml = format!(
+            "hooks:\n  PreToolUse:\n    - type: command\n      command: \"python3 {script}\"\n{extra}"
+        );
+        let config = load_str(&yaml, Path::new("bench.yaml"), &dir).expect("valid");
+        let _mounted = config.mount(&registry).expect("mounts");
+        group.bench_function(label, |b| {
+            b.to_async(&rt)
+                .iter(|| async { black_box(registry.emit("tool:pre", tool_call()).await) });
+        });
+    }
+    // The same exchange with nothing around it: write a line, read a line.
+    let mut server = std::process::Command::new("python3")
+        .arg(dir.join("server.py"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let mut to_server = server.stdin.take().expect("a pipe");
+    let mut from_server = std::io::BufReader::new(server.stdout.take().expect("a pipe"));
+    let mut request = tool_call().to_string();
+    request.push('\n');
+    group.bench_function("persistent/bare_pipe_round_trip", |b| {
+        use std::io::{BufRead, Write};
+        let mut answer = String::new();
+        b.iter(|| {
+            to_server.write_all(request.as_bytes()).expect("writes");
+            to_server.flush().expect("flushes");
+            answer.clear();
+            from_server.read_line(&mut answer).expect("reads");
+            black_box(&answer);
+        });
+    });
+    group.finish();
+    drop(to_server);
+    let _ = server.wait();
+}
+
 /// 1,000 matcher rules, none of which matches the call (every rule is checked).
 fn thousand_matchers(c: &mut Criterion) {
     let mut yaml = String::from("hooks:\n  PreToolUse:\n");
@@ -129,6 +198,7 @@ fn llm_cache_hit(c: &mut Criterion) {
 criterion_group!(
     benches,
     command_hook_versus_bare_spawn,
+    persistent_versus_per_event,
     thousand_matchers,
     llm_cache_hit
 );
