@@ -9,27 +9,15 @@
 //! and drop the result. Payloads are built in chunks outside the timed loop; `emit/floor`
 //! times the same loop with the registry taken out (move the payload, drop it).
 
-use std::future::Future;
 use std::hint::black_box;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use hooks_core::{HookRegistry, HookResult, hook};
 use serde_json::{Value, json};
 
-/// Drives a future that must complete without waiting (every handler here is ready at once).
-fn ready<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    match future
-        .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()))
-    {
-        Poll::Ready(output) => output,
-        Poll::Pending => panic!("a benchmarked emit waited; its handlers must answer at once"),
-    }
-}
+mod support;
+use support::{deny, noop, payload, ready, small, with_noops};
 
 /// Times `iters` runs of `routine` on fresh payloads from `payload`, each result dropped at
 /// once; building the payloads is not timed.
@@ -47,35 +35,6 @@ fn timed<T>(iters: u64, payload: impl Fn() -> Value, routine: impl Fn(Value) -> 
         elapsed += start.elapsed();
     }
     elapsed
-}
-
-async fn noop(_event: &str, _data: &Value) -> HookResult {
-    HookResult::cont()
-}
-
-/// A registry with `count` no-op handlers on `tool:pre`.
-fn with_noops(count: usize) -> HookRegistry {
-    let registry = HookRegistry::new();
-    for i in 0..count {
-        registry
-            .register("tool:pre", noop, i as i32, format!("noop_{i}"))
-            .expect("tool:pre is canonical");
-    }
-    registry
-}
-
-/// The payload of the handler-count cases: a small `tool:pre` event.
-fn small() -> Value {
-    json!({"tool_name": "bash"})
-}
-
-/// A `tool:pre` payload whose `tool_input.content` makes it about `bytes` long as JSON.
-fn payload(bytes: usize) -> Value {
-    json!({
-        "tool_name": "write_file",
-        "tool_input": {"file_path": "src/lib.rs", "content": "x".repeat(bytes.saturating_sub(80))},
-        "session_id": "bench-session",
-    })
 }
 
 fn emit_noop_handlers(c: &mut Criterion) {
@@ -181,10 +140,6 @@ fn emit_modify_chain(c: &mut Criterion) {
             });
         });
     }
-}
-
-async fn deny(_event: &str, _data: &Value) -> HookResult {
-    HookResult::deny("denied")
 }
 
 /// A deny among 100 handlers: first, nothing after it runs; last, all 99 before it do.

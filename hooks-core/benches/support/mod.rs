@@ -1,0 +1,58 @@
+//! What the emit benchmarks share: handlers that answer at once, the registries and payloads
+//! of the cases, and a way to drive an emit without an executor.
+
+#![allow(dead_code)] // each bench binary uses its own part
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use hooks_core::{HookRegistry, HookResult};
+use serde_json::{Value, json};
+
+/// Drives a future that must complete without waiting (every handler here is ready at once).
+pub fn ready<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        Poll::Ready(output) => output,
+        Poll::Pending => panic!("a benchmarked emit waited; its handlers must answer at once"),
+    }
+}
+
+/// A handler with nothing to say.
+pub async fn noop(_event: &str, _data: &Value) -> HookResult {
+    HookResult::cont()
+}
+
+/// A registry with `count` no-op handlers on `tool:pre`.
+pub fn with_noops(count: usize) -> HookRegistry {
+    let registry = HookRegistry::new();
+    for i in 0..count {
+        registry
+            .register("tool:pre", noop, i as i32, format!("noop_{i}"))
+            .expect("tool:pre is canonical");
+    }
+    registry
+}
+
+/// The payload of the handler-count cases: a small `tool:pre` event.
+pub fn small() -> Value {
+    json!({"tool_name": "bash"})
+}
+
+/// A `tool:pre` payload whose `tool_input.content` makes it about `bytes` long as JSON.
+pub fn payload(bytes: usize) -> Value {
+    json!({
+        "tool_name": "write_file",
+        "tool_input": {"file_path": "src/lib.rs", "content": "x".repeat(bytes.saturating_sub(80))},
+        "session_id": "bench-session",
+    })
+}
+
+/// A handler that denies everything.
+pub async fn deny(_event: &str, _data: &Value) -> HookResult {
+    HookResult::deny("denied")
+}
