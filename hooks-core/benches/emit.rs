@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use hooks_core::{HookRegistry, HookResult, hook};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 mod support;
-use support::{deny, noop, payload, ready, small, with_noops};
+use support::{collectors, deny_at, modify_chain, noop, payload, ready, small, with_noops};
 
 /// Times `iters` runs of `routine` on fresh payloads from `payload`, each result dropped at
 /// once; building the payloads is not timed.
@@ -113,21 +113,7 @@ fn emit_payload_size(c: &mut Criterion) {
 /// Ten handlers that each rewrite one field of a 1 KB or 64 KB payload: each pays for its own
 /// copy, the registry adds none.
 fn emit_modify_chain(c: &mut Criterion) {
-    let registry = HookRegistry::new();
-    for i in 0..10 {
-        registry
-            .register(
-                "tool:pre",
-                move |_: &str, data: &Value| {
-                    let mut changed = data.clone();
-                    changed["step"] = json!(i);
-                    async move { HookResult::modify(changed) }
-                },
-                i,
-                format!("modify_{i}"),
-            )
-            .expect("tool:pre is canonical");
-    }
+    let registry = modify_chain();
     for (label, bytes) in [("1KB", 1024), ("64KB", 64 * 1024)] {
         let data = payload(bytes);
         c.bench_function(&format!("emit/modify_chain_10_handlers_{label}"), |b| {
@@ -146,16 +132,7 @@ fn emit_modify_chain(c: &mut Criterion) {
 fn emit_deny_first_versus_last(c: &mut Criterion) {
     let mut group = c.benchmark_group("emit/deny_of_100");
     for (label, denier) in [("first", 0), ("last", 99)] {
-        let registry = HookRegistry::new();
-        for i in 0..100 {
-            let name = format!("hook_{i}");
-            if i == denier {
-                registry.register("tool:pre", deny, i, name)
-            } else {
-                registry.register("tool:pre", noop, i, name)
-            }
-            .expect("tool:pre is canonical");
-        }
+        let registry = deny_at(denier);
         group.bench_function(label, |b| {
             b.iter_custom(|iters| {
                 timed(iters, small, |data| ready(registry.emit("tool:pre", data)))
@@ -167,19 +144,7 @@ fn emit_deny_first_versus_last(c: &mut Criterion) {
 
 /// `emit_and_collect` over ten handlers that each answer with a small value.
 fn emit_and_collect_10_handlers(c: &mut Criterion) {
-    let registry = HookRegistry::new();
-    for i in 0..10 {
-        registry
-            .register(
-                "app:collect",
-                move |_: &str, _: &Value| async move {
-                    HookResult::cont().with_data(json!({"from": i}))
-                },
-                i,
-                format!("collect_{i}"),
-            )
-            .expect("app:collect is a valid custom event");
-    }
+    let registry = collectors();
     c.bench_function("emit_and_collect/10_handlers", |b| {
         b.iter_custom(|iters| {
             timed(iters, small, |data| {

@@ -13,11 +13,11 @@ use std::hint::black_box;
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
-use hooks_core::{HookRegistry, HookResult};
-use serde_json::{Value, json};
+use hooks_core::HookRegistry;
+use serde_json::Value;
 
 mod support;
-use support::{deny, noop, payload, ready, small, with_noops};
+use support::{collectors, deny_at, modify_chain, payload, ready, small, with_noops};
 
 /// Set in the child: which case to run and how many times.
 const CASE_VAR: &str = "HOOKS_INSTRUCTIONS_CASE";
@@ -29,56 +29,6 @@ type Case = Box<dyn FnMut()>;
 
 fn emit_with(registry: HookRegistry, event: &'static str, data: fn() -> Value) -> Case {
     Box::new(move || drop(black_box(ready(registry.emit(black_box(event), data())))))
-}
-
-fn deny_at(denier: i32) -> HookRegistry {
-    let registry = HookRegistry::new();
-    for i in 0..100 {
-        let name = format!("hook_{i}");
-        if i == denier {
-            registry.register("tool:pre", deny, i, name)
-        } else {
-            registry.register("tool:pre", noop, i, name)
-        }
-        .expect("tool:pre is canonical");
-    }
-    registry
-}
-
-fn modify_chain() -> HookRegistry {
-    let registry = HookRegistry::new();
-    for i in 0..10 {
-        registry
-            .register(
-                "tool:pre",
-                move |_: &str, data: &Value| {
-                    let mut changed = data.clone();
-                    changed["step"] = json!(i);
-                    async move { HookResult::modify(changed) }
-                },
-                i,
-                format!("modify_{i}"),
-            )
-            .expect("tool:pre is canonical");
-    }
-    registry
-}
-
-fn collectors() -> HookRegistry {
-    let registry = HookRegistry::new();
-    for i in 0..10 {
-        registry
-            .register(
-                "app:collect",
-                move |_: &str, _: &Value| async move {
-                    HookResult::cont().with_data(json!({"from": i}))
-                },
-                i,
-                format!("collect_{i}"),
-            )
-            .expect("app:collect is a valid custom event");
-    }
-    registry
 }
 
 /// Every case, by name, in the order of the table.

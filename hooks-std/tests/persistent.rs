@@ -150,15 +150,20 @@ async fn concurrent_emits_each_get_their_own_answer() {
 #[tokio::test]
 async fn a_process_that_died_between_events_is_restarted_silently() {
     let dir = scratch("restart");
-    // Answers one request, then exits.
+    // Answers one request, then exits (and so does the shell that started it).
     let script = server("").replace(
         "    sys.stdout.flush()\n",
-        "    sys.stdout.flush()\n    sys.exit(0)\n",
+        "    sys.stdout.flush()\n    open('shell.pid', 'w').write(str(os.getppid()))\n    sys.exit(0)\n",
     );
     let (registry, _mounted) = persistent(&dir, &script, "");
     let (first, _) = ask(&registry, 1).await;
     let pid: i32 = first.parse().unwrap();
     assert!(gone(pid).await);
+    let shell: i32 = std::fs::read_to_string(dir.join("shell.pid"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(gone(shell).await);
     let (second, answered) = ask(&registry, 2).await;
     assert_ne!(first, second);
     assert_eq!(answered, "2");

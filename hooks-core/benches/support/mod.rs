@@ -56,3 +56,57 @@ pub fn payload(bytes: usize) -> Value {
 pub async fn deny(_event: &str, _data: &Value) -> HookResult {
     HookResult::deny("denied")
 }
+
+/// 100 handlers on `tool:pre`, the one at priority `denier` denying, the others no-ops.
+pub fn deny_at(denier: i32) -> HookRegistry {
+    let registry = HookRegistry::new();
+    for i in 0..100 {
+        let name = format!("hook_{i}");
+        if i == denier {
+            registry.register("tool:pre", deny, i, name)
+        } else {
+            registry.register("tool:pre", noop, i, name)
+        }
+        .expect("tool:pre is canonical");
+    }
+    registry
+}
+
+/// Ten handlers on `tool:pre` that each rewrite one field of the payload (each pays for its
+/// own copy).
+pub fn modify_chain() -> HookRegistry {
+    let registry = HookRegistry::new();
+    for i in 0..10 {
+        registry
+            .register(
+                "tool:pre",
+                move |_: &str, data: &Value| {
+                    let mut changed = data.clone();
+                    changed["step"] = json!(i);
+                    async move { HookResult::modify(changed) }
+                },
+                i,
+                format!("modify_{i}"),
+            )
+            .expect("tool:pre is canonical");
+    }
+    registry
+}
+
+/// Ten handlers on `app:collect` that each answer with a one-field object.
+pub fn collectors() -> HookRegistry {
+    let registry = HookRegistry::new();
+    for i in 0..10 {
+        registry
+            .register(
+                "app:collect",
+                move |_: &str, _: &Value| async move {
+                    HookResult::cont().with_data(json!({"from": i}))
+                },
+                i,
+                format!("collect_{i}"),
+            )
+            .expect("app:collect is a valid custom event");
+    }
+    registry
+}

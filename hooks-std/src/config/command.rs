@@ -61,14 +61,11 @@ pub(super) fn kill_group(pid: Option<u32>) {
     }
 }
 
-/// Runs `command` through `sh -c` in `dir` with `input` on stdin.
-pub async fn run_command(
-    command: &str,
-    dir: &Path,
-    input: &[u8],
-    timeout: Duration,
-) -> std::io::Result<CommandOutcome> {
-    let mut child = tokio::process::Command::new("sh")
+/// `sh -c command` in `dir`, as every command hook runs: the project directory in the
+/// environment, its own process group (so all it starts can be killed together), piped.
+pub(super) fn shell(command: &str, dir: &Path) -> tokio::process::Command {
+    let mut shell = tokio::process::Command::new("sh");
+    shell
         .arg("-c")
         .arg(command)
         .current_dir(dir)
@@ -78,8 +75,18 @@ pub async fn run_command(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()?;
+        .kill_on_drop(true);
+    shell
+}
+
+/// Runs `command` through `sh -c` in `dir` with `input` on stdin.
+pub async fn run_command(
+    command: &str,
+    dir: &Path,
+    input: &[u8],
+    timeout: Duration,
+) -> std::io::Result<CommandOutcome> {
+    let mut child = shell(command, dir).spawn()?;
     let pid = child.id();
     let stdout = tokio::spawn(read_capped(
         child

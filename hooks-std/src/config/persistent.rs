@@ -6,12 +6,13 @@
 //! `request_id`) and answers with one line in any of the answer protocols. Requests go one at a
 //! time, in emit order. The process is started at the first event, restarted at the next event
 //! after it dies, and killed (its whole process group) when it times out, answers out of turn,
-//! or the hook is unmounted. An answer that cannot be read also restarts it: a stray line on
-//! stdout must never be taken as the answer to a later event.
+//! or the hook is unmounted. An answer that cannot be read, or that echoes another request's id,
+//! also restarts it, and so does output found waiting before a request is sent: a stray line on
+//! stdout must not be taken as the answer to a later event. (Output that arrives just as a
+//! request is sent can only be told apart by the echoed id.)
 
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
-use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as SyncMutex};
 use std::task::Poll;
@@ -22,7 +23,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufR
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::Mutex;
 
-use super::command::{OUTPUT_CAP, kill_group};
+use super::command::{OUTPUT_CAP, kill_group, shell};
 
 /// The field of a request that a persistent hook may echo in its answer.
 pub const REQUEST_ID_FIELD: &str = "request_id";
@@ -149,18 +150,8 @@ impl PersistentProcess {
     }
 
     fn start(&self) -> std::io::Result<Running> {
-        let mut child = tokio::process::Command::new("sh")
-            .arg("-c")
-            .arg(&self.command)
-            .current_dir(&self.dir)
-            .env("HOOKS_PROJECT_DIR", &self.dir)
-            .env("CLAUDE_PROJECT_DIR", &self.dir)
+        let mut child = shell(&self.command, &self.dir)
             .env("HOOKS_PERSISTENT", "1")
-            .process_group(0)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
             .spawn()?;
         let missing = || std::io::Error::other("the process has no pipes");
         let stdin = child.stdin.take().ok_or_else(missing)?;
