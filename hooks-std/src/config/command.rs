@@ -318,12 +318,22 @@ pub(super) fn parse_stdout(stdout: &str, event: &str, data: &Value) -> Result<Ho
     }
     serde_json::from_value::<HookResult>(Value::Object(answer))
         .map_err(|error| format!("printed an answer that is not a hook result: {error}"))
-        .and_then(|result| match result.action {
-            HookAction::Modify if result.data.is_none() => {
-                Err("answered modify without data".to_owned())
-            }
-            _ => Ok(result),
-        })
+        .and_then(usable)
+}
+
+/// `result` if it can be applied as it says; an answer the kernel could only skip (modify
+/// without data, inject_context without text) is a failure of the hook, so that its
+/// `on_failure` decides rather than the kernel's skip.
+pub(super) fn usable(result: HookResult) -> Result<HookResult, String> {
+    match result.action {
+        HookAction::Modify if result.data.is_none() => {
+            Err("answered modify without data".to_owned())
+        }
+        HookAction::InjectContext if result.context_injection.is_none() => {
+            Err("answered inject_context without context_injection".to_owned())
+        }
+        _ => Ok(result),
+    }
 }
 
 fn cut(text: &str, max: usize) -> &str {
