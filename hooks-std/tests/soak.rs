@@ -97,10 +97,11 @@ fn every_event_is_logged_once_whole_while_handlers_come_and_go() {
     let started = Instant::now();
     runtime.block_on(async {
         let done = Arc::new(AtomicBool::new(false));
-        // Registers and removes handlers for as long as the emitters run.
+        // Registers and removes handlers for as long as the emitters run, from a thread of its
+        // own so that it really runs beside them.
         let churn = {
             let (registry, done, churned) = (registry.clone(), done.clone(), churned.clone());
-            tokio::spawn(async move {
+            std::thread::spawn(move || {
                 let mut k = 0_u64;
                 while !done.load(Ordering::Relaxed) {
                     let name = format!("churn{}", k % 4);
@@ -115,7 +116,7 @@ fn every_event_is_logged_once_whole_while_handlers_come_and_go() {
                         .unwrap();
                     k += 1;
                     churned.store(k, Ordering::Relaxed);
-                    tokio::time::sleep(Duration::from_millis(1)).await;
+                    std::thread::sleep(Duration::from_micros(200));
                 }
             })
         };
@@ -146,7 +147,7 @@ fn every_event_is_logged_once_whole_while_handlers_come_and_go() {
             emitter.await.unwrap();
         }
         done.store(true, Ordering::Relaxed);
-        churn.await.unwrap();
+        churn.join().unwrap();
     });
     let elapsed = started.elapsed();
     let end_rss = rss_kib();
