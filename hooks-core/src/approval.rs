@@ -15,6 +15,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::events::{APPROVAL_DENIED, APPROVAL_GRANTED, APPROVAL_REQUIRED};
+use crate::guard::CatchPanic;
 use crate::handler::BoxFuture;
 use crate::{ApprovalDefault, HookRegistry, HookResult};
 
@@ -182,7 +183,10 @@ impl Approvals {
         self.registry
             .emit(APPROVAL_REQUIRED, request_data(request))
             .await;
-        let answer = match tokio::time::timeout(request.timeout, provider.ask(request)).await {
+        // A provider that panics (a crashed dialog) is a failed provider: the default
+        // decides, and the caller's tool call is not unwound with it.
+        let asked = CatchPanic::new(|| provider.ask(request));
+        let answer = match tokio::time::timeout(request.timeout, asked).await {
             Err(_elapsed) => return default(DecisionSource::Timeout),
             Ok(Err(ApprovalError(error))) => return default(DecisionSource::ProviderError(error)),
             Ok(Ok(answer)) => answer,

@@ -3,7 +3,8 @@
 //!
 //! It observes every emit, after its handlers, so it records the merged result and loses no
 //! event, not even one a hook denied. Secrets in the data (API keys, tokens, authorization
-//! headers, the configured keys) are redacted first. Each line is written whole under a lock,
+//! headers, the configured keys) and in the hooks' reasons, messages and failures are redacted
+//! first. Each line is written whole under a lock,
 //! so concurrent emits never interleave or lose a line. The debug events
 //! (`llm:request:debug`, `llm:response:debug`) are written only at `level: debug`. When the file
 //! would grow past `max_bytes` it is rotated: `events.jsonl` becomes `events.jsonl.1`, and so
@@ -50,7 +51,7 @@ use hooks_core::events::{LLM_REQUEST_DEBUG, LLM_RESPONSE_DEBUG};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{EmitResult, HookRegistry, timestamp};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::redaction::{RedactionConfig, RedactionModule};
 
@@ -199,25 +200,28 @@ impl Log {
             .as_ref()
             .and_then(|r| r.redact(outcome.data()));
         let data = redacted.as_ref().map_or(outcome.data(), |(clean, _)| clean);
-        let mut record = json!({
+        // Every text a hook wrote may repeat a secret it saw: reasons, messages and failures
+        // are redacted as the data is.
+        let clean = |text: &str| match &self.redaction {
+            Some(redaction) => redaction
+                .redact_text(text)
+                .map_or_else(|| text.to_owned(), |(clean, _)| clean),
+            None => text.to_owned(),
+        };
+        let record = json!({
             "time": timestamp::now(),
             "event": event,
             "data": data,
             "result": {
                 "action": outcome.action.as_str(),
-                "reason": outcome.reason,
+                "reason": outcome.reason.as_deref().map(clean),
                 "decided_by": outcome.decided_by.as_deref(),
                 "modified_by": outcome.modifications.iter().map(|m| &*m.hook).collect::<Vec<_>>(),
                 "injections": outcome.injections.iter().map(|i| json!({"hook": &*i.hook, "bytes": i.text.len(), "ephemeral": i.ephemeral})).collect::<Vec<_>>(),
-                "messages": outcome.messages.iter().map(|m| json!({"hook": &*m.hook, "level": m.level.as_str(), "text": m.text})).collect::<Vec<_>>(),
-                "failures": outcome.failures.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "messages": outcome.messages.iter().map(|m| json!({"hook": &*m.hook, "level": m.level.as_str(), "text": clean(&m.text)})).collect::<Vec<_>>(),
+                "failures": outcome.failures.iter().map(|f| clean(&f.to_string())).collect::<Vec<_>>(),
             }
         });
-        if let (Some(redaction), Some(reason)) = (&self.redaction, outcome.reason.as_deref()) {
-            if let Some((clean, _)) = redaction.redact_text(reason) {
-                record["result"]["reason"] = Value::from(clean);
-            }
-        }
         let mut line = record.to_string();
         line.push('\n');
         Some(line)

@@ -29,6 +29,10 @@ pub struct CommandOutcome {
     pub code: Option<i32>,
     /// Whether the timeout passed.
     pub timed_out: bool,
+    /// Whether the process ended in time but a process it started (outside its group, so
+    /// not killed with it) still held its output open at the timeout; `timed_out` is then
+    /// set too, and the output is not read as an answer.
+    pub output_held: bool,
     /// Standard output (at most [`OUTPUT_CAP`] bytes, lossily decoded).
     pub stdout: String,
     /// Standard error (at most [`OUTPUT_CAP`] bytes, lossily decoded).
@@ -80,12 +84,18 @@ pub(super) fn shell(command: &str, dir: &Path) -> tokio::process::Command {
 }
 
 /// Runs `command` through `sh -c` in `dir` with `input` on stdin.
+///
+/// Everything is bounded by `timeout`: the process, the delivery of its input (a hook that
+/// never reads a large event cannot stall the call) and the end of its output (a process that
+/// left the group but still holds stdout open cannot either). Past the timeout the outcome is
+/// `timed_out`, whatever was printed so far.
 pub async fn run_command(
     command: &str,
     dir: &Path,
     input: &[u8],
     timeout: Duration,
 ) -> std::io::Result<CommandOutcome> {
+    let deadline = tokio::time::Instant::now() + timeout;
     let mut child = shell(command, dir).spawn()?;
     let pid = child.id();
     let stdout = tokio::spawn(read_capped(
@@ -101,13 +111,17 @@ pub async fn run_command(
             .ok_or_else(|| std::io::Error::other("no stderr"))?,
     ));
     if let Some(mut stdin) = child.stdin.take() {
-        // A hook that does not read its input closes the pipe early: that is not an error.
-        let _ = stdin.write_all(input).await;
-        drop(stdin);
+        // Written beside the wait, not before it: a hook that does not read its input would
+        // otherwise block the write, and the timeout would never start. A hook that closes
+        // the pipe early is not an error; the write ends when the group is killed.
+        let input = input.to_vec();
+        tokio::spawn(async move {
+            let _ = stdin.write_all(&input).await;
+        });
     }
-    let (status, timed_out) = tokio::select! {
+    let (status, mut timed_out) = tokio::select! {
         status = child.wait() => (Some(status?), false),
-        () = tokio::time::sleep(timeout) => (None, true),
+        () = tokio::time::sleep_until(deadline) => (None, true),
     };
     // Whatever the hook left running in its group goes too, so the pipes close and nothing
     // outlives the hook.
@@ -116,10 +130,24 @@ pub async fn run_command(
         Some(status) => Some(status),
         None => Some(child.wait().await?),
     };
-    let ((out, out_cut), (err, err_cut)) = (
-        stdout.await.unwrap_or_default(),
-        stderr.await.unwrap_or_default(),
-    );
+    // A process that escaped the group (setsid) may still hold the pipes: wait for them only
+    // until the deadline (a moment more after a timeout, for the killed group's pipes to
+    // close), then stop reading.
+    let until = if timed_out {
+        tokio::time::Instant::now() + Duration::from_millis(500)
+    } else {
+        deadline
+    };
+    let (mut stdout, mut stderr) = (stdout, stderr);
+    let streams = async { ((&mut stdout).await, (&mut stderr).await) };
+    let read = tokio::time::timeout_at(until, streams).await;
+    stdout.abort();
+    stderr.abort();
+    let (((out, out_cut), (err, err_cut)), output_held) = match read {
+        Ok((out, err)) => ((out.unwrap_or_default(), err.unwrap_or_default()), false),
+        Err(_) => (Default::default(), !timed_out),
+    };
+    timed_out |= output_held;
     Ok(CommandOutcome {
         code: if timed_out {
             None
@@ -127,6 +155,7 @@ pub async fn run_command(
             status.and_then(|s| s.code())
         },
         timed_out,
+        output_held,
         stdout: String::from_utf8_lossy(&out).into_owned(),
         stderr: String::from_utf8_lossy(&err).into_owned(),
         truncated: out_cut || err_cut,
@@ -258,6 +287,9 @@ pub(super) fn parse_answer_line(
 }
 
 fn describe(outcome: &CommandOutcome) -> String {
+    if outcome.output_held {
+        return OUTPUT_HELD.to_owned();
+    }
     match (outcome.timed_out, outcome.code) {
         (true, _) => "timed out and was killed".to_owned(),
         // Through `sh -c`, a command killed by signal N exits with 128 + N.
@@ -266,6 +298,10 @@ fn describe(outcome: &CommandOutcome) -> String {
         (false, None) => "was killed by a signal".to_owned(),
     }
 }
+
+/// Why the answer of a hook whose output stayed open is not read.
+const OUTPUT_HELD: &str = "ended, but a process it started kept its output open past the \
+                           timeout";
 
 fn first_line(text: &str) -> &str {
     text.trim().lines().next().unwrap_or("")
@@ -293,7 +329,7 @@ pub(super) fn interpret(
     data: &Value,
 ) -> Result<HookResult, String> {
     if outcome.timed_out {
-        return Err("timed out and was killed".to_owned());
+        return Err(describe(outcome));
     }
     match outcome.code {
         Some(2) => {
@@ -350,12 +386,22 @@ fn parse_object(answer: Map<String, Value>, data: &Value) -> Result<HookResult, 
     }
     serde_json::from_value::<HookResult>(Value::Object(answer))
         .map_err(|error| format!("printed an answer that is not a hook result: {error}"))
-        .and_then(|result| match result.action {
-            HookAction::Modify if result.data.is_none() => {
-                Err("answered modify without data".to_owned())
-            }
-            _ => Ok(result),
-        })
+        .and_then(usable)
+}
+
+/// `result` if it can be applied as it says; an answer the kernel could only skip (modify
+/// without data, inject_context without text) is a failure of the hook, so that its
+/// `on_failure` decides rather than the kernel's skip.
+pub(super) fn usable(result: HookResult) -> Result<HookResult, String> {
+    match result.action {
+        HookAction::Modify if result.data.is_none() => {
+            Err("answered modify without data".to_owned())
+        }
+        HookAction::InjectContext if result.context_injection.is_none() => {
+            Err("answered inject_context without context_injection".to_owned())
+        }
+        _ => Ok(result),
+    }
 }
 
 fn cut(text: &str, max: usize) -> &str {

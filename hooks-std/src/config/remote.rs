@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use hooks_core::HookResult;
 use serde_json::{Value, json};
 
-use super::command::{failure, parse_stdout, stdin_json};
+use super::command::{failure, parse_stdout, stdin_json, usable};
 use super::{Entry, OnFailure};
 
 /// Which API an LLM hook speaks.
@@ -296,7 +296,8 @@ pub fn decision(answer: &str) -> Result<HookResult, String> {
     }
     if object.contains_key("action") {
         return serde_json::from_value(Value::Object(object))
-            .map_err(|error| format!("the model's answer is not a hook result: {error}"));
+            .map_err(|error| format!("the model's answer is not a hook result: {error}"))
+            .and_then(|result| usable(result).map_err(|why| format!("the model {why}")));
     }
     Err("the model's answer has neither `safe` nor `action`".to_owned())
 }
