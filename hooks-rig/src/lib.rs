@@ -34,8 +34,10 @@
 //!
 //! `rig-agent` 0.44.x (`>=0.44, <0.45`), built without default features. Later releases
 //! (0.45, 0.46) require Rust 1.97.1, newer than this workspace's toolchain (1.95), and are
-//! not supported yet. The crate needs no TLS, HTTP client or provider: it uses only rig's
-//! agent runtime and its hook trait.
+//! not supported yet. The crate uses only rig's agent runtime and its hook trait: no TLS,
+//! no reqwest, no provider client. rig-core itself always pulls in its HTTP abstraction
+//! (`rig-http`, with the `http` and `url` crates), about 80 crates in all beside
+//! hooks-core's.
 //!
 //! # Event mapping
 //!
