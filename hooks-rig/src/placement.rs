@@ -141,3 +141,95 @@ fn to_message(message: ContextMessage) -> Message {
         InjectionRole::Assistant => Message::assistant(message.content),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hooks_core::sinks::ContextMessage;
+    use rig_agent::core::message::{ToolCall, ToolFunction, ToolName};
+
+    fn injected(role: InjectionRole, text: &str) -> ContextMessage {
+        ContextMessage::injection(role, text, "test".into())
+    }
+
+    fn text(message: &Message) -> String {
+        serde_json::to_value(message)
+            .map(|value| value.to_string())
+            .unwrap_or_default()
+    }
+
+    fn tool_call_turn() -> Message {
+        let name = ToolName::new("read_file".to_owned()).unwrap_or_else(|_| unreachable!());
+        Message::Assistant(rig_agent::core::message::AssistantMessage::new(vec![
+            AssistantContent::ToolCall(ToolCall::from_wire(
+                "c1",
+                ToolFunction::new(name, serde_json::json!({})),
+            )),
+        ]))
+    }
+
+    #[test]
+    fn injections_go_before_the_turn_whose_calls_the_prompt_answers() {
+        let history = [Message::user("hello"), tool_call_turn()];
+        assert_eq!(anchor(&history), 1);
+        assert_eq!(anchor(&history[..1]), 1);
+        assert_eq!(anchor(&[]), 0);
+    }
+
+    #[test]
+    fn persistent_injections_stay_for_the_run_and_ephemeral_ones_for_one_call() {
+        let runs = RunInjections::default();
+        let run = RunId::new();
+        let first = [Message::user("hello")];
+        let woven = runs
+            .weave(
+                run,
+                &first,
+                vec![injected(InjectionRole::System, "kept")],
+                vec![injected(InjectionRole::User, "once")],
+            )
+            .unwrap_or_default();
+        let texts: Vec<String> = woven.iter().map(text).collect();
+        assert_eq!(texts.len(), 3);
+        assert!(texts[0].contains("hello") && texts[1].contains("kept"));
+        assert!(texts[2].contains("once") && texts[2].contains("user"));
+
+        let later = [Message::user("hello"), Message::assistant("hi")];
+        let woven = runs
+            .weave(run, &later, Vec::new(), Vec::new())
+            .unwrap_or_default();
+        let texts: Vec<String> = woven.iter().map(text).collect();
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert!(texts[1].contains("kept"), "at its place: {texts:?}");
+
+        assert!(
+            runs.weave(RunId::new(), &later, Vec::new(), Vec::new())
+                .is_none(),
+            "another run has nothing to weave"
+        );
+        runs.finish(run);
+        assert!(runs.weave(run, &later, Vec::new(), Vec::new()).is_none());
+    }
+
+    #[test]
+    fn a_shorter_history_keeps_every_injection() {
+        let runs = RunInjections::default();
+        let run = RunId::new();
+        let long = [Message::user("a"), Message::user("b"), Message::user("c")];
+        runs.weave(
+            run,
+            &long,
+            vec![injected(InjectionRole::System, "kept")],
+            Vec::new(),
+        );
+        let short = [Message::user("a")];
+        let woven = runs
+            .weave(run, &short, Vec::new(), Vec::new())
+            .unwrap_or_default();
+        assert_eq!(
+            woven.len(),
+            2,
+            "nothing dropped when a hook shortened the history"
+        );
+    }
+}
