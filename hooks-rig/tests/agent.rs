@@ -450,7 +450,7 @@ async fn a_users_denial_skips_the_tool_as_not_approved_by_the_user() {
     registry
         .register(
             "tool:pre",
-            |_: &str, _: &Value| async { HookResult::ask("Delete /tmp/x?") },
+            |_: &str, _: &Value| async { HookResult::ask("Delete scratch/x?") },
             0,
             "confirm",
         )
@@ -460,7 +460,7 @@ async fn a_users_denial_skips_the_tool_as_not_approved_by_the_user() {
         .approvals(approvals.clone())
         .build();
     let model = ScriptedModel::new([
-        call("c1", "delete_file", json!({"path": "/tmp/x"})),
+        call("c1", "delete_file", json!({"path": "scratch/x"})),
         Turn::Text("ok, I will not"),
     ]);
     let tools = (
@@ -472,7 +472,7 @@ async fn a_users_denial_skips_the_tool_as_not_approved_by_the_user() {
     run(&model, hooks, tools, "delete it").await.unwrap();
 
     assert!(tools.1.calls().is_empty(), "the user said no");
-    assert_eq!(approvals.asked()[0].prompt, "Delete /tmp/x?");
+    assert_eq!(approvals.asked()[0].prompt, "Delete scratch/x?");
     let result = model.transcript(1).last().unwrap().clone();
     assert!(result.contains("not approved (the user)"), "{result}");
 }
