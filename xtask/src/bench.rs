@@ -15,6 +15,7 @@ use crate::{Failure, cargo, project_root};
 const BENCHES: &[&[&str]] = &[
     &["bench", "-p", "hooks-core", "--bench", "emit"],
     &["bench", "-p", "hooks-std", "--bench", "configured"],
+    &["bench", "-p", "hooks-rig", "--bench", "adapter"],
 ];
 
 /// The instruction counts (callgrind), whose table the bench prints.
