@@ -1,0 +1,231 @@
+//! One `tools/call` through the tool-call gate: the MCP request as a [`Tool`] that
+//! [`HookSession::run_tool`] can run, and the gate's outcome turned back into an MCP answer.
+
+use std::sync::{Mutex, PoisonError};
+
+use hooks_core::injection::InjectionAudit;
+use hooks_core::session::ToolCallOutcome;
+use hooks_core::{BoxFuture, HookSession, Tool, ToolCallStatus, ToolError};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ServerResult,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// Runs `request` through `session`'s tool-call gate, the inner server's `call_tool` being
+/// the tool.
+pub(crate) async fn gated_call<S: ServerHandler>(
+    inner: &S,
+    session: &HookSession,
+    mut request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<CallToolResponse, McpError> {
+    // Each call is a turn of its own: the injection budget is per call, and the ephemeral
+    // queue (nobody else drains it in a server) is emptied after it.
+    session.start_turn();
+    let had_arguments = request.arguments.is_some();
+    let input = Value::Object(request.arguments.take().unwrap_or_default());
+    let tool = InnerTool {
+        inner,
+        name: request.name.clone().into_owned(),
+        had_arguments,
+        request: Mutex::new(Some((request, context))),
+        answer: Mutex::new(None),
+    };
+    let outcome = session.run_tool(&tool, input).await;
+    drop(session.take_ephemeral());
+    let answer = tool
+        .answer
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    answer_of(outcome, answer)
+}
+
+/// What the inner server answered, kept aside so that it reaches the client as it was
+/// unless a hook changed it.
+enum Answer {
+    /// A complete result that is not an error.
+    Complete(CallToolResult),
+    /// A result marked `isError`, or a protocol error.
+    Failed(Result<CallToolResult, McpError>),
+    /// An interim answer (input required, a task): the tool has not finished.
+    Interim(CallToolResponse),
+}
+
+/// The inner server's `call_tool`, as the gate's [`Tool`]: called once, with the input the
+/// `tool:pre` hooks left.
+struct InnerTool<'a, S> {
+    inner: &'a S,
+    name: String,
+    had_arguments: bool,
+    request: Mutex<Option<(CallToolRequestParams, RequestContext<RoleServer>)>>,
+    answer: Mutex<Option<Answer>>,
+}
+
+impl<S> InnerTool<'_, S> {
+    fn keep(&self, answer: Answer) {
+        *self.answer.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
+    }
+}
+
+impl<S: ServerHandler> Tool for InnerTool<'_, S> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn call(&self, input: Value) -> BoxFuture<'_, Result<Value, ToolError>> {
+        Box::pin(async move {
+            let taken = self
+                .request
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            let Some((mut request, context)) = taken else {
+                return Err(ToolError::new("this tools/call request was already made"));
+            };
+            request.arguments = arguments(input, self.had_arguments)?;
+            match self.inner.call_tool(request, context).await {
+                Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+                    let message = error_text(&result.content);
+                    self.keep(Answer::Failed(Ok(result)));
+                    Err(ToolError::new(message))
+                }
+                Ok(CallToolResponse::Complete(result)) => {
+                    let value = to_json(&result)?;
+                    self.keep(Answer::Complete(result));
+                    Ok(value)
+                }
+                Ok(interim) => {
+                    let value = to_json(&ServerResult::from(interim.clone()))?;
+                    self.keep(Answer::Interim(interim));
+                    Ok(value)
+                }
+                Err(error) => {
+                    let message = error.message.to_string();
+                    self.keep(Answer::Failed(Err(error)));
+                    Err(ToolError::new(message))
+                }
+            }
+        })
+    }
+}
+
+/// The MCP arguments for `input`: an object, and absent again when the client sent none and
+/// no hook added any.
+fn arguments(input: Value, had_arguments: bool) -> Result<Option<Map<String, Value>>, ToolError> {
+    match input {
+        Value::Object(map) if map.is_empty() && !had_arguments => Ok(None),
+        Value::Object(map) => Ok(Some(map)),
+        other => Err(ToolError::new(format!(
+            "a tool:pre hook left `tool_input` as {}, but MCP tool arguments must be a JSON \
+             object; the tool was not called",
+            kind_of(&other)
+        ))),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn to_json(value: &impl serde::Serialize) -> Result<Value, ToolError> {
+    serde_json::to_value(value)
+        .map_err(|error| ToolError::new(format!("the tool's result is not valid JSON: {error}")))
+}
+
+/// The text of an error result's content, for `tool:error`'s `error` field.
+fn error_text(content: &[ContentBlock]) -> String {
+    let text: Vec<&str> = content
+        .iter()
+        .filter_map(|block| block.as_text().map(|text| text.text.as_str()))
+        .collect();
+    if text.is_empty() {
+        "the tool reported an error".to_owned()
+    } else {
+        text.join("\n")
+    }
+}
+
+/// The MCP answer to the client for what the gate did.
+fn answer_of(
+    outcome: ToolCallOutcome,
+    answer: Option<Answer>,
+) -> Result<CallToolResponse, McpError> {
+    let agent_message = outcome.agent_message();
+    let ToolCallOutcome {
+        status, injections, ..
+    } = outcome;
+    let result = match (status, answer) {
+        (ToolCallStatus::Ran { output }, Some(Answer::Complete(original))) => ran(output, original),
+        (ToolCallStatus::Ran { .. }, Some(Answer::Interim(interim))) => {
+            undeliverable(&injections, "the tool's answer was not a final result");
+            return Ok(interim);
+        }
+        (ToolCallStatus::Errored { .. }, Some(Answer::Failed(Ok(result)))) => result,
+        (ToolCallStatus::Errored { .. }, Some(Answer::Failed(Err(error)))) => {
+            undeliverable(&injections, "the tool answered a protocol error");
+            return Err(error);
+        }
+        // Blocked, withheld, or failed before the inner server was called: the agent reads
+        // why, as a tool error.
+        _ => CallToolResult::error(vec![ContentBlock::text(agent_message)]),
+    };
+    Ok(CallToolResponse::Complete(with_injections(
+        result,
+        &injections,
+    )))
+}
+
+/// The complete result to send after `tool:post`: the original when `output` still is its
+/// JSON, otherwise the hooks' version.
+fn ran(output: Value, original: CallToolResult) -> CallToolResult {
+    if let Value::Object(_) = &output
+        && let Ok(rewritten) = CallToolResult::deserialize(&output)
+    {
+        return rewritten;
+    }
+    // A hook replaced the result by something that is not an MCP result (e.g. plain text):
+    // that becomes the content, and the rest of the original stays.
+    let text = match output {
+        Value::String(text) => text,
+        other => other.to_string(),
+    };
+    let mut result = original;
+    result.content = vec![ContentBlock::text(text)];
+    result.structured_content = None;
+    result
+}
+
+/// `result` with the text of each delivered injection appended to its content, in order.
+fn with_injections(mut result: CallToolResult, injections: &[InjectionAudit]) -> CallToolResult {
+    result.content.extend(
+        injections
+            .iter()
+            .filter(|audit| audit.disposition.delivered())
+            .map(|audit| ContentBlock::text(audit.text.clone())),
+    );
+    result
+}
+
+/// Says (in the log) that delivered injections could not reach the client with this answer.
+fn undeliverable(injections: &[InjectionAudit], why: &str) {
+    for audit in injections
+        .iter()
+        .filter(|audit| audit.disposition.delivered())
+    {
+        tracing::warn!(
+            hook = &*audit.hook,
+            event = &*audit.event,
+            "context injection not delivered to the MCP client: {why}"
+        );
+    }
+}

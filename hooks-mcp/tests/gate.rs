@@ -1,0 +1,465 @@
+//! A real rmcp client calls a hooked server over an in-process pipe: what the client sees, and
+//! what the hooks see.
+#![allow(clippy::unwrap_used, missing_docs)]
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use common::{Log, TestServer, call, connect, hooked, record, texts};
+use hooks_core::approval::ScriptedAnswer;
+use hooks_core::{HookRegistry, HookResult, ScriptedApprovals};
+use hooks_mcp::HookedServer;
+use rmcp::ServiceError;
+use rmcp::model::{CallToolRequestParams, ErrorCode};
+use serde_json::{Value, json};
+
+fn new_log() -> Log {
+    Arc::new(Mutex::new(Vec::new()))
+}
+
+#[tokio::test]
+async fn tools_prompts_and_server_info_pass_through_unchanged() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:pre",
+            |_: &str, _: &Value| async { HookResult::deny("no tools today") },
+            0,
+            "deny_all",
+        )
+        .unwrap();
+    let (client, _inner) = hooked(registry).await;
+
+    let tools = client.list_all_tools().await.unwrap();
+    assert_eq!(tools, TestServer::tools());
+    let prompts = client.list_all_prompts().await.unwrap();
+    assert_eq!(prompts.len(), 1, "the server's own list_prompts answered");
+    assert_eq!(prompts[0].name, "greeting");
+
+    let info = client.peer_info().unwrap();
+    let implementation = info.server_info.as_ref().unwrap();
+    assert_eq!(implementation.name, "test-server");
+    assert_eq!(implementation.version, "1.2.3");
+    assert_eq!(
+        info.instructions.as_deref(),
+        Some("a server for the hooks-mcp tests")
+    );
+    assert!(info.capabilities.tools.is_some() && info.capabilities.prompts.is_some());
+}
+
+#[tokio::test]
+async fn a_denied_call_never_reaches_the_tool_and_answers_the_reason_as_a_tool_error() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:pre",
+            |_: &str, data: &Value| {
+                let dangerous = data["tool_input"]["text"]
+                    .as_str()
+                    .is_some_and(|text| text.contains("rm -rf"));
+                async move {
+                    if dangerous {
+                        HookResult::deny("rm -rf is not allowed here")
+                    } else {
+                        HookResult::cont()
+                    }
+                }
+            },
+            0,
+            "no_rm",
+        )
+        .unwrap();
+    let log = new_log();
+    record(&registry, "tool:post", &log);
+    let (client, inner) = hooked(registry).await;
+
+    let result = client
+        .call_tool(call("echo", json!({"text": "rm -rf /"})))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        texts(&result),
+        ["Tool call denied by a hook: rm -rf is not allowed here"]
+    );
+    assert_eq!(inner.calls(), 0, "the tool never ran");
+    assert!(
+        log.lock().unwrap().is_empty(),
+        "no tool:post for a denied call"
+    );
+
+    let allowed = client
+        .call_tool(call("echo", json!({"text": "ls"})))
+        .await
+        .unwrap();
+    assert_eq!(allowed.is_error, Some(false));
+    assert_eq!(texts(&allowed), ["ls"]);
+    assert_eq!(inner.calls(), 1);
+}
+
+#[tokio::test]
+async fn a_rewritten_argument_reaches_the_tool() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:pre",
+            |_: &str, data: &Value| {
+                let mut data = data.clone();
+                data["tool_input"]["text"] = json!("rewritten");
+                data["tool_input"]["added"] = json!(true);
+                async move { HookResult::modify(data) }
+            },
+            0,
+            "rewrite",
+        )
+        .unwrap();
+    let (client, inner) = hooked(registry).await;
+
+    let result = client
+        .call_tool(call("echo", json!({"text": "original"})))
+        .await
+        .unwrap();
+    assert_eq!(texts(&result), ["rewritten"]);
+    let arguments = inner.last_arguments().unwrap();
+    assert_eq!(arguments["text"], "rewritten");
+    assert_eq!(arguments["added"], true);
+}
+
+#[tokio::test]
+async fn a_call_without_arguments_still_has_none_when_no_hook_adds_any() {
+    let log = new_log();
+    let registry = HookRegistry::new();
+    record(&registry, "tool:pre", &log);
+    let (client, inner) = hooked(registry).await;
+
+    client
+        .call_tool(CallToolRequestParams::new("echo"))
+        .await
+        .unwrap();
+    assert_eq!(inner.last_arguments(), None);
+    assert_eq!(log.lock().unwrap()[0].1["tool_input"], json!({}));
+}
+
+#[tokio::test]
+async fn arguments_rewritten_into_a_non_object_fail_closed() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:pre",
+            |_: &str, data: &Value| {
+                let mut data = data.clone();
+                data["tool_input"] = json!("not an object");
+                async move { HookResult::modify(data) }
+            },
+            0,
+            "bad_rewrite",
+        )
+        .unwrap();
+    let (client, inner) = hooked(registry).await;
+
+    let result = client
+        .call_tool(call("echo", json!({"text": "hi"})))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert!(
+        texts(&result)[0].contains("must be a JSON object"),
+        "{result:?}"
+    );
+    assert_eq!(inner.calls(), 0);
+}
+
+#[tokio::test]
+async fn injections_are_appended_to_the_result_content() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:pre",
+            |_: &str, _: &Value| async { HookResult::inject("note from tool:pre") },
+            0,
+            "pre_note",
+        )
+        .unwrap();
+    registry
+        .register(
+            "tool:post",
+            |_: &str, _: &Value| async {
+                HookResult::inject("lint: line 3 has trailing whitespace").with_ephemeral(true)
+            },
+            0,
+            "linter",
+        )
+        .unwrap();
+    let (client, _inner) = hooked(registry).await;
+
+    let result = client
+        .call_tool(call("echo", json!({"text": "written"})))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(false));
+    assert_eq!(
+        texts(&result),
+        [
+            "written",
+            "note from tool:pre",
+            "lint: line 3 has trailing whitespace"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn injections_over_the_policy_are_cut_as_the_policy_says() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:post",
+            |_: &str, _: &Value| async { HookResult::inject("x".repeat(100)) },
+            0,
+            "verbose",
+        )
+        .unwrap();
+    let server = HookedServer::builder(TestServer::default(), registry)
+        .injection_policy(hooks_core::InjectionPolicy {
+            size_limit: Some(10),
+            oversize: hooks_core::injection::Oversize::Reject,
+            budget_per_turn: None,
+        })
+        .build();
+    let client = connect(server).await;
+
+    let result = client
+        .call_tool(call("echo", json!({"text": "out"})))
+        .await
+        .unwrap();
+    assert_eq!(
+        texts(&result),
+        ["out"],
+        "the rejected injection is not appended"
+    );
+}
+
+#[tokio::test]
+async fn tool_post_rewrites_and_withholds_the_result() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:post",
+            |_: &str, data: &Value| {
+                let mut data = data.clone();
+                let answer = match data["tool_input"]["text"].as_str() {
+                    Some("secret") => Some(HookResult::deny("the output holds a secret")),
+                    Some("plain") => {
+                        data["tool_result"] = json!("replaced by plain text");
+                        Some(HookResult::modify(data))
+                    }
+                    _ => {
+                        data["tool_result"]["content"][0]["text"] = json!("[redacted]");
+                        Some(HookResult::modify(data))
+                    }
+                };
+                async move { answer.unwrap() }
+            },
+            0,
+            "redact",
+        )
+        .unwrap();
+    let (client, inner) = hooked(registry).await;
+
+    let redacted = client
+        .call_tool(call("echo", json!({"text": "token=abc"})))
+        .await
+        .unwrap();
+    assert_eq!(texts(&redacted), ["[redacted]"]);
+    assert_eq!(redacted.is_error, Some(false));
+
+    let plain = client
+        .call_tool(call("echo", json!({"text": "plain"})))
+        .await
+        .unwrap();
+    assert_eq!(texts(&plain), ["replaced by plain text"]);
+
+    let withheld = client
+        .call_tool(call("echo", json!({"text": "secret"})))
+        .await
+        .unwrap();
+    assert_eq!(withheld.is_error, Some(true));
+    assert_eq!(
+        texts(&withheld),
+        ["The tool ran, but its output was withheld: the output holds a secret"]
+    );
+    assert_eq!(inner.calls(), 3, "tool:post runs after the tool");
+}
+
+#[tokio::test]
+async fn hooks_see_the_mcp_result_as_tool_result() {
+    let log = new_log();
+    let registry = HookRegistry::new();
+    record(&registry, "tool:post", &log);
+    let (client, _inner) = hooked(registry).await;
+
+    client
+        .call_tool(call("echo", json!({"text": "hello"})))
+        .await
+        .unwrap();
+    let log = log.lock().unwrap();
+    let (event, data) = &log[0];
+    assert_eq!(event, "tool:post");
+    assert_eq!(data["tool_name"], "echo");
+    assert_eq!(data["tool_input"], json!({"text": "hello"}));
+    assert_eq!(data["tool_result"]["content"][0]["text"], "hello");
+    assert_eq!(data["tool_result"]["isError"], false);
+}
+
+#[tokio::test]
+async fn a_failing_tool_emits_tool_error_and_its_failure_reaches_the_client() {
+    let log = new_log();
+    let registry = HookRegistry::new();
+    record(&registry, "tool:error", &log);
+    record(&registry, "tool:post", &log);
+    registry
+        .register(
+            "tool:error",
+            |_: &str, _: &Value| async { HookResult::inject("hint: free some disk space") },
+            0,
+            "hint",
+        )
+        .unwrap();
+    let (client, inner) = hooked(registry).await;
+
+    let result = client.call_tool(call("fail", json!({}))).await.unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(texts(&result), ["disk full", "hint: free some disk space"]);
+
+    let error = client
+        .call_tool(call("broken", json!({})))
+        .await
+        .unwrap_err();
+    match error {
+        ServiceError::McpError(error) => {
+            assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
+            assert_eq!(error.message, "the backend is down");
+        }
+        other => panic!("expected the server's protocol error, got {other:?}"),
+    }
+    assert_eq!(inner.calls(), 2);
+
+    let log = log.lock().unwrap();
+    let events: Vec<(&str, &Value)> = log.iter().map(|(e, d)| (e.as_str(), &d["error"])).collect();
+    assert_eq!(
+        events,
+        [
+            ("tool:error", &json!("disk full")),
+            ("tool:error", &json!("the backend is down")),
+        ],
+        "tool:error, never tool:post"
+    );
+}
+
+#[tokio::test]
+async fn ask_user_goes_to_the_approval_provider() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:pre",
+            |_: &str, data: &Value| {
+                let prompt = format!("Run {}?", data["tool_name"].as_str().unwrap_or("?"));
+                async move { HookResult::ask(prompt) }
+            },
+            0,
+            "confirm",
+        )
+        .unwrap();
+    let approvals = Arc::new(ScriptedApprovals::new([
+        ScriptedAnswer::Choose("Deny".into()),
+        ScriptedAnswer::Choose("Allow".into()),
+    ]));
+    let inner = TestServer::default();
+    let server = HookedServer::builder(inner.clone(), registry)
+        .approvals(approvals.clone())
+        .build();
+    let client = connect(server).await;
+
+    let refused = client
+        .call_tool(call("echo", json!({"text": "one"})))
+        .await
+        .unwrap();
+    assert_eq!(refused.is_error, Some(true));
+    assert!(texts(&refused)[0].contains("not approved"), "{refused:?}");
+    assert!(texts(&refused)[0].contains("Run echo?"), "{refused:?}");
+    assert_eq!(inner.calls(), 0);
+
+    let approved = client
+        .call_tool(call("echo", json!({"text": "two"})))
+        .await
+        .unwrap();
+    assert_eq!(texts(&approved), ["two"]);
+    assert_eq!(inner.calls(), 1);
+    assert_eq!(approvals.asked().len(), 2);
+    assert_eq!(approvals.asked()[0].prompt, "Run echo?");
+}
+
+#[tokio::test]
+async fn ask_user_without_a_provider_takes_the_default_deny() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:pre",
+            |_: &str, _: &Value| async { HookResult::ask("Run it?") },
+            0,
+            "confirm",
+        )
+        .unwrap();
+    let (client, inner) = hooked(registry).await;
+
+    let result = client
+        .call_tool(call("echo", json!({"text": "x"})))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(inner.calls(), 0);
+}
+
+#[tokio::test]
+async fn events_carry_the_server_name_and_session_id() {
+    let log = new_log();
+    let registry = HookRegistry::new();
+    record(&registry, "tool:pre", &log);
+    record(&registry, "tool:post", &log);
+    let server = HookedServer::builder(TestServer::default(), registry)
+        .session_id("session-42")
+        .build();
+    let client = connect(server).await;
+
+    client
+        .call_tool(call("echo", json!({"text": "x"})))
+        .await
+        .unwrap();
+    let log = log.lock().unwrap();
+    assert_eq!(log.len(), 2);
+    for (event, data) in log.iter() {
+        assert_eq!(data["mcp_server"], "test-server", "{event}");
+        assert_eq!(data["session_id"], "session-42", "{event}");
+    }
+}
+
+#[tokio::test]
+async fn keep_default_fields_leaves_the_registry_defaults_alone() {
+    let log = new_log();
+    let registry = HookRegistry::new();
+    registry.set_default_fields([("app", json!("mine"))]);
+    record(&registry, "tool:pre", &log);
+    let server = HookedServer::builder(TestServer::default(), registry)
+        .session_id("ignored")
+        .keep_default_fields()
+        .build();
+    let client = connect(server).await;
+
+    client
+        .call_tool(call("echo", json!({"text": "x"})))
+        .await
+        .unwrap();
+    let data = &log.lock().unwrap()[0].1;
+    assert_eq!(data["app"], "mine");
+    assert!(data.get("mcp_server").is_none() && data.get("session_id").is_none());
+}
