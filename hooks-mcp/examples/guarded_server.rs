@@ -65,7 +65,9 @@ impl ServerHandler for Shell {
 async fn no_recursive_delete(_event: &str, data: &Value) -> HookResult {
     let command = data["tool_input"]["command"].as_str().unwrap_or_default();
     if command.contains("rm -rf") || command.contains("rm -r ") {
-        HookResult::deny(format!("`{command}` deletes recursively; ask a human to do it"))
+        HookResult::deny(format!(
+            "`{command}` deletes recursively; ask a human to do it"
+        ))
     } else {
         HookResult::cont()
     }

@@ -46,8 +46,9 @@ pub(crate) async fn gated_call<S: ServerHandler>(
 /// What the inner server answered, kept aside so that it reaches the client as it was
 /// unless a hook changed it.
 enum Answer {
-    /// A complete result that is not an error.
-    Complete(CallToolResult),
+    /// A complete result that is not an error, and the JSON the hooks were given of it
+    /// (`None` when they were given its sole text).
+    Complete(CallToolResult, Option<Value>),
     /// A result marked `isError`, or a protocol error.
     Failed(Result<CallToolResult, McpError>),
     /// An interim answer (input required, a task): the tool has not finished.
@@ -92,11 +93,18 @@ impl<S: ServerHandler> Tool for InnerTool<'_, S> {
                     self.keep(Answer::Failed(Ok(result)));
                     Err(ToolError::new(message))
                 }
-                Ok(CallToolResponse::Complete(result)) => {
-                    let value = to_json(&result)?;
-                    self.keep(Answer::Complete(result));
-                    Ok(value)
-                }
+                Ok(CallToolResponse::Complete(result)) => match sole_text(&result) {
+                    Some(text) => {
+                        let value = Value::from(text);
+                        self.keep(Answer::Complete(result, None));
+                        Ok(value)
+                    }
+                    None => {
+                        let value = to_json(&result)?;
+                        self.keep(Answer::Complete(result, Some(value.clone())));
+                        Ok(value)
+                    }
+                },
                 Ok(interim) => {
                     let value = to_json(&ServerResult::from(interim.clone()))?;
                     self.keep(Answer::Interim(interim));
@@ -160,49 +168,73 @@ fn answer_of(
     outcome: ToolCallOutcome,
     answer: Option<Answer>,
 ) -> Result<CallToolResponse, McpError> {
-    let agent_message = outcome.agent_message();
-    let ToolCallOutcome {
-        status, injections, ..
-    } = outcome;
-    let result = match (status, answer) {
-        (ToolCallStatus::Ran { output }, Some(Answer::Complete(original))) => ran(output, original),
+    let result = match (&outcome.status, answer) {
+        (ToolCallStatus::Ran { output }, Some(Answer::Complete(original, given))) => {
+            ran(output, original, given.as_ref())
+        }
         (ToolCallStatus::Ran { .. }, Some(Answer::Interim(interim))) => {
-            undeliverable(&injections, "the tool's answer was not a final result");
+            undeliverable(
+                &outcome.injections,
+                "the tool's answer was not a final result",
+            );
             return Ok(interim);
         }
         (ToolCallStatus::Errored { .. }, Some(Answer::Failed(Ok(result)))) => result,
         (ToolCallStatus::Errored { .. }, Some(Answer::Failed(Err(error)))) => {
-            undeliverable(&injections, "the tool answered a protocol error");
+            undeliverable(&outcome.injections, "the tool answered a protocol error");
             return Err(error);
         }
         // Blocked, withheld, or failed before the inner server was called: the agent reads
         // why, as a tool error.
-        _ => CallToolResult::error(vec![ContentBlock::text(agent_message)]),
+        _ => CallToolResult::error(vec![ContentBlock::text(outcome.agent_message())]),
     };
     Ok(CallToolResponse::Complete(with_injections(
         result,
-        &injections,
+        &outcome.injections,
     )))
 }
 
-/// The complete result to send after `tool:post`: the original when `output` still is its
-/// JSON, otherwise the hooks' version.
-fn ran(output: Value, original: CallToolResult) -> CallToolResult {
-    if let Value::Object(_) = &output
-        && let Ok(rewritten) = CallToolResult::deserialize(&output)
+/// The text of a result made of one text block and nothing else of substance, which is what
+/// the hooks see as `tool_result` (as from any other tool); `None` for any other result, which
+/// they see as its MCP JSON.
+fn sole_text(result: &CallToolResult) -> Option<&str> {
+    match (result.content.as_slice(), &result.structured_content) {
+        ([ContentBlock::Text(block)], None) => Some(&block.text),
+        _ => None,
+    }
+}
+
+/// The complete result to send after `tool:post`: the original unless a hook changed what
+/// it was `given` (`None`: its sole text), otherwise the hooks' version.
+fn ran(output: &Value, mut original: CallToolResult, given: Option<&Value>) -> CallToolResult {
+    match (output, given) {
+        // The sole text, perhaps rewritten: the block keeps its annotations.
+        (Value::String(text), None) => {
+            if let [ContentBlock::Text(block)] = original.content.as_mut_slice()
+                && block.text != *text
+            {
+                block.text.clone_from(text);
+            }
+            return original;
+        }
+        // Comparing costs much less than parsing the JSON back.
+        (output, Some(given)) if output == given => return original,
+        _ => {}
+    }
+    if let Value::Object(_) = output
+        && let Ok(rewritten) = CallToolResult::deserialize(output)
     {
         return rewritten;
     }
-    // A hook replaced the result by something that is not an MCP result (e.g. plain text):
-    // that becomes the content, and the rest of the original stays.
+    // A hook replaced the result by something that is not an MCP result: its text becomes
+    // the content, and the rest of the original stays.
     let text = match output {
-        Value::String(text) => text,
+        Value::String(text) => text.clone(),
         other => other.to_string(),
     };
-    let mut result = original;
-    result.content = vec![ContentBlock::text(text)];
-    result.structured_content = None;
-    result
+    original.content = vec![ContentBlock::text(text)];
+    original.structured_content = None;
+    original
 }
 
 /// `result` with the text of each delivered injection appended to its content, in order.

@@ -27,9 +27,13 @@
 //! | everything else (`initialize`, `tools/list`, resources, prompts, tasks, notifications, ...) | none: passed to the wrapped server unchanged |
 //!
 //! The event data is the kernel's: `tool_name` (the MCP tool name), `tool_input` (the call's
-//! `arguments`, `{}` when it has none), then `tool_result` (the MCP result as its JSON,
-//! `{"content": [...], "structuredContent": ..., "isError": false}`) or `error` (the text of an
-//! `isError` result, or a protocol error's message). Unless told otherwise
+//! `arguments`, `{}` when it has none), then `tool_result` or `error`:
+//!
+//! - `tool_result` is the result's **text** when the result is one text block and no
+//!   structured content (the usual case, and what tools of other integrations give: a hook
+//!   written for them works here); any other result is its **MCP JSON**,
+//!   `{"content": [...], "structuredContent": ..., "isError": false}`;
+//! - `error` is the text of an `isError` result, or a protocol error's message. Unless told otherwise
 //! ([`HookedServerBuilder::keep_default_fields`]), every event also carries `mcp_server` (the
 //! server's `serverInfo.name`) and, when given, `session_id`.
 //!
@@ -47,8 +51,10 @@
 //!   this server's session). Without a provider the default decides. The connected client's
 //!   elicitation capability is **not** used: a server that wants to ask through the client
 //!   implements an `ApprovalProvider` that does so. A refusal is answered like a deny.
-//! - **modify** on `tool:post`: the rewritten `tool_result` is sent; if it is no longer an MCP
-//!   result (e.g. a hook replaced it by a string), it becomes the result's only text content.
+//! - **modify** on `tool:post`: the rewritten `tool_result` is sent: a rewritten text replaces
+//!   the text of the block (its annotations stay); rewritten MCP JSON is sent as it is; MCP
+//!   JSON replaced by something that is not an MCP result (e.g. a string) becomes the result's
+//!   only text content. An unmodified result is sent exactly as the server answered it.
 //! - **deny** on `tool:post`: the output is withheld; the client gets an `isError` result
 //!   saying so, with the hook's reason.
 //! - A tool that fails (`isError: true`, or a protocol error) fires `tool:error`; its result

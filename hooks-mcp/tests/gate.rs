@@ -247,18 +247,21 @@ async fn tool_post_rewrites_and_withholds_the_result() {
             "tool:post",
             |_: &str, data: &Value| {
                 let mut data = data.clone();
-                let answer = match data["tool_input"]["text"].as_str() {
-                    Some("secret") => Some(HookResult::deny("the output holds a secret")),
-                    Some("plain") => {
-                        data["tool_result"] = json!("replaced by plain text");
-                        Some(HookResult::modify(data))
-                    }
-                    _ => {
-                        data["tool_result"]["content"][0]["text"] = json!("[redacted]");
-                        Some(HookResult::modify(data))
-                    }
+                let answer = if data["tool_input"]["text"] == "secret" {
+                    HookResult::deny("the output holds a secret")
+                } else if data["tool_input"]["text"] == "plain" {
+                    // A whole result replaced by plain text.
+                    data["tool_result"] = json!("replaced by plain text");
+                    HookResult::modify(data)
+                } else if data["tool_result"].is_string() {
+                    data["tool_result"] = json!("[redacted]");
+                    HookResult::modify(data)
+                } else {
+                    data["tool_result"]["content"][0]["text"] = json!("[redacted] items");
+                    data["tool_result"]["structuredContent"]["count"] = json!(0);
+                    HookResult::modify(data)
                 };
-                async move { answer.unwrap() }
+                async move { answer }
             },
             0,
             "redact",
@@ -273,11 +276,20 @@ async fn tool_post_rewrites_and_withholds_the_result() {
     assert_eq!(texts(&redacted), ["[redacted]"]);
     assert_eq!(redacted.is_error, Some(false));
 
+    let structured = client
+        .call_tool(call("structured", json!({})))
+        .await
+        .unwrap();
+    assert_eq!(texts(&structured), ["[redacted] items"]);
+    assert_eq!(structured.structured_content, Some(json!({"count": 0})));
+    assert_eq!(structured.is_error, Some(false));
+
     let plain = client
-        .call_tool(call("echo", json!({"text": "plain"})))
+        .call_tool(call("structured", json!({"text": "plain"})))
         .await
         .unwrap();
     assert_eq!(texts(&plain), ["replaced by plain text"]);
+    assert_eq!(plain.structured_content, None);
 
     let withheld = client
         .call_tool(call("echo", json!({"text": "secret"})))
@@ -288,18 +300,22 @@ async fn tool_post_rewrites_and_withholds_the_result() {
         texts(&withheld),
         ["The tool ran, but its output was withheld: the output holds a secret"]
     );
-    assert_eq!(inner.calls(), 3, "tool:post runs after the tool");
+    assert_eq!(inner.calls(), 4, "tool:post runs after the tool");
 }
 
 #[tokio::test]
-async fn hooks_see_the_mcp_result_as_tool_result() {
+async fn hooks_see_a_text_result_as_its_text_and_any_other_as_mcp_json() {
     let log = new_log();
     let registry = HookRegistry::new();
     record(&registry, "tool:post", &log);
     let (client, _inner) = hooked(registry).await;
 
-    client
+    let echoed = client
         .call_tool(call("echo", json!({"text": "hello"})))
+        .await
+        .unwrap();
+    let structured = client
+        .call_tool(call("structured", json!({})))
         .await
         .unwrap();
     let log = log.lock().unwrap();
@@ -307,8 +323,17 @@ async fn hooks_see_the_mcp_result_as_tool_result() {
     assert_eq!(event, "tool:post");
     assert_eq!(data["tool_name"], "echo");
     assert_eq!(data["tool_input"], json!({"text": "hello"}));
-    assert_eq!(data["tool_result"]["content"][0]["text"], "hello");
+    assert_eq!(data["tool_result"], "hello");
+    let data = &log[1].1;
+    assert_eq!(data["tool_result"]["content"][0]["text"], "42 items");
+    assert_eq!(
+        data["tool_result"]["structuredContent"],
+        json!({"count": 42})
+    );
     assert_eq!(data["tool_result"]["isError"], false);
+    // Unchanged by the hooks, both reach the client exactly as the server answered.
+    assert_eq!(texts(&echoed), ["hello"]);
+    assert_eq!(structured.structured_content, Some(json!({"count": 42})));
 }
 
 #[tokio::test]

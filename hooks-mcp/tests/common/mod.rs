@@ -15,8 +15,8 @@ use rmcp::service::{RequestContext, RunningService};
 use rmcp::{ErrorData as McpError, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 
-/// Tools: `echo` (answers its `text` argument), `fail` (an `isError` result), `broken` (a
-/// protocol error). Counts the calls that reach it and keeps the arguments of the last one.
+/// Tools: `echo` (answers its `text` argument), `structured` (text and structured content),
+/// `fail` (an `isError` result), `broken` (a protocol error). Counts the calls that reach it and keeps the arguments of the last one.
 #[derive(Clone, Default)]
 pub struct TestServer {
     pub calls: Arc<AtomicUsize>,
@@ -42,6 +42,11 @@ impl TestServer {
                 "echo",
                 "Answers its text",
                 schema(json!({"text": {"type": "string"}})),
+            ),
+            Tool::new(
+                "structured",
+                "Counts, with structured output",
+                schema(json!({})),
             ),
             Tool::new("fail", "Always fails", schema(json!({}))),
             Tool::new("broken", "Answers a protocol error", schema(json!({}))),
@@ -98,6 +103,11 @@ impl ServerHandler for TestServer {
                     .and_then(Value::as_str)
                     .unwrap_or_default();
                 CallToolResult::success(vec![ContentBlock::text(text)])
+            }
+            "structured" => {
+                let mut result = CallToolResult::success(vec![ContentBlock::text("42 items")]);
+                result.structured_content = Some(json!({"count": 42}));
+                result
             }
             "fail" => CallToolResult::error(vec![ContentBlock::text("disk full")]),
             "broken" => return Err(McpError::internal_error("the backend is down", None)),
