@@ -7,6 +7,10 @@
 //!   the registry's emits and the kernel's gate with no MCP in it;
 //! - `wrapped`: the hooked server's `call_tool`.
 //!
+//! `echo` answers one text block, which the hooks see as a string; `count` adds structured
+//! content, which makes the hooks see the result's MCP JSON (the `_json` cases, whose bare
+//! gate's tool answers the same JSON).
+//!
 //! The adapter's own cost is `wrapped - bare_gate` (and `wrapped - unwrapped` is everything
 //! the hooks add), each with no handler and with one no-op handler on `tool:pre` and
 //! `tool:post`.
@@ -44,7 +48,11 @@ impl ServerHandler for Echo {
             .and_then(|arguments| arguments.get("text"))
             .and_then(Value::as_str)
             .unwrap_or_default();
-        Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+        let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+        if request.name == "count" {
+            result.structured_content = Some(json!({"count": text.len()}));
+        }
+        Ok(result.into())
     }
 }
 
@@ -87,6 +95,7 @@ fn bench(c: &mut Criterion) {
         unreachable!()
     };
     let request = CallToolRequestParams::new("echo").with_arguments(arguments.clone());
+    let counting = CallToolRequestParams::new("count").with_arguments(arguments.clone());
 
     let mut group = c.benchmark_group("mcp_tool_call");
     group.bench_function("unwrapped", |b| {
@@ -114,6 +123,24 @@ fn bench(c: &mut Criterion) {
         group.bench_function(format!("wrapped/{label}"), |b| {
             b.to_async(&runtime)
                 .iter(|| hooked.call_tool(request.clone(), context.clone()));
+        });
+
+        // A result with structured content: the hooks see its MCP JSON.
+        let counter = tool_fn("count", |input: Value| async move {
+            let text = input["text"].as_str().unwrap_or_default();
+            Ok::<_, ToolError>(json!({
+                "content": [{"type": "text", "text": text}],
+                "structuredContent": {"count": text.len()},
+                "isError": false,
+            }))
+        });
+        group.bench_function(format!("bare_gate_json/{label}"), |b| {
+            b.to_async(&runtime)
+                .iter(|| session.run_tool(&counter, input.clone()));
+        });
+        group.bench_function(format!("wrapped_json/{label}"), |b| {
+            b.to_async(&runtime)
+                .iter(|| hooked.call_tool(counting.clone(), context.clone()));
         });
     }
     group.finish();

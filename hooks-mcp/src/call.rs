@@ -46,13 +46,21 @@ pub(crate) async fn gated_call<S: ServerHandler>(
 /// What the inner server answered, kept aside so that it reaches the client as it was
 /// unless a hook changed it.
 enum Answer {
-    /// A complete result that is not an error, and the JSON the hooks were given of it
-    /// (`None` when they were given its sole text).
-    Complete(CallToolResult, Option<Value>),
+    /// A complete result that is not an error, and how the hooks were given it.
+    Complete(CallToolResult, Given),
     /// A result marked `isError`, or a protocol error.
     Failed(Result<CallToolResult, McpError>),
     /// An interim answer (input required, a task): the tool has not finished.
     Interim(CallToolResponse),
+}
+
+/// How the hooks were given a complete result as `tool_result`.
+#[derive(Clone, Copy)]
+enum Given {
+    /// As the text of its only content block.
+    SoleText,
+    /// As its MCP JSON.
+    Json,
 }
 
 /// The inner server's `call_tool`, as the gate's [`Tool`]: called once, with the input the
@@ -96,12 +104,12 @@ impl<S: ServerHandler> Tool for InnerTool<'_, S> {
                 Ok(CallToolResponse::Complete(result)) => match sole_text(&result) {
                     Some(text) => {
                         let value = Value::from(text);
-                        self.keep(Answer::Complete(result, None));
+                        self.keep(Answer::Complete(result, Given::SoleText));
                         Ok(value)
                     }
                     None => {
                         let value = to_json(&result)?;
-                        self.keep(Answer::Complete(result, Some(value.clone())));
+                        self.keep(Answer::Complete(result, Given::Json));
                         Ok(value)
                     }
                 },
@@ -170,7 +178,7 @@ fn answer_of(
 ) -> Result<CallToolResponse, McpError> {
     let result = match (&outcome.status, answer) {
         (ToolCallStatus::Ran { output }, Some(Answer::Complete(original, given))) => {
-            ran(output, original, given.as_ref())
+            ran(output, original, given)
         }
         (ToolCallStatus::Ran { .. }, Some(Answer::Interim(interim))) => {
             undeliverable(
@@ -205,11 +213,11 @@ fn sole_text(result: &CallToolResult) -> Option<&str> {
 }
 
 /// The complete result to send after `tool:post`: the original unless a hook changed what
-/// it was `given` (`None`: its sole text), otherwise the hooks' version.
-fn ran(output: &Value, mut original: CallToolResult, given: Option<&Value>) -> CallToolResult {
+/// it was given, otherwise the hooks' version.
+fn ran(output: &Value, mut original: CallToolResult, given: Given) -> CallToolResult {
     match (output, given) {
         // The sole text, perhaps rewritten: the block keeps its annotations.
-        (Value::String(text), None) => {
+        (Value::String(text), Given::SoleText) => {
             if let [ContentBlock::Text(block)] = original.content.as_mut_slice()
                 && block.text != *text
             {
@@ -218,7 +226,7 @@ fn ran(output: &Value, mut original: CallToolResult, given: Option<&Value>) -> C
             return original;
         }
         // Comparing costs much less than parsing the JSON back.
-        (output, Some(given)) if output == given => return original,
+        (output, Given::Json) if is_json_of(output, &original) => return original,
         _ => {}
     }
     if let Value::Object(_) = output
@@ -235,6 +243,50 @@ fn ran(output: &Value, mut original: CallToolResult, given: Option<&Value>) -> C
     original.content = vec![ContentBlock::text(text)];
     original.structured_content = None;
     original
+}
+
+/// Whether `output` still is the MCP JSON of `result`, checked field by field against the
+/// result rather than against a kept copy of its JSON (which would cost a deep clone per
+/// call). A false "no" only costs parsing the JSON back.
+fn is_json_of(output: &Value, result: &CallToolResult) -> bool {
+    let Value::Object(fields) = output else {
+        return false;
+    };
+    let same = |key: &str, part: Option<Value>| fields.get(key) == part.as_ref();
+    let present = 1
+        + usize::from(result.result_type.is_some())
+        + usize::from(result.structured_content.is_some())
+        + usize::from(result.is_error.is_some())
+        + usize::from(result.meta.is_some());
+    let Some(Value::Array(blocks)) = fields.get("content") else {
+        return false;
+    };
+    fields.len() == present
+        && blocks.len() == result.content.len()
+        && blocks
+            .iter()
+            .zip(&result.content)
+            .all(|(json, block)| is_block_json(json, block))
+        && fields.get("structuredContent") == result.structured_content.as_ref()
+        && same("isError", result.is_error.map(Value::Bool))
+        && (result.result_type.is_none()
+            || same("resultType", serde_json::to_value(&result.result_type).ok()))
+        && (result.meta.is_none() || same("_meta", serde_json::to_value(&result.meta).ok()))
+}
+
+/// Whether `json` still is the MCP JSON of `block`: a plain text block is checked in place,
+/// any other is serialized to compare.
+fn is_block_json(json: &Value, block: &ContentBlock) -> bool {
+    match block {
+        ContentBlock::Text(text) if text.meta.is_none() && text.annotations.is_none() => {
+            json.as_object().is_some_and(|fields| {
+                fields.len() == 2
+                    && fields.get("type").and_then(Value::as_str) == Some("text")
+                    && fields.get("text").and_then(Value::as_str) == Some(text.text.as_str())
+            })
+        }
+        other => serde_json::to_value(other).is_ok_and(|expected| expected == *json),
+    }
 }
 
 /// `result` with the text of each delivered injection appended to its content, in order.
@@ -259,5 +311,76 @@ fn undeliverable(injections: &[InjectionAudit], why: &str) {
             event = &*audit.event,
             "context injection not delivered to the MCP client: {why}"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use rmcp::model::{MetaObject, TextContent};
+    use serde_json::json;
+
+    use super::*;
+
+    fn samples() -> Vec<CallToolResult> {
+        let text = CallToolResult::success(vec![ContentBlock::text("hello")]);
+        let mut structured = CallToolResult::success(vec![ContentBlock::text("42 items")]);
+        structured.structured_content = Some(json!({"count": 42, "items": [1, 2]}));
+        let mut mixed = CallToolResult::success(vec![
+            ContentBlock::image("aGVsbG8=", "image/png"),
+            ContentBlock::embedded_text("file:///notes.txt", "notes"),
+            ContentBlock::text("two attachments"),
+        ]);
+        mixed.meta = Some(MetaObject(
+            json!({"trace": "abc"}).as_object().unwrap().clone(),
+        ));
+        let mut with_block_meta = TextContent::new("annotated");
+        with_block_meta.meta = Some(MetaObject(
+            json!({"source": "cache"}).as_object().unwrap().clone(),
+        ));
+        let mut bare = CallToolResult::success(vec![ContentBlock::Text(with_block_meta)]);
+        bare.result_type = None;
+        bare.is_error = None;
+        let empty = CallToolResult::success(Vec::new());
+        vec![text, structured, mixed, bare, empty]
+    }
+
+    #[test]
+    fn a_result_is_recognised_in_its_own_json_and_in_no_changed_one() {
+        for result in samples() {
+            let json = serde_json::to_value(&result).unwrap();
+            assert!(is_json_of(&json, &result), "{json}");
+
+            let mut changes = Vec::new();
+            let mut text = json.clone();
+            if let Some(first) = text["content"].get_mut(0) {
+                first["text"] = json!("changed");
+                changes.push(text);
+            }
+            let mut dropped = json.clone();
+            dropped["content"].as_array_mut().unwrap().clear();
+            dropped["content"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"type": "text", "text": "only"}));
+            changes.push(dropped);
+            let mut extra = json.clone();
+            extra["extra"] = json!(1);
+            changes.push(extra);
+            let mut flipped = json.clone();
+            flipped["isError"] = json!(true);
+            changes.push(flipped);
+            let mut structured = json.clone();
+            structured["structuredContent"] = json!({"count": 7});
+            changes.push(structured);
+            let mut meta = json.clone();
+            meta["_meta"] = json!({"trace": "other"});
+            changes.push(meta);
+            changes.push(json!("hello"));
+            for changed in changes {
+                assert!(!is_json_of(&changed, &result), "{changed} taken for {json}");
+            }
+        }
     }
 }
