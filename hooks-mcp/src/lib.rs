@@ -33,9 +33,10 @@
 //!   structured content (the usual case, and what tools of other integrations give: a hook
 //!   written for them works here); any other result is its **MCP JSON**,
 //!   `{"content": [...], "structuredContent": ..., "isError": false}`;
-//! - `error` is the text of an `isError` result, or a protocol error's message. Unless told otherwise
-//! ([`HookedServerBuilder::keep_default_fields`]), every event also carries `mcp_server` (the
-//! server's `serverInfo.name`) and, when given, `session_id`.
+//! - `error` is the text of an `isError` result, or a protocol error's message.
+//!
+//! Unless told otherwise ([`HookedServerBuilder::keep_default_fields`]), every event also
+//! carries `mcp_server` (the server's `serverInfo.name`) and, when given, `session_id`.
 //!
 //! What the client is answered:
 //!
