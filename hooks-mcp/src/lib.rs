@@ -61,7 +61,8 @@
 //! - A tool that fails (`isError: true`, or a protocol error) fires `tool:error`; its result
 //!   or error reaches the client as the server produced it.
 //! - Interim answers (input required, a task handle) fire `tool:post` and are passed on
-//!   unchanged unless a `tool:post` hook denies.
+//!   unchanged unless a `tool:post` hook denies. The client's retry with the input asked for
+//!   is a new `tools/call`, gated again from `tool:pre`.
 //!
 //! # Injections
 //!
