@@ -11,7 +11,11 @@ use hooks_core::approval::ScriptedAnswer;
 use hooks_core::{HookRegistry, HookResult, ScriptedApprovals};
 use hooks_mcp::HookedServer;
 use rmcp::ServiceError;
-use rmcp::model::{CallToolRequestParams, ErrorCode};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ClientConfig, ErrorCode, ProtocolVersion,
+};
+use rmcp::service::serve_directly;
+use rmcp::{ClientHandler, RoleClient, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 fn new_log() -> Log {
@@ -487,4 +491,62 @@ async fn keep_default_fields_leaves_the_registry_defaults_alone() {
     let data = &log.lock().unwrap()[0].1;
     assert_eq!(data["app"], "mine");
     assert!(data.get("mcp_server").is_none() && data.get("session_id").is_none());
+}
+
+#[tokio::test]
+async fn an_interim_answer_passes_through_and_the_retry_is_gated_again() {
+    let log = new_log();
+    let registry = HookRegistry::new();
+    record(&registry, "tool:pre", &log);
+    record(&registry, "tool:post", &log);
+    registry
+        .register(
+            "tool:post",
+            |_: &str, _: &Value| async { HookResult::inject("checked") },
+            0,
+            "note",
+        )
+        .unwrap();
+    // Interim answers need protocol 2026-07-28, which has no initialize handshake: both
+    // ends are served directly, each told the other's configuration.
+    let inner = TestServer::default();
+    let server = HookedServer::builder(inner.clone(), registry).build();
+    let mut client_config = ClientConfig::default();
+    client_config.protocol_version = ProtocolVersion::V_2026_07_28;
+    let mut server_config = server.get_info();
+    server_config.protocol_version = ProtocolVersion::V_2026_07_28;
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let _server =
+        serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(client_config.clone()));
+    let client = serve_directly::<RoleClient, _, _, _, _>(
+        Probe(client_config),
+        client_io,
+        Some(server_config.into()),
+    );
+
+    let first = client
+        .call_tool_once(call("confirm", json!({})))
+        .await
+        .unwrap();
+    let CallToolResponse::InputRequired(interim) = first else {
+        panic!("expected the server's input-required answer, got {first:?}")
+    };
+    assert_eq!(interim.request_state.as_deref(), Some("pending"));
+
+    let mut retry = call("confirm", json!({}));
+    retry.request_state = interim.request_state.clone();
+    let result = client.call_tool(retry).await.unwrap();
+    assert_eq!(texts(&result), ["confirmed", "checked"]);
+    assert_eq!(inner.calls(), 2);
+    let events: Vec<String> = log.lock().unwrap().iter().map(|(e, _)| e.clone()).collect();
+    assert_eq!(events, ["tool:pre", "tool:post", "tool:pre", "tool:post"]);
+}
+
+/// A client of a given configuration.
+struct Probe(ClientConfig);
+
+impl ClientHandler for Probe {
+    fn get_info(&self) -> ClientConfig {
+        self.0.clone()
+    }
 }

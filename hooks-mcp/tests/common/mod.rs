@@ -8,15 +8,16 @@ use hooks_core::{HookRegistry, HookResult};
 use hooks_mcp::HookedServer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListPromptsResult, ListToolsResult, PaginatedRequestParams, Prompt, ServerCapabilities,
-    ServerConfig, Tool,
+    InputRequiredResult, ListPromptsResult, ListToolsResult, PaginatedRequestParams, Prompt,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RunningService};
 use rmcp::{ErrorData as McpError, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 
 /// Tools: `echo` (answers its `text` argument), `structured` (text and structured content),
-/// `fail` (an `isError` result), `broken` (a protocol error). Counts the calls that reach it and keeps the arguments of the last one.
+/// `confirm` (input required first, then a result), `fail` (an `isError` result), `broken` (a
+/// protocol error). Counts the calls that reach it and keeps the arguments of the last one.
 #[derive(Clone, Default)]
 pub struct TestServer {
     pub calls: Arc<AtomicUsize>,
@@ -48,6 +49,7 @@ impl TestServer {
                 "Counts, with structured output",
                 schema(json!({})),
             ),
+            Tool::new("confirm", "Asks the client first", schema(json!({}))),
             Tool::new("fail", "Always fails", schema(json!({}))),
             Tool::new("broken", "Answers a protocol error", schema(json!({}))),
         ]
@@ -109,6 +111,10 @@ impl ServerHandler for TestServer {
                 result.structured_content = Some(json!({"count": 42}));
                 result
             }
+            "confirm" if request.request_state.is_none() => {
+                return Ok(InputRequiredResult::from_request_state("pending").into());
+            }
+            "confirm" => CallToolResult::success(vec![ContentBlock::text("confirmed")]),
             "fail" => CallToolResult::error(vec![ContentBlock::text("disk full")]),
             "broken" => return Err(McpError::internal_error("the backend is down", None)),
             other => {
