@@ -1,0 +1,386 @@
+//! One `tools/call` through the tool-call gate: the MCP request as a [`Tool`] that
+//! [`HookSession::run_tool`] can run, and the gate's outcome turned back into an MCP answer.
+
+use std::sync::{Mutex, PoisonError};
+
+use hooks_core::injection::InjectionAudit;
+use hooks_core::session::ToolCallOutcome;
+use hooks_core::{BoxFuture, HookSession, Tool, ToolCallStatus, ToolError};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ServerResult,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// Runs `request` through `session`'s tool-call gate, the inner server's `call_tool` being
+/// the tool.
+pub(crate) async fn gated_call<S: ServerHandler>(
+    inner: &S,
+    session: &HookSession,
+    mut request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<CallToolResponse, McpError> {
+    // Each call is a turn of its own: the injection budget is per call, and the ephemeral
+    // queue (nobody else drains it in a server) is emptied after it.
+    session.start_turn();
+    let had_arguments = request.arguments.is_some();
+    let input = Value::Object(request.arguments.take().unwrap_or_default());
+    let tool = InnerTool {
+        inner,
+        name: request.name.clone().into_owned(),
+        had_arguments,
+        request: Mutex::new(Some((request, context))),
+        answer: Mutex::new(None),
+    };
+    let outcome = session.run_tool(&tool, input).await;
+    drop(session.take_ephemeral());
+    let answer = tool
+        .answer
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    answer_of(outcome, answer)
+}
+
+/// What the inner server answered, kept aside so that it reaches the client as it was
+/// unless a hook changed it.
+enum Answer {
+    /// A complete result that is not an error, and how the hooks were given it.
+    Complete(CallToolResult, Given),
+    /// A result marked `isError`, or a protocol error.
+    Failed(Result<CallToolResult, McpError>),
+    /// An interim answer (input required, a task): the tool has not finished.
+    Interim(CallToolResponse),
+}
+
+/// How the hooks were given a complete result as `tool_result`.
+#[derive(Clone, Copy)]
+enum Given {
+    /// As the text of its only content block.
+    SoleText,
+    /// As its MCP JSON.
+    Json,
+}
+
+/// The inner server's `call_tool`, as the gate's [`Tool`]: called once, with the input the
+/// `tool:pre` hooks left.
+struct InnerTool<'a, S> {
+    inner: &'a S,
+    name: String,
+    had_arguments: bool,
+    request: Mutex<Option<(CallToolRequestParams, RequestContext<RoleServer>)>>,
+    answer: Mutex<Option<Answer>>,
+}
+
+impl<S> InnerTool<'_, S> {
+    fn keep(&self, answer: Answer) {
+        *self.answer.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
+    }
+}
+
+impl<S: ServerHandler> Tool for InnerTool<'_, S> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn call(&self, input: Value) -> BoxFuture<'_, Result<Value, ToolError>> {
+        Box::pin(async move {
+            let taken = self
+                .request
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            let Some((mut request, context)) = taken else {
+                return Err(ToolError::new("this tools/call request was already made"));
+            };
+            request.arguments = arguments(input, self.had_arguments)?;
+            match self.inner.call_tool(request, context).await {
+                Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+                    let message = error_text(&result.content);
+                    self.keep(Answer::Failed(Ok(result)));
+                    Err(ToolError::new(message))
+                }
+                Ok(CallToolResponse::Complete(result)) => match sole_text(&result) {
+                    Some(text) => {
+                        let value = Value::from(text);
+                        self.keep(Answer::Complete(result, Given::SoleText));
+                        Ok(value)
+                    }
+                    None => {
+                        let value = to_json(&result)?;
+                        self.keep(Answer::Complete(result, Given::Json));
+                        Ok(value)
+                    }
+                },
+                Ok(interim) => {
+                    let value = to_json(&ServerResult::from(interim.clone()))?;
+                    self.keep(Answer::Interim(interim));
+                    Ok(value)
+                }
+                Err(error) => {
+                    let message = error.message.to_string();
+                    self.keep(Answer::Failed(Err(error)));
+                    Err(ToolError::new(message))
+                }
+            }
+        })
+    }
+}
+
+/// The MCP arguments for `input`: an object, and absent again when the client sent none and
+/// no hook added any.
+fn arguments(input: Value, had_arguments: bool) -> Result<Option<Map<String, Value>>, ToolError> {
+    match input {
+        Value::Object(map) if map.is_empty() && !had_arguments => Ok(None),
+        Value::Object(map) => Ok(Some(map)),
+        other => Err(ToolError::new(format!(
+            "a tool:pre hook left `tool_input` as {}, but MCP tool arguments must be a JSON \
+             object; the tool was not called",
+            kind_of(&other)
+        ))),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn to_json(value: &impl serde::Serialize) -> Result<Value, ToolError> {
+    serde_json::to_value(value)
+        .map_err(|error| ToolError::new(format!("the tool's result is not valid JSON: {error}")))
+}
+
+/// The text of an error result's content, for `tool:error`'s `error` field.
+fn error_text(content: &[ContentBlock]) -> String {
+    let text: Vec<&str> = content
+        .iter()
+        .filter_map(|block| block.as_text().map(|text| text.text.as_str()))
+        .collect();
+    if text.is_empty() {
+        "the tool reported an error".to_owned()
+    } else {
+        text.join("\n")
+    }
+}
+
+/// The MCP answer to the client for what the gate did.
+fn answer_of(
+    outcome: ToolCallOutcome,
+    answer: Option<Answer>,
+) -> Result<CallToolResponse, McpError> {
+    let result = match (&outcome.status, answer) {
+        (ToolCallStatus::Ran { output }, Some(Answer::Complete(original, given))) => {
+            ran(output, original, given)
+        }
+        (ToolCallStatus::Ran { .. }, Some(Answer::Interim(interim))) => {
+            undeliverable(
+                &outcome.injections,
+                "the tool's answer was not a final result",
+            );
+            return Ok(interim);
+        }
+        (ToolCallStatus::Errored { .. }, Some(Answer::Failed(Ok(result)))) => result,
+        (ToolCallStatus::Errored { .. }, Some(Answer::Failed(Err(error)))) => {
+            undeliverable(&outcome.injections, "the tool answered a protocol error");
+            return Err(error);
+        }
+        // Blocked, withheld, or failed before the inner server was called: the agent reads
+        // why, as a tool error.
+        _ => CallToolResult::error(vec![ContentBlock::text(outcome.agent_message())]),
+    };
+    Ok(CallToolResponse::Complete(with_injections(
+        result,
+        &outcome.injections,
+    )))
+}
+
+/// The text of a result made of one text block and nothing else of substance, which is what
+/// the hooks see as `tool_result` (as from any other tool); `None` for any other result, which
+/// they see as its MCP JSON.
+fn sole_text(result: &CallToolResult) -> Option<&str> {
+    match (result.content.as_slice(), &result.structured_content) {
+        ([ContentBlock::Text(block)], None) => Some(&block.text),
+        _ => None,
+    }
+}
+
+/// The complete result to send after `tool:post`: the original unless a hook changed what
+/// it was given, otherwise the hooks' version.
+fn ran(output: &Value, mut original: CallToolResult, given: Given) -> CallToolResult {
+    match (output, given) {
+        // The sole text, perhaps rewritten: the block keeps its annotations.
+        (Value::String(text), Given::SoleText) => {
+            if let [ContentBlock::Text(block)] = original.content.as_mut_slice()
+                && block.text != *text
+            {
+                block.text.clone_from(text);
+            }
+            return original;
+        }
+        // Comparing costs much less than parsing the JSON back.
+        (output, Given::Json) if is_json_of(output, &original) => return original,
+        _ => {}
+    }
+    if let Value::Object(_) = output
+        && let Ok(rewritten) = CallToolResult::deserialize(output)
+    {
+        return rewritten;
+    }
+    // A hook replaced the result by something that is not an MCP result: its text becomes
+    // the content, and the rest of the original stays.
+    let text = match output {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    original.content = vec![ContentBlock::text(text)];
+    original.structured_content = None;
+    original
+}
+
+/// Whether `output` still is the MCP JSON of `result`, checked field by field against the
+/// result rather than against a kept copy of its JSON (which would cost a deep clone per
+/// call). A false "no" only costs parsing the JSON back.
+fn is_json_of(output: &Value, result: &CallToolResult) -> bool {
+    let Value::Object(fields) = output else {
+        return false;
+    };
+    let same = |key: &str, part: Option<Value>| fields.get(key) == part.as_ref();
+    let present = 1
+        + usize::from(result.result_type.is_some())
+        + usize::from(result.structured_content.is_some())
+        + usize::from(result.is_error.is_some())
+        + usize::from(result.meta.is_some());
+    let Some(Value::Array(blocks)) = fields.get("content") else {
+        return false;
+    };
+    fields.len() == present
+        && blocks.len() == result.content.len()
+        && blocks
+            .iter()
+            .zip(&result.content)
+            .all(|(json, block)| is_block_json(json, block))
+        && fields.get("structuredContent") == result.structured_content.as_ref()
+        && same("isError", result.is_error.map(Value::Bool))
+        && (result.result_type.is_none()
+            || same("resultType", serde_json::to_value(&result.result_type).ok()))
+        && (result.meta.is_none() || same("_meta", serde_json::to_value(&result.meta).ok()))
+}
+
+/// Whether `json` still is the MCP JSON of `block`: a plain text block is checked in place,
+/// any other is serialized to compare.
+fn is_block_json(json: &Value, block: &ContentBlock) -> bool {
+    match block {
+        ContentBlock::Text(text) if text.meta.is_none() && text.annotations.is_none() => {
+            json.as_object().is_some_and(|fields| {
+                fields.len() == 2
+                    && fields.get("type").and_then(Value::as_str) == Some("text")
+                    && fields.get("text").and_then(Value::as_str) == Some(text.text.as_str())
+            })
+        }
+        other => serde_json::to_value(other).is_ok_and(|expected| expected == *json),
+    }
+}
+
+/// `result` with the text of each delivered injection appended to its content, in order.
+fn with_injections(mut result: CallToolResult, injections: &[InjectionAudit]) -> CallToolResult {
+    result.content.extend(
+        injections
+            .iter()
+            .filter(|audit| audit.disposition.delivered())
+            .map(|audit| ContentBlock::text(audit.text.clone())),
+    );
+    result
+}
+
+/// Says (in the log) that delivered injections could not reach the client with this answer.
+fn undeliverable(injections: &[InjectionAudit], why: &str) {
+    for audit in injections
+        .iter()
+        .filter(|audit| audit.disposition.delivered())
+    {
+        tracing::warn!(
+            hook = &*audit.hook,
+            event = &*audit.event,
+            "context injection not delivered to the MCP client: {why}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use rmcp::model::{MetaObject, TextContent};
+    use serde_json::json;
+
+    use super::*;
+
+    fn samples() -> Vec<CallToolResult> {
+        let text = CallToolResult::success(vec![ContentBlock::text("hello")]);
+        let mut structured = CallToolResult::success(vec![ContentBlock::text("42 items")]);
+        structured.structured_content = Some(json!({"count": 42, "items": [1, 2]}));
+        let mut mixed = CallToolResult::success(vec![
+            ContentBlock::image("aGVsbG8=", "image/png"),
+            ContentBlock::embedded_text("file:///notes.txt", "notes"),
+            ContentBlock::text("two attachments"),
+        ]);
+        mixed.meta = Some(MetaObject(
+            json!({"trace": "abc"}).as_object().unwrap().clone(),
+        ));
+        let mut with_block_meta = TextContent::new("annotated");
+        with_block_meta.meta = Some(MetaObject(
+            json!({"source": "cache"}).as_object().unwrap().clone(),
+        ));
+        let mut bare = CallToolResult::success(vec![ContentBlock::Text(with_block_meta)]);
+        bare.result_type = None;
+        bare.is_error = None;
+        let empty = CallToolResult::success(Vec::new());
+        vec![text, structured, mixed, bare, empty]
+    }
+
+    #[test]
+    fn a_result_is_recognised_in_its_own_json_and_in_no_changed_one() {
+        for result in samples() {
+            let json = serde_json::to_value(&result).unwrap();
+            assert!(is_json_of(&json, &result), "{json}");
+
+            let mut changes = Vec::new();
+            let mut text = json.clone();
+            if let Some(first) = text["content"].get_mut(0) {
+                first["text"] = json!("changed");
+                changes.push(text);
+            }
+            let mut dropped = json.clone();
+            dropped["content"].as_array_mut().unwrap().clear();
+            dropped["content"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"type": "text", "text": "only"}));
+            changes.push(dropped);
+            let mut extra = json.clone();
+            extra["extra"] = json!(1);
+            changes.push(extra);
+            let mut flipped = json.clone();
+            flipped["isError"] = json!(true);
+            changes.push(flipped);
+            let mut structured = json.clone();
+            structured["structuredContent"] = json!({"count": 7});
+            changes.push(structured);
+            let mut meta = json.clone();
+            meta["_meta"] = json!({"trace": "other"});
+            changes.push(meta);
+            changes.push(json!("hello"));
+            for changed in changes {
+                assert!(!is_json_of(&changed, &result), "{changed} taken for {json}");
+            }
+        }
+    }
+}
