@@ -65,6 +65,9 @@ pub(super) fn kill_group(pid: Option<u32>) {
     }
 }
 
+/// How long after its deadline the output of a command is still read.
+const OUTPUT_GRACE: Duration = Duration::from_millis(500);
+
 /// `sh -c command` in `dir`, as every command hook runs: the project directory in the
 /// environment, its own process group (so all it starts can be killed together), piped.
 pub(super) fn shell(command: &str, dir: &Path) -> tokio::process::Command {
@@ -87,8 +90,9 @@ pub(super) fn shell(command: &str, dir: &Path) -> tokio::process::Command {
 ///
 /// Everything is bounded by `timeout`: the process, the delivery of its input (a hook that
 /// never reads a large event cannot stall the call) and the end of its output (a process that
-/// left the group but still holds stdout open cannot either). Past the timeout the outcome is
-/// `timed_out`, whatever was printed so far.
+/// left the group but still holds stdout open cannot either). The call returns at most half a
+/// second after the timeout; past the timeout the outcome is `timed_out`, whatever was
+/// printed so far.
 pub async fn run_command(
     command: &str,
     dir: &Path,
@@ -131,13 +135,9 @@ pub async fn run_command(
         None => Some(child.wait().await?),
     };
     // A process that escaped the group (setsid) may still hold the pipes: wait for them only
-    // until the deadline (a moment more after a timeout, for the killed group's pipes to
-    // close), then stop reading.
-    let until = if timed_out {
-        tokio::time::Instant::now() + Duration::from_millis(500)
-    } else {
-        deadline
-    };
+    // until the deadline, and a moment more for the pipes of a killed group to close and
+    // what is left in them to be read, then stop reading.
+    let until = deadline.max(tokio::time::Instant::now()) + OUTPUT_GRACE;
     let (mut stdout, mut stderr) = (stdout, stderr);
     let streams = async { ((&mut stdout).await, (&mut stderr).await) };
     let read = tokio::time::timeout_at(until, streams).await;

@@ -76,6 +76,27 @@ pub use load::{ConfigError, ConfigErrors, load_file, load_str};
 pub use persistent::REQUEST_ID_FIELD;
 pub use remote::{AnswerCache, HttpHook, LlmHook, Provider, decision, render};
 
+/// Reads what a command or HTTP hook answered to `event` (canonical name) with event `data`:
+/// nothing (continue), the proposal's `{"action", "modified_args", "message"}`, Claude Code's
+/// JSON output, or a `HookResult` object; plain text is context on `prompt:submit` and
+/// `session:start`, as in Claude Code, and an error elsewhere.
+///
+/// The error says what was wrong; the runners hand it to the hook's `on_failure`. This is the
+/// parser the runners use, public so that it can be tested and fuzzed on its own.
+///
+/// ```
+/// use hooks_core::HookAction;
+/// use serde_json::json;
+///
+/// let data = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+/// let answer = hooks_std::config::parse_output(r#"{"decision": "block", "reason": "no"}"#, "tool:pre", &data);
+/// assert_eq!(answer.unwrap().action, HookAction::Deny);
+/// assert!(hooks_std::config::parse_output("yes, fine", "tool:pre", &data).is_err());
+/// ```
+pub fn parse_output(stdout: &str, event: &str, data: &Value) -> Result<HookResult, String> {
+    command::parse_stdout(stdout.trim(), event, data)
+}
+
 /// A command hook's timeout when the entry gives none.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 
