@@ -244,6 +244,8 @@ impl Importer<'_> {
                         return None;
                     };
                     item.push_str("      headers:\n");
+                    let mut headers: Vec<_> = headers.iter().collect();
+                    headers.sort_unstable_by_key(|(name, _)| name.as_str());
                     for (name, value) in headers {
                         let value = value.as_str().unwrap_or_default();
                         let _ = writeln!(item, "        {}: {}", quoted(name), quoted(value));
@@ -301,8 +303,11 @@ pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors
         notes: Vec::new(),
         yaml: String::new(),
     };
-    // Events come in name order (serde_json's map); each is found after the `hooks` key.
-    for (name, groups) in hooks {
+    // Events in name order, whatever order serde_json's map keeps (it keeps the file's when
+    // another crate of the build turns on `preserve_order`); each is found after `hooks`.
+    let mut events: Vec<_> = hooks.iter().collect();
+    events.sort_unstable_by_key(|(name, _)| name.as_str());
+    for (name, groups) in events {
         let (line, column, _) = locate(importer.text, name, hooks_at);
         importer.event(name, groups, (line, column));
     }
