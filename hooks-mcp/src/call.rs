@@ -27,10 +27,14 @@ pub(crate) async fn gated_call<S: ServerHandler>(
     session.start_turn();
     let had_arguments = request.arguments.is_some();
     let input = Value::Object(request.arguments.take().unwrap_or_default());
+    // Nobody to read the result (no tool:post handler, no observer): it is not converted at all.
+    let registry = session.registry();
+    let result_heard = registry.has_handlers("tool:post") || registry.observer_count() > 0;
     let tool = InnerTool {
         inner,
         name: request.name.clone().into_owned(),
         had_arguments,
+        result_heard,
         request: Mutex::new(Some((request, context))),
         answer: Mutex::new(None),
     };
@@ -61,6 +65,8 @@ enum Given {
     SoleText,
     /// As its MCP JSON.
     Json,
+    /// Not at all (as `null`): no hook or observer was there to read it.
+    Unheard,
 }
 
 /// The inner server's `call_tool`, as the gate's [`Tool`]: called once, with the input the
@@ -69,6 +75,8 @@ struct InnerTool<'a, S> {
     inner: &'a S,
     name: String,
     had_arguments: bool,
+    /// Whether anyone will read the result in `tool:post`.
+    result_heard: bool,
     request: Mutex<Option<(CallToolRequestParams, RequestContext<RoleServer>)>>,
     answer: Mutex<Option<Answer>>,
 }
@@ -100,6 +108,10 @@ impl<S: ServerHandler> Tool for InnerTool<'_, S> {
                     let message = error_text(&result.content);
                     self.keep(Answer::Failed(Ok(result)));
                     Err(ToolError::new(message))
+                }
+                Ok(CallToolResponse::Complete(result)) if !self.result_heard => {
+                    self.keep(Answer::Complete(result, Given::Unheard));
+                    Ok(Value::Null)
                 }
                 Ok(CallToolResponse::Complete(result)) => match sole_text(&result) {
                     Some(text) => {
@@ -227,6 +239,9 @@ fn ran(output: &Value, mut original: CallToolResult, given: Given) -> CallToolRe
         }
         // Comparing costs much less than parsing the JSON back.
         (output, Given::Json) if is_json_of(output, &original) => return original,
+        // Still nothing: nobody read it, nobody changed it. (A handler registered since the
+        // tool ran may have put something there; that is read below as any rewrite is.)
+        (Value::Null, Given::Unheard) => return original,
         _ => {}
     }
     if let Value::Object(_) = output

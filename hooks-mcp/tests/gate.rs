@@ -341,6 +341,51 @@ async fn hooks_see_a_text_result_as_its_text_and_any_other_as_mcp_json() {
 }
 
 #[tokio::test]
+async fn with_nobody_reading_tool_post_a_result_reaches_the_client_as_it_was() {
+    // Only a tool:pre hook: the result is not converted for anyone, and is sent as it was.
+    let log = new_log();
+    let registry = HookRegistry::new();
+    record(&registry, "tool:pre", &log);
+    let (client, _inner) = hooked(registry).await;
+    let structured = client
+        .call_tool(call("structured", json!({})))
+        .await
+        .unwrap();
+    assert_eq!(texts(&structured), ["42 items"]);
+    assert_eq!(structured.structured_content, Some(json!({"count": 42})));
+    assert_eq!(structured.is_error, Some(false));
+    let echoed = client
+        .call_tool(call("echo", json!({"text": "hello"})))
+        .await
+        .unwrap();
+    assert_eq!(texts(&echoed), ["hello"]);
+    assert_eq!(log.lock().unwrap().len(), 2, "tool:pre heard both calls");
+}
+
+#[tokio::test]
+async fn an_observer_alone_still_sees_the_result() {
+    // An observer (the logging module is one) reads every emit: the result is given to it.
+    let seen = new_log();
+    let registry = HookRegistry::new();
+    let sink = Arc::clone(&seen);
+    let _observer = registry.observe(move |event: &str, outcome: &hooks_core::EmitResult| {
+        let data = outcome.result.data.clone().unwrap_or_default();
+        sink.lock().unwrap().push((event.to_owned(), data));
+    });
+    let (client, _inner) = hooked(registry).await;
+    client
+        .call_tool(call("structured", json!({})))
+        .await
+        .unwrap();
+    let seen = seen.lock().unwrap();
+    let post = seen.iter().find(|(event, _)| event == "tool:post").unwrap();
+    assert_eq!(
+        post.1["tool_result"]["structuredContent"],
+        json!({"count": 42})
+    );
+}
+
+#[tokio::test]
 async fn a_failing_tool_emits_tool_error_and_its_failure_reaches_the_client() {
     let log = new_log();
     let registry = HookRegistry::new();

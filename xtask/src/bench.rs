@@ -16,6 +16,7 @@ const BENCHES: &[&[&str]] = &[
     &["bench", "-p", "hooks-core", "--bench", "emit"],
     &["bench", "-p", "hooks-std", "--bench", "configured"],
     &["bench", "-p", "hooks-rig", "--bench", "adapter"],
+    &["bench", "-p", "hooks-mcp", "--bench", "tool_call"],
 ];
 
 /// The instruction counts (callgrind), whose table the bench prints.
