@@ -92,6 +92,10 @@ pub struct ToolCallOutcome {
     pub input: Value,
     /// Every injection applied during the call, in order.
     pub injections: Vec<InjectionAudit>,
+    /// Whether a `tool:post` hook replaced the event data, and so perhaps the output; when
+    /// false, the output is the tool's own, moved through untouched (an adapter holding the
+    /// tool's native result can send that instead of converting the output back).
+    pub output_rewritten: bool,
 }
 
 impl ToolCallOutcome {
@@ -442,9 +446,11 @@ impl HookSession {
                 status,
                 input,
                 injections,
+                output_rewritten: false,
             };
         }
 
+        let mut output_rewritten = false;
         let status = match tool.call(input.clone()).await {
             Ok(output) => {
                 let data = object([
@@ -453,6 +459,7 @@ impl HookSession {
                     ("tool_result", output),
                 ]);
                 let mut post = self.registry.emit(TOOL_POST, data).await;
+                output_rewritten = post.is_modified();
                 let status = match post.action {
                     HookAction::Deny => ToolCallStatus::Withheld {
                         reason: post
@@ -490,13 +497,16 @@ impl HookSession {
             status,
             input,
             injections,
+            output_rewritten,
         }
     }
 
     /// Stores what the agent is told of its tool call as the call's result in the history.
     fn record_result(&self, status: &ToolCallStatus) {
-        self.context
-            .add_message(ContextMessage::tool_result(status.agent_message()));
+        if self.context.keeps_history() {
+            self.context
+                .add_message(ContextMessage::tool_result(status.agent_message()));
+        }
     }
 }
 

@@ -62,6 +62,13 @@ pub trait ContextSink: Send + Sync {
     /// Appends `text` to the last tool result in the history; returns `false` when there is no
     /// tool result to append to (the caller then adds a message instead).
     fn append_to_last_tool_result(&self, text: &str) -> bool;
+
+    /// Whether this history keeps what it is given. A sink that drops everything answers
+    /// `false`, and the session then skips building the tool-result message (which renders
+    /// a JSON output as text) for it. Injections are still given to it.
+    fn keeps_history(&self) -> bool {
+        true
+    }
 }
 
 /// Where user messages are shown.
@@ -148,6 +155,10 @@ impl<T: ContextSink + ?Sized> ContextSink for Arc<T> {
 
     fn append_to_last_tool_result(&self, text: &str) -> bool {
         (**self).append_to_last_tool_result(text)
+    }
+
+    fn keeps_history(&self) -> bool {
+        (**self).keeps_history()
     }
 }
 

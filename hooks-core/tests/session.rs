@@ -10,7 +10,7 @@ use std::time::Duration;
 use hooks_core::approval::{DecisionSource, ScriptedAnswer};
 use hooks_core::injection::{Disposition, INJECTION_AUDIT_EVENT, Oversize, Placement};
 use hooks_core::session::{Blocked, ModelRequest};
-use hooks_core::sinks::MessageKind;
+use hooks_core::sinks::{ContextMessage, ContextSink, MessageKind};
 use hooks_core::{
     ApprovalDefault, HookRegistry, HookResult, HookSession, InMemoryContext, InMemoryDisplay,
     InjectionPolicy, InjectionRole, MessageLevel, Proceed, ScriptedApprovals, ToolCallStatus,
@@ -805,4 +805,83 @@ async fn provider_request_hands_the_redacted_request_to_the_model() {
         panic!("{cleared:?}")
     };
     assert_eq!(request["messages"][0]["content"], "key [REDACTED]");
+}
+
+/// A history that drops what it is given, and says so.
+#[derive(Default)]
+struct Forgetful {
+    given: std::sync::Mutex<Vec<ContextMessage>>,
+}
+
+impl ContextSink for Forgetful {
+    fn add_message(&self, message: ContextMessage) {
+        self.given.lock().unwrap().push(message);
+    }
+
+    fn append_to_last_tool_result(&self, _text: &str) -> bool {
+        false
+    }
+
+    fn keeps_history(&self) -> bool {
+        false
+    }
+}
+
+#[tokio::test]
+async fn a_history_that_keeps_nothing_is_not_given_tool_results_but_still_injections() {
+    let registry = HookRegistry::new();
+    answer(
+        &registry,
+        "tool:post",
+        "note",
+        HookResult::inject("remember the note"),
+    );
+    let history = Arc::new(Forgetful::default());
+    let session = HookSession::builder(registry.clone())
+        .context(history.clone())
+        .build();
+    let tool = tool_fn("read", |_| async { Ok(json!({"lines": 3})) });
+    let outcome = session.run_tool(&tool, json!({})).await;
+    assert_eq!(outcome.agent_message(), r#"{"lines":3}"#);
+    let given = history.given.lock().unwrap();
+    assert!(
+        given.iter().all(|m| m.kind != MessageKind::ToolResult),
+        "{given:?}"
+    );
+    assert!(
+        given
+            .iter()
+            .any(|m| m.content.contains("remember the note")),
+        "{given:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_outcome_says_whether_a_tool_post_hook_rewrote_the_data() {
+    let tool = tool_fn("read", |_| async { Ok(json!({"lines": 3})) });
+    let quiet = HookRegistry::new();
+    answer(&quiet, "tool:post", "noop", HookResult::cont());
+    let untouched = HookSession::builder(quiet)
+        .build()
+        .run_tool(&tool, json!({}))
+        .await;
+    assert!(!untouched.output_rewritten);
+    let rewriting = HookRegistry::new();
+    answer(
+        &rewriting,
+        "tool:post",
+        "shorten",
+        HookResult::modify(json!({"tool_name": "read", "tool_result": {"lines": 1}})),
+    );
+    let rewritten = HookSession::builder(rewriting)
+        .build()
+        .run_tool(&tool, json!({}))
+        .await;
+    assert!(rewritten.output_rewritten);
+    assert_eq!(
+        rewritten.status,
+        ToolCallStatus::Ran {
+            output: json!({"lines": 1})
+        }
+    );
 }

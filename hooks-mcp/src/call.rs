@@ -189,6 +189,12 @@ fn answer_of(
     answer: Option<Answer>,
 ) -> Result<CallToolResponse, McpError> {
     let result = match (&outcome.status, answer) {
+        // No tool:post hook touched it: the server's own result, with nothing to compare.
+        (ToolCallStatus::Ran { .. }, Some(Answer::Complete(original, _)))
+            if !outcome.output_rewritten =>
+        {
+            original
+        }
         (ToolCallStatus::Ran { output }, Some(Answer::Complete(original, given))) => {
             ran(output, original, given)
         }

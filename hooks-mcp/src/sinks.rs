@@ -19,6 +19,10 @@ impl ContextSink for NoHistory {
     fn append_to_last_tool_result(&self, _text: &str) -> bool {
         false
     }
+
+    fn keeps_history(&self) -> bool {
+        false
+    }
 }
 
 /// A [`DisplaySink`] that writes each user message as a `tracing` event at its level (the
