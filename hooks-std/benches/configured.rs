@@ -73,7 +73,8 @@ fn command_hook_versus_bare_spawn(c: &mut Criterion) {
 }
 
 /// A Python policy (parse the event, answer `{}`) as a persistent hook, the same policy spawned
-/// per event, and a bare line round trip to the same persistent process without the registry.
+/// per event, and bare line round trips to the same persistent process without the registry:
+/// with blocking pipes, and with Tokio's (as the hook's runner uses them).
 fn persistent_versus_per_event(c: &mut Criterion) {
     let rt = runtime();
     let dir = std::env::temp_dir().join(format!("hooks-bench-persistent-{}", std::process::id()));
@@ -135,6 +136,36 @@ def decide(request):\n    return '{\"decision\": \"block\", \"reason\": \"no rm\
             black_box(&answer);
         });
     });
+    // The same exchange through Tokio's pipes, as the hook does it, with nothing else around.
+    {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        let (_child, mut to_server, mut from_server) = rt.block_on(async {
+            let mut child = tokio::process::Command::new("python3")
+                .arg(dir.join("server.py"))
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .kill_on_drop(true)
+                .spawn()
+                .expect("python3 runs");
+            let to_server = child.stdin.take().expect("a pipe");
+            let from_server = tokio::io::BufReader::new(child.stdout.take().expect("a pipe"));
+            (child, to_server, from_server)
+        });
+        group.bench_function("persistent/tokio_pipe_round_trip", |b| {
+            let mut answer = String::new();
+            b.iter(|| {
+                rt.block_on(async {
+                    to_server
+                        .write_all(request.as_bytes())
+                        .await
+                        .expect("writes");
+                    answer.clear();
+                    from_server.read_line(&mut answer).await.expect("reads");
+                    black_box(&answer);
+                });
+            });
+        });
+    }
     group.finish();
     drop(to_server);
     let _ = server.wait();
