@@ -4,8 +4,10 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod support;
+use support::alive;
+
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use hooks_core::{HookAction, HookModule, HookRegistry, HookResult, MessageLevel};
@@ -13,15 +15,7 @@ use hooks_std::config::{ConfigErrors, load_file, load_str};
 use serde_json::{Value, json};
 
 fn scratch(test: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "hooks-config-{}-{test}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("config", test)
 }
 
 /// Writes `yaml` as `hooks.yaml` in `dir`, loads it and mounts it on a fresh registry.
@@ -315,19 +309,6 @@ async fn failures_follow_on_failure_and_never_read_as_an_allow() {
         );
         std::fs::remove_dir_all(dir).unwrap();
     }
-}
-
-/// Whether `pid` is still running. A zombie is dead: once reparented, reaping it is the init
-/// process's job.
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit(')')
-                .next()
-                .map(|rest| !rest.trim_start().starts_with('Z'))
-        })
-        .unwrap_or(false)
 }
 
 #[tokio::test]

@@ -11,8 +11,10 @@
 
 #![allow(clippy::unwrap_used, missing_docs)]
 
+mod support;
+use support::gone;
+
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use hooks_core::{HookAction, HookModule, HookRegistry, MessageLevel};
@@ -26,15 +28,7 @@ use tokio::net::TcpListener;
 const PROMPT: Duration = Duration::from_secs(4);
 
 fn scratch(test: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "hooks-faults-{}-{test}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("faults", test)
 }
 
 fn mounted(dir: &Path, yaml: &str) -> HookRegistry {
@@ -61,18 +55,6 @@ fn tool_call() -> Value {
     json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})
 }
 
-/// Whether `pid` runs (a zombie does not).
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit(')')
-                .next()
-                .map(|rest| !rest.trim_start().starts_with('Z'))
-        })
-        .unwrap_or(false)
-}
-
 fn pid_in(file: &Path) -> i32 {
     for _ in 0..100 {
         if let Some(pid) = std::fs::read_to_string(file)
@@ -84,16 +66,6 @@ fn pid_in(file: &Path) -> i32 {
         std::thread::sleep(Duration::from_millis(20));
     }
     panic!("{} was never written", file.display());
-}
-
-async fn gone(pid: i32) -> bool {
-    for _ in 0..100 {
-        if !alive(pid) {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    false
 }
 
 // Command hooks.

@@ -3,8 +3,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hooks_core::{HookModule, HookRegistry, HookResult};
 use hooks_std::logging::{LoggingConfig, LoggingModule};
@@ -13,15 +14,7 @@ use serde_json::{Value, json};
 
 /// A fresh directory for one test's log files.
 fn scratch(test: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "hooks-logging-{}-{test}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("logging", test)
 }
 
 fn logging(path: &Path, extra: Value) -> LoggingModule {

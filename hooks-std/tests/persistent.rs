@@ -4,24 +4,18 @@
 
 #![allow(clippy::unwrap_used, missing_docs)]
 
+mod support;
+use support::{alive, gone};
+
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hooks_core::{HookAction, HookModule, HookRegistry, Mounted};
 use hooks_std::config::{ConfigErrors, load_file, load_str};
 use serde_json::{Value, json};
 
 fn scratch(test: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "hooks-persistent-{}-{test}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("persistent", test)
 }
 
 /// Mounts one persistent hook running `script` (Python, written to `server.py`) on tool:pre.
@@ -78,29 +72,6 @@ async fn ask(registry: &HookRegistry, n: u64) -> (String, String) {
     let answered = parts.next().unwrap().to_owned();
     assert_eq!(parts.next(), Some("PreToolUse"), "{context}");
     (pid, answered)
-}
-
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit(')')
-                .next()
-                .map(|rest| !rest.trim_start().starts_with('Z'))
-        })
-        .unwrap_or(false)
-}
-
-/// Waits (up to a generous bound) for `pid` to be gone.
-async fn gone(pid: i32) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while alive(pid) {
-        if Instant::now() > deadline {
-            return false;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    true
 }
 
 #[tokio::test]

@@ -3,8 +3,9 @@
 
 #![allow(clippy::unwrap_used, missing_docs)]
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hooks_core::{HookAction, HookModule, HookRegistry, HookResult, MessageLevel};
 use hooks_std::config::load_file;
@@ -18,15 +19,7 @@ use tokio::net::TcpListener;
 const SECRET: &str = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx";
 
 fn scratch(test: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "hooks-security-{}-{test}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("security", test)
 }
 
 fn mount(registry: &HookRegistry, dir: &Path, yaml: &str) {
