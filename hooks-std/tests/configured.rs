@@ -5,27 +5,17 @@
 #![allow(clippy::unwrap_used)]
 
 mod support;
-use support::alive;
+use support::{alive, mounted};
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hooks_core::{HookAction, HookModule, HookRegistry, HookResult, MessageLevel};
+use hooks_core::{HookAction, HookRegistry, HookResult, MessageLevel};
 use hooks_std::config::{ConfigErrors, load_file, load_str};
 use serde_json::{Value, json};
 
 fn scratch(test: &str) -> PathBuf {
     support::scratch("config", test)
-}
-
-/// Writes `yaml` as `hooks.yaml` in `dir`, loads it and mounts it on a fresh registry.
-fn mounted(dir: &Path, yaml: &str) -> HookRegistry {
-    let file = dir.join("hooks.yaml");
-    std::fs::write(&file, yaml).unwrap();
-    let config = load_file(&file).unwrap_or_else(|errors| panic!("{errors}"));
-    let registry = HookRegistry::new();
-    let _mounted = config.mount(&registry).unwrap();
-    registry
 }
 
 /// A hooks file with one command hook running `script` (written to `hook.sh`).

@@ -12,13 +12,12 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 mod support;
-use support::gone;
+use support::{gone, mounted};
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hooks_core::{HookAction, HookModule, HookRegistry, MessageLevel};
-use hooks_std::config::load_file;
+use hooks_core::{HookAction, HookRegistry, MessageLevel};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -29,15 +28,6 @@ const PROMPT: Duration = Duration::from_secs(4);
 
 fn scratch(test: &str) -> PathBuf {
     support::scratch("faults", test)
-}
-
-fn mounted(dir: &Path, yaml: &str) -> HookRegistry {
-    let file = dir.join("hooks.yaml");
-    std::fs::write(&file, yaml).unwrap();
-    let config = load_file(&file).unwrap_or_else(|errors| panic!("{errors}"));
-    let registry = HookRegistry::new();
-    let _mounted = config.mount(&registry).unwrap();
-    registry
 }
 
 /// One command hook running `script` (as `hook.sh`) with `timeout_ms` and `on_failure`.

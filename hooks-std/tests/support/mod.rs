@@ -2,9 +2,12 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+use hooks_core::{HookModule, HookRegistry};
+use hooks_std::config::load_file;
 
 /// A fresh, empty directory for one test of `suite`, unique in this process.
 pub fn scratch(suite: &str, test: &str) -> PathBuf {
@@ -17,6 +20,17 @@ pub fn scratch(suite: &str, test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     dir
+}
+
+/// Writes `yaml` as `hooks.yaml` in `dir`, loads it and mounts it on a fresh registry (the
+/// hooks stay registered for the registry's life).
+pub fn mounted(dir: &Path, yaml: &str) -> HookRegistry {
+    let file = dir.join("hooks.yaml");
+    std::fs::write(&file, yaml).expect("writes the hooks file");
+    let config = load_file(&file).unwrap_or_else(|errors| panic!("{errors}"));
+    let registry = HookRegistry::new();
+    let _mounted = config.mount(&registry).expect("mounts");
+    registry
 }
 
 /// Whether `pid` is still running. A zombie is dead: once reparented, reaping it is the init
