@@ -23,6 +23,7 @@ use crate::handler::{Answer, Handler, IntoHandler};
 use crate::merge::{Flow, Merge, log_failure};
 use crate::observer::{self, EmitObserver};
 use crate::outcome::EmitResult;
+use crate::result::HookResult;
 use crate::timestamp;
 
 /// How long a handler may run in [`HookRegistry::emit`] before it is skipped, unless the
@@ -51,6 +52,7 @@ pub struct HookOptions {
     priority: i32,
     name: Option<String>,
     timeout: Option<Duration>,
+    fail_closed: bool,
 }
 
 impl HookOptions {
@@ -80,6 +82,15 @@ impl HookOptions {
         self.timeout = Some(timeout);
         self
     }
+
+    /// Whether a failure of the handler (an error, a panic, its timeout, an unusable answer)
+    /// denies the operation rather than being skipped: for handlers that enforce a policy,
+    /// whose silence must not read as an allow. The failure is reported either way.
+    #[must_use]
+    pub fn fail_closed(mut self, fail_closed: bool) -> Self {
+        self.fail_closed = fail_closed;
+        self
+    }
 }
 
 /// One registered handler, shared by every snapshot that lists it.
@@ -89,6 +100,8 @@ pub(crate) struct Entry {
     name: Arc<str>,
     handler: Handler,
     timeout: Option<Duration>,
+    /// A failure denies instead of being skipped.
+    fail_closed: bool,
     /// Cleared on unregister so that an emit in flight does not start the handler any more.
     active: AtomicBool,
 }
@@ -243,6 +256,7 @@ impl HookRegistry {
             name: name.into(),
             handler: handler.into_handler(),
             timeout: options.timeout.or(self.shared.handler_timeout),
+            fail_closed: options.fail_closed,
             active: AtomicBool::new(true),
         });
         let handle = HookHandle {
@@ -521,6 +535,16 @@ async fn run_chain(route: &Route, mut data: Value) -> EmitResult {
             Answer::Continue => {}
             Answer::Full(answer) => {
                 if merge.absorb(&entry.name, answer, &mut data) == Flow::Stop {
+                    break;
+                }
+            }
+            Answer::Failed(failure) if entry.fail_closed => {
+                let denial = HookResult::deny(format!(
+                    "hook `{}` failed and fails closed: it {failure}",
+                    entry.name
+                ));
+                merge.fail(&entry.name, failure);
+                if merge.absorb(&entry.name, Box::new(denial), &mut data) == Flow::Stop {
                     break;
                 }
             }

@@ -528,6 +528,45 @@ async fn a_handler_that_sleeps_past_its_timeout_is_skipped() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_fail_closed_handler_that_fails_denies_and_the_chain_stops() {
+    async fn hangs(_: &str, _: &Value) -> HookResult {
+        std::future::pending().await
+    }
+    async fn panics(_: &str, _: &Value) -> HookResult {
+        panic!("policy file unreadable")
+    }
+    for (failing, expected) in [
+        (
+            HookOptions::new().timeout(Duration::from_millis(250)),
+            "timed out after 250ms",
+        ),
+        (HookOptions::new(), "panicked: policy file unreadable"),
+    ] {
+        let registry = registry();
+        let trace = Trace::new();
+        let options = failing.name("policy").fail_closed(true);
+        if expected.starts_with("timed out") {
+            registry.register_with("tool:pre", hangs, options).unwrap();
+        } else {
+            registry.register_with("tool:pre", panics, options).unwrap();
+        }
+        registry
+            .register("tool:pre", trace.observe("after"), 1, "after")
+            .unwrap();
+
+        let outcome = registry.emit("tool:pre", json!({})).await;
+
+        assert_eq!(outcome.action, HookAction::Deny, "{expected}");
+        assert_eq!(
+            outcome.reason.as_deref(),
+            Some(format!("hook `policy` failed and fails closed: it {expected}").as_str())
+        );
+        assert_eq!(outcome.failures.len(), 1, "the failure is still reported");
+        assert!(trace.order().is_empty(), "nothing after the deny runs");
+    }
+}
+
+#[tokio::test(start_paused = true)]
 async fn the_registry_default_timeout_applies_when_the_registration_sets_none() {
     async fn slow(_: &str, _: &Value) -> HookResult {
         tokio::time::sleep(Duration::from_secs(10)).await;

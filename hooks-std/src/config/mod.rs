@@ -322,15 +322,18 @@ impl HookModule for HooksConfig {
             let mut options = HookOptions::new()
                 .priority(entry.priority)
                 .name(entry.name.clone());
-            let own_timeout = match &entry.hook {
-                HookKind::Command(command) => Some(command.timeout),
-                HookKind::Http(http) => Some(http.timeout),
-                HookKind::Llm(llm) => Some(llm.timeout),
+            let external = match &entry.hook {
+                HookKind::Command(command) => Some((command.timeout, command.on_failure)),
+                HookKind::Http(http) => Some((http.timeout, http.on_failure)),
+                HookKind::Llm(llm) => Some((llm.timeout, llm.on_failure)),
                 HookKind::Matcher(_) => None,
             };
-            if let Some(timeout) = own_timeout {
-                // The hook's own timeout decides; the registry's is only a backstop.
-                options = options.timeout(timeout + Duration::from_secs(5));
+            if let Some((timeout, on_failure)) = external {
+                // The hook's own timeout decides; the registry's is only a backstop, and for a
+                // hook that blocks on failure the backstop must block too, not skip it.
+                options = options
+                    .timeout(timeout + Duration::from_secs(5))
+                    .fail_closed(on_failure == OnFailure::Block);
             }
             let process = match &entry.hook {
                 HookKind::Command(command) if command.persistent => Some(
