@@ -6,7 +6,7 @@
 #![no_main]
 
 use hooks_core::HookAction;
-use hooks_std::config::{decision, parse_output};
+use hooks_config::{decision, parse_output};
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 

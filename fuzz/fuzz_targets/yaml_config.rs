@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use hooks_std::config::load_str;
+use hooks_config::load_str;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {

@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
+use hooks_config::interop::{AgentAnswer, Protocol, claude, gemini};
+use hooks_config::load_file;
 use hooks_core::HookRegistry;
 use hooks_core::module::HookModule;
-use hooks_std::config::load_file;
-use hooks_std::interop::{AgentAnswer, Protocol, claude, gemini};
 
 /// The agents `hooks` can serve as a hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

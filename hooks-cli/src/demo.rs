@@ -245,8 +245,7 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
         ..LoggingConfig::default()
     })
     .map_err(module_error)?;
-    let configured =
-        hooks_std::config::load_file(&root.join("hooks.yaml")).map_err(module_error)?;
+    let configured = hooks_config::load_file(&root.join("hooks.yaml")).map_err(module_error)?;
     let modules: [&dyn HookModule; 7] = [
         &safety,
         &redaction,

@@ -25,8 +25,8 @@ use clap::{Parser, Subcommand};
 mod adapter;
 mod demo;
 mod progress;
+use hooks_config::load_file;
 use hooks_core::{HookModule, HookRegistry, events};
-use hooks_std::config::load_file;
 use serde_json::Value;
 
 #[derive(Parser)]
@@ -151,7 +151,7 @@ fn serve(agent: adapter::Agent, config: &std::path::Path) -> ExitCode {
     let mut input = String::new();
     let answer = match std::io::stdin().read_to_string(&mut input) {
         Ok(_) => adapter::answer(agent, config, &input),
-        Err(error) => hooks_std::interop::AgentAnswer::block(format!(
+        Err(error) => hooks_config::interop::AgentAnswer::block(format!(
             "hooks: cannot read the hook input: {error}; blocked because the policy could not decide"
         )),
     };
@@ -169,7 +169,7 @@ fn import_claude(settings: &std::path::Path, output: Option<&std::path::Path>) -
         Ok(text) => text,
         Err(error) => return fail(format!("cannot read {}: {error}", settings.display())),
     };
-    let imported = match hooks_std::interop::claude::import_settings(&text, settings) {
+    let imported = match hooks_config::interop::claude::import_settings(&text, settings) {
         Ok(imported) => imported,
         Err(errors) => return fail(errors),
     };

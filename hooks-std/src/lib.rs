@@ -8,14 +8,12 @@
 //! - [`logging`]: one JSON line per event, redacted, rotated;
 //! - [`redaction`]: replaces secrets and personal data in requests, tool results and prompts;
 //! - [`approval`]: asks the user before listed tools run;
-//! - [`config`]: hooks configured in YAML (command, matcher, HTTP and LLM hooks) or in a Claude
-//!   Code settings file;
-//! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally;
-//! - [`interop`]: Claude Code's and Gemini CLI's hook protocols, both ways.
+//! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally.
+//!
+//! Hooks files (YAML or Claude Code settings), the runners of external hooks and the agents'
+//! hook protocols are in the `hooks-config` crate; this one starts no HTTP client.
 
 pub mod approval;
-pub mod config;
-pub mod interop;
 pub mod linter;
 pub mod logging;
 pub mod redaction;

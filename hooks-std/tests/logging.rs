@@ -3,8 +3,6 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use std::path::{Path, PathBuf};
 
 use hooks_core::{HookModule, HookRegistry, HookResult};
@@ -14,7 +12,7 @@ use serde_json::{Value, json};
 
 /// A fresh directory for one test's log files.
 fn scratch(test: &str) -> PathBuf {
-    support::scratch("logging", test)
+    hooks_testing::scratch_dir("logging", test)
 }
 
 fn logging(path: &Path, extra: Value) -> LoggingModule {

@@ -7,7 +7,8 @@
 //!   display and a recorder, wired into a `HookSession`;
 //! - [`ScriptedSession`]: a realistic turn of canonical events with plausible data;
 //! - [`behaviour`] and [`hook_behaviour_tests!`]: the behavioural suite every hook module runs;
-//! - [`strategies`]: proptest strategies for event names, event data and results.
+//! - [`strategies`]: proptest strategies for event names, event data and results;
+//! - [`scratch_dir`]: a fresh directory per test for hooks files and logs.
 //!
 //! ```
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -36,12 +37,14 @@ pub mod behaviour;
 mod coordinator;
 mod mock_tool;
 mod recorder;
+mod scratch;
 mod scripted;
 pub mod strategies;
 
 pub use coordinator::TestCoordinator;
 pub use mock_tool::MockTool;
 pub use recorder::{EventRecorder, Recorded};
+pub use scratch::scratch_dir;
 pub use scripted::{ScriptedSession, Step};
 
 pub use hooks_core as core;

@@ -89,7 +89,7 @@ pub fn check(root: &Path, paths: Option<&[PathBuf]>) -> Vec<Finding> {
 }
 
 fn check_file(file: &Path, shown: &str) -> Finding {
-    match hooks_std::config::load_file(file) {
+    match hooks_config::load_file(file) {
         Ok(config) => {
             let count = config.entries.len();
             let hooks = if count == 1 { "hook" } else { "hooks" };

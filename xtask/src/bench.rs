@@ -14,7 +14,7 @@ use crate::{Failure, cargo, project_root};
 /// The benchmarks, as `cargo bench` arguments.
 const BENCHES: &[&[&str]] = &[
     &["bench", "-p", "hooks-core", "--bench", "emit"],
-    &["bench", "-p", "hooks-std", "--bench", "configured"],
+    &["bench", "-p", "hooks-config", "--bench", "configured"],
     &["bench", "-p", "hooks-rig", "--bench", "adapter"],
     &["bench", "-p", "hooks-mcp", "--bench", "tool_call"],
 ];

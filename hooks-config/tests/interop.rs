@@ -3,9 +3,9 @@
 //! same decisions under our runner as under Claude Code's rules.
 #![allow(clippy::unwrap_used, missing_docs)]
 
+use hooks_config::interop::claude::{self, CLAUDE, import_settings};
+use hooks_config::interop::gemini::{self, GEMINI};
 use hooks_core::{EmitResult, HookRegistry, HookResult, MessageLevel, events};
-use hooks_std::interop::claude::{self, CLAUDE, import_settings};
-use hooks_std::interop::gemini::{self, GEMINI};
 use serde_json::{Value, json};
 
 /// The merged result of one emit of `event` with `data` through `answers` (one handler each).
@@ -27,7 +27,7 @@ async fn outcome(event: &str, data: &Value, answers: Vec<HookResult>) -> EmitRes
     registry.emit(event, data.clone()).await
 }
 
-fn stdout_json(answer: &hooks_std::interop::AgentAnswer) -> Value {
+fn stdout_json(answer: &hooks_config::interop::AgentAnswer) -> Value {
     assert_eq!(answer.exit_code, 0, "{answer:?}");
     serde_json::from_str(&answer.stdout).unwrap()
 }
@@ -135,7 +135,7 @@ async fn claude_continue_answers_nothing_rather_than_allow() {
     );
     assert_eq!(
         answer,
-        hooks_std::interop::AgentAnswer::json(Default::default())
+        hooks_config::interop::AgentAnswer::json(Default::default())
     );
     assert!(answer.stdout.is_empty());
 }
@@ -270,7 +270,7 @@ async fn gemini_answers_in_its_protocol() {
     let deny = outcome("tool:pre", &data, vec![HookResult::deny("no")]).await;
     assert_eq!(
         gemini::answer("BeforeTool", &data, &deny),
-        hooks_std::interop::AgentAnswer::block("no")
+        hooks_config::interop::AgentAnswer::block("no")
     );
 
     let ask = outcome("tool:pre", &data, vec![HookResult::ask("sure?")]).await;
@@ -319,8 +319,7 @@ const SETTINGS: &str = r#"{
 fn a_settings_file_converts_to_yaml_that_loads_with_every_hook_mapped() {
     let path = std::path::Path::new("settings.json");
     let imported = import_settings(SETTINGS, path).unwrap();
-    let config =
-        hooks_std::config::load_str(&imported.yaml, path, std::path::Path::new(".")).unwrap();
+    let config = hooks_config::load_str(&imported.yaml, path, std::path::Path::new(".")).unwrap();
     let summary: Vec<(String, String)> = config
         .entries
         .iter()
@@ -345,15 +344,15 @@ fn a_settings_file_converts_to_yaml_that_loads_with_every_hook_mapped() {
         imported.yaml
     );
     match &config.entries[0].hook {
-        hooks_std::config::HookKind::Command(command) => {
+        hooks_config::HookKind::Command(command) => {
             assert_eq!(command.timeout, std::time::Duration::from_secs(10));
-            assert_eq!(command.on_failure, hooks_std::config::OnFailure::Warn);
+            assert_eq!(command.on_failure, hooks_config::OnFailure::Warn);
         }
         other => panic!("{other:?}"),
     }
     match &config.entries[1].hook {
         // Claude Code's default timeout, not ours.
-        hooks_std::config::HookKind::Command(command) => {
+        hooks_config::HookKind::Command(command) => {
             assert_eq!(command.timeout, std::time::Duration::from_secs(600));
         }
         other => panic!("{other:?}"),
@@ -392,7 +391,7 @@ fn loading_a_settings_file_directly_refuses_hooks_it_cannot_run() {
     std::fs::create_dir_all(dir.join(".claude")).unwrap();
     let path = dir.join(".claude/settings.json");
     std::fs::write(&path, SETTINGS).unwrap();
-    let errors = hooks_std::config::load_file(&path).unwrap_err();
+    let errors = hooks_config::load_file(&path).unwrap_err();
     assert_eq!(errors.0.len(), 1, "{errors}");
     assert!(errors.to_string().contains("settings.json:13:"), "{errors}");
 
@@ -401,7 +400,7 @@ fn loading_a_settings_file_directly_refuses_hooks_it_cannot_run() {
         r#""type": "command", "command": "true""#,
     );
     std::fs::write(&path, runnable).unwrap();
-    let config = hooks_std::config::load_file(&path).unwrap();
+    let config = hooks_config::load_file(&path).unwrap();
     assert_eq!(config.entries.len(), 6);
     // Commands run in the project directory, above `.claude/`, as in Claude Code.
     assert_eq!(config.project_dir, dir);

@@ -58,6 +58,7 @@
 
 mod command;
 mod event_matcher;
+pub mod interop;
 mod load;
 mod persistent;
 mod remote;
@@ -89,9 +90,9 @@ pub use remote::{AnswerCache, HttpHook, LlmHook, Provider, decision, render};
 /// use serde_json::json;
 ///
 /// let data = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
-/// let answer = hooks_std::config::parse_output(r#"{"decision": "block", "reason": "no"}"#, "tool:pre", &data);
+/// let answer = hooks_config::parse_output(r#"{"decision": "block", "reason": "no"}"#, "tool:pre", &data);
 /// assert_eq!(answer.unwrap().action, HookAction::Deny);
-/// assert!(hooks_std::config::parse_output("yes, fine", "tool:pre", &data).is_err());
+/// assert!(hooks_config::parse_output("yes, fine", "tool:pre", &data).is_err());
 /// ```
 pub fn parse_output(stdout: &str, event: &str, data: &Value) -> Result<HookResult, String> {
     command::parse_stdout(stdout.trim(), event, data)

@@ -161,7 +161,7 @@ async fn a_flood_on_stderr_with_exit_2_still_blocks() {
     let outcome = registry.emit("tool:pre", tool_call()).await;
 
     assert_eq!(outcome.action, HookAction::Deny);
-    assert!(outcome.reason.as_deref().unwrap().len() <= hooks_std::config::OUTPUT_CAP);
+    assert!(outcome.reason.as_deref().unwrap().len() <= hooks_config::OUTPUT_CAP);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

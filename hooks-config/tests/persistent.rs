@@ -10,8 +10,8 @@ use support::{alive, gone};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use hooks_config::{ConfigErrors, load_file, load_str};
 use hooks_core::{HookAction, HookModule, HookRegistry, Mounted};
-use hooks_std::config::{ConfigErrors, load_file, load_str};
 use serde_json::{Value, json};
 
 fn scratch(test: &str) -> PathBuf {

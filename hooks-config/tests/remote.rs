@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use hooks_config::load_str;
 use hooks_core::{HookAction, HookModule, HookRegistry, MessageLevel};
-use hooks_std::config::load_str;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;

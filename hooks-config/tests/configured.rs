@@ -10,8 +10,8 @@ use support::{alive, mounted};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use hooks_config::{ConfigErrors, load_file, load_str};
 use hooks_core::{HookAction, HookRegistry, HookResult, MessageLevel};
-use hooks_std::config::{ConfigErrors, load_file, load_str};
 use serde_json::{Value, json};
 
 fn scratch(test: &str) -> PathBuf {

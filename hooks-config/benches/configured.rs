@@ -2,7 +2,7 @@
 //! persistent command hook against the same policy spawned per event, 1,000 matcher rules, and
 //! the LLM cache-hit path.
 //!
-//! Run with `cargo bench -p hooks-std --bench configured`.
+//! Run with `cargo bench -p hooks-config --bench configured`.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -10,8 +10,8 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use hooks_config::{AnswerCache, HookKind, HooksConfig, load_str, render};
 use hooks_core::{HookModule, HookRegistry, HookResult};
-use hooks_std::config::{AnswerCache, HookKind, HooksConfig, load_str, render};
 use serde_json::{Value, json};
 
 fn load(yaml: &str) -> HooksConfig {

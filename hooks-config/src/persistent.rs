@@ -23,7 +23,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufR
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::Mutex;
 
-use super::command::{OUTPUT_CAP, kill_group, shell};
+use crate::command::{OUTPUT_CAP, kill_group, shell};
 
 /// The field of a request that a persistent hook may echo in its answer.
 pub const REQUEST_ID_FIELD: &str = "request_id";

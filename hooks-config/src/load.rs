@@ -10,7 +10,7 @@ use marked_yaml::types::{MarkedMappingNode, MarkedScalarNode};
 use marked_yaml::{LoadError, Node, Span};
 use regex::Regex;
 
-use super::{
+use crate::{
     Action, AnswerCache, CommandHook, DEFAULT_COMMAND_TIMEOUT, Entry, EventMatcher, HookKind,
     HooksConfig, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook, OnFailure, Pattern, Provider,
 };

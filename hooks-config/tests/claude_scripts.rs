@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use hooks_config::interop::claude::CLAUDE;
 use hooks_core::{HookAction, HookModule, HookRegistry};
-use hooks_std::interop::claude::CLAUDE;
 use regex::Regex;
 use serde_json::{Value, json};
 
@@ -126,7 +126,7 @@ fn claude_code_decides(input: &Value) -> Decision {
 
 /// What our registry decides for `input`, with the settings file loaded directly.
 async fn we_decide(input: &Value) -> Decision {
-    let config = hooks_std::config::load_file(&project().join(".claude/settings.json")).unwrap();
+    let config = hooks_config::load_file(&project().join(".claude/settings.json")).unwrap();
     let registry = HookRegistry::new();
     let _mounted = config.mount(&registry).unwrap();
     let mapped = CLAUDE.event_in(&input.to_string()).unwrap();
@@ -220,7 +220,7 @@ async fn the_settings_file_decides_as_claude_code_would() {
 #[tokio::test]
 async fn the_imported_yaml_decides_as_the_settings_file_does() {
     let settings = project().join(".claude/settings.json");
-    let imported = hooks_std::interop::claude::import_settings(
+    let imported = hooks_config::interop::claude::import_settings(
         &std::fs::read_to_string(&settings).unwrap(),
         &settings,
     )
@@ -229,7 +229,7 @@ async fn the_imported_yaml_decides_as_the_settings_file_does() {
         imported.left_out.is_empty() && imported.notes.is_empty(),
         "{imported:?}"
     );
-    let config = hooks_std::config::load_str(&imported.yaml, &settings, &project()).unwrap();
+    let config = hooks_config::load_str(&imported.yaml, &settings, &project()).unwrap();
     let registry = HookRegistry::new();
     let _mounted = config.mount(&registry).unwrap();
     for (input, expected) in cases() {

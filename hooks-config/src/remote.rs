@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use hooks_core::HookResult;
 use serde_json::{Value, json};
 
-use super::command::{failure, parse_stdout, stdin_json, usable};
-use super::{Entry, OnFailure};
+use crate::command::{failure, parse_stdout, stdin_json, usable};
+use crate::{Entry, OnFailure};
 
 /// Which API an LLM hook speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

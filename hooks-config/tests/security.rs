@@ -7,8 +7,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
+use hooks_config::load_file;
 use hooks_core::{HookAction, HookModule, HookRegistry, HookResult, MessageLevel};
-use hooks_std::config::load_file;
 use hooks_std::logging::{LoggingConfig, LoggingModule};
 use hooks_std::redaction::{RedactionConfig, RedactionModule};
 use hooks_std::safety::{SafetyConfig, SafetyModule};

@@ -1,26 +1,14 @@
-//! What the integration tests of hooks-std share: scratch directories and checks on processes.
+//! What the integration tests of hooks-config share: scratch directories and checks on processes.
 
 #![allow(dead_code)] // each test binary uses its own part
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
+use hooks_config::load_file;
 use hooks_core::{HookModule, HookRegistry};
-use hooks_std::config::load_file;
 
-/// A fresh, empty directory for one test of `suite`, unique in this process.
-pub fn scratch(suite: &str, test: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "hooks-{suite}-{}-{test}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
-}
+pub use hooks_testing::scratch_dir as scratch;
 
 /// Writes `yaml` as `hooks.yaml` in `dir`, loads it and mounts it on a fresh registry (the
 /// hooks stay registered for the registry's life).

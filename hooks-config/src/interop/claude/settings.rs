@@ -19,7 +19,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::CLAUDE;
-use crate::config::{ConfigError, ConfigErrors, EventMatcher};
+use crate::{ConfigError, ConfigErrors, EventMatcher};
 
 /// Claude Code's timeout of a command or HTTP hook that gives none, in seconds.
 const DEFAULT_TIMEOUT_SECS: f64 = 600.0;

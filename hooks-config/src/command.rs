@@ -15,9 +15,9 @@ use nix::unistd::Pid;
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 
-use super::persistent::{PersistentProcess, REQUEST_ID_FIELD};
-use super::{CommandHook, Entry, OnFailure};
 use crate::interop::claude::CLAUDE;
+use crate::persistent::{PersistentProcess, REQUEST_ID_FIELD};
+use crate::{CommandHook, Entry, OnFailure};
 
 /// The most output kept from each of stdout and stderr.
 pub const OUTPUT_CAP: usize = 1024 * 1024;
