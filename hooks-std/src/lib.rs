@@ -8,7 +8,8 @@
 //! - [`logging`]: one JSON line per event, redacted, rotated;
 //! - [`redaction`]: replaces secrets and personal data in requests, tool results and prompts;
 //! - [`approval`]: asks the user before listed tools run;
-//! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally.
+//! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally;
+//! - [`process`]: runs an external process in its own group, bounded in time and output.
 //!
 //! Hooks files (YAML or Claude Code settings), the runners of external hooks and the agents'
 //! hook protocols are in the `hooks-config` crate; this one starts no HTTP client.
@@ -16,6 +17,7 @@
 pub mod approval;
 pub mod linter;
 pub mod logging;
+pub mod process;
 pub mod redaction;
 pub mod reminder;
 pub mod safety;

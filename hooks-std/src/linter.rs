@@ -2,7 +2,8 @@
 //! the file's extension and feeds its findings back to the agent.
 //!
 //! The linter runs as a program with arguments (no shell, so a path chosen by the agent cannot
-//! inject commands), in the workspace, with a timeout. Findings (a non-zero exit) are injected
+//! inject commands), in the workspace, under [`process::run`]: in its own process group, killed
+//! with everything it started at the timeout, its output capped. Findings (a non-zero exit) are injected
 //! as context with a warning for the user, and the linter's own output is suppressed from the
 //! transcript. A linter that is not installed is a one-time warning, not an error; one that
 //! times out is a warning and is killed.
@@ -38,7 +39,6 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -46,6 +46,8 @@ use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::process::{self, Finished, ProcessError};
 
 /// The linter module's configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -165,17 +167,13 @@ impl Linter {
             .find_map(|field| data["tool_input"][field].as_str())
     }
 
-    async fn lint(&self, data: &Value) -> HookResult {
-        let Some(file) = self.path(data) else {
-            return HookResult::cont();
-        };
+    /// The linter for `file`: its program and arguments, `{file}` filled in.
+    fn invocation(&self, file: &str) -> Option<(&str, Vec<String>)> {
         let extension = Path::new(file)
             .extension()
             .and_then(|e| e.to_str())
             .unwrap_or_default();
-        let Some(argv) = self.config.linters.get(extension) else {
-            return HookResult::cont();
-        };
+        let argv = self.config.linters.get(extension)?;
         // A path that looks like an option must not be read as one.
         let file_arg = if file.starts_with('-') {
             format!("./{file}")
@@ -189,73 +187,76 @@ impl Linter {
         if !argv.iter().any(|a| a.contains("{file}")) {
             args.push(file_arg);
         }
-        let program = &argv[0];
+        Some((argv[0].as_str(), args))
+    }
+
+    async fn lint(&self, data: &Value) -> HookResult {
+        let Some(file) = self.path(data) else {
+            return HookResult::cont();
+        };
+        let Some((program, args)) = self.invocation(file) else {
+            return HookResult::cont();
+        };
+        let mut command = tokio::process::Command::new(program);
+        command.args(&args).current_dir(&self.workspace);
         let timeout = Duration::from_millis(self.config.timeout_ms);
-        let child = tokio::process::Command::new(program)
-            .args(&args)
-            .current_dir(&self.workspace)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn();
-        let child = match child {
-            Ok(child) => child,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+        match process::run(command, b"", timeout).await {
+            Ok(finished) if finished.status.success() => HookResult::cont(),
+            Ok(finished) => self.findings(program, file, &finished),
+            Err(error) => self.trouble(program, file, timeout, &error),
+        }
+    }
+
+    /// What a linter that could not judge the file gives: a warning, never a block.
+    fn trouble(
+        &self,
+        program: &str,
+        file: &str,
+        timeout: Duration,
+        error: &ProcessError,
+    ) -> HookResult {
+        let warning = match error {
+            ProcessError::Spawn(spawn) if spawn.kind() == std::io::ErrorKind::NotFound => {
                 let first = self
                     .missing
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
-                    .insert(program.clone());
-                return if first {
-                    HookResult::cont().with_user_message(
-                        format!(
-                            "linter `{program}` is not installed; .{extension} files are not linted"
-                        ),
-                        MessageLevel::Warning,
-                    )
-                } else {
-                    HookResult::cont()
-                };
+                    .insert(program.to_owned());
+                if !first {
+                    return HookResult::cont();
+                }
+                let extension = Path::new(file)
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .unwrap_or_default();
+                format!("linter `{program}` is not installed; .{extension} files are not linted")
             }
-            Err(error) => {
-                return HookResult::cont().with_user_message(
-                    format!("linter `{program}` could not start: {error}"),
-                    MessageLevel::Warning,
-                );
+            ProcessError::Spawn(spawn) => format!("linter `{program}` could not start: {spawn}"),
+            ProcessError::TimedOut | ProcessError::OutputHeld => {
+                format!("linter `{program}` took longer than {timeout:?} on {file} and was stopped")
             }
+            other => format!("linter `{program}` failed: {other}"),
         };
-        let output = match tokio::time::timeout(timeout, child.wait_with_output()).await {
-            Err(_elapsed) => {
-                return HookResult::cont().with_user_message(
-                    format!(
-                        "linter `{program}` took longer than {timeout:?} on {file} and was stopped"
-                    ),
-                    MessageLevel::Warning,
-                );
-            }
-            Ok(Err(error)) => {
-                return HookResult::cont().with_user_message(
-                    format!("linter `{program}` failed: {error}"),
-                    MessageLevel::Warning,
-                );
-            }
-            Ok(Ok(output)) => output,
-        };
-        if output.status.success() {
-            return HookResult::cont();
-        }
-        let mut findings = String::from_utf8_lossy(&output.stdout)
-            .trim_end()
-            .to_owned();
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        HookResult::cont().with_user_message(warning, MessageLevel::Warning)
+    }
+
+    /// A linter's findings (it exited non-zero), injected for the agent.
+    fn findings(&self, program: &str, file: &str, finished: &Finished) -> HookResult {
+        let mut findings = finished.stdout_text().trim_end().to_owned();
+        let stderr = finished.stderr_text();
         if !stderr.trim().is_empty() {
             if !findings.is_empty() {
                 findings.push('\n');
             }
             findings.push_str(stderr.trim_end());
         }
-        let findings = cut(&findings, self.config.max_output_bytes);
+        let mut findings = cut(&findings, self.config.max_output_bytes);
+        if finished.truncated {
+            findings.push_str(&format!(
+                "\n[the linter printed more than {} bytes; the rest was discarded]",
+                process::OUTPUT_CAP
+            ));
+        }
         HookResult::inject(format!(
             "Linter `{program}` reported problems in {file}:\n{findings}"
         ))

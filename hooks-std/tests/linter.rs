@@ -217,3 +217,65 @@ hook_behaviour_tests!(
     suite_linter(),
     budget = Duration::from_secs(5)
 );
+
+/// Whether `pid` still runs (a zombie does not).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit(')')
+                .next()
+                .map(|rest| !rest.trim_start().starts_with('Z'))
+        })
+        .unwrap_or(false)
+}
+
+#[tokio::test]
+async fn a_hung_linter_is_killed_with_what_it_started() {
+    let dir = workspace("hung");
+    // The linter starts a helper in its group, notes its pid, and waits for it.
+    let hung = ["sh", "-c", "sleep 30 & echo $! > helper.pid; wait"];
+    let linter = linter(&dir, json!({"linters": {"txt": hung}}));
+
+    let answer = linter.lint(&written("notes.txt")).await;
+
+    assert!(answer.user_message.unwrap().contains("was stopped"));
+    let helper: i32 = std::fs::read_to_string(dir.join("helper.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive(helper) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(!alive(helper), "the helper outlived the linter");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_flood_of_findings_is_capped() {
+    let dir = workspace("flood");
+    // Three mebibytes of findings, and room to inject them all: only the cap stops them.
+    let flood = ["sh", "-c", "head -c 3145728 /dev/zero | tr '\\0' x; exit 1"];
+    let linter = linter(
+        &dir,
+        json!({"linters": {"txt": flood}, "max_output_bytes": 10_000_000, "timeout_ms": 10_000}),
+    );
+
+    let answer = linter.lint(&written("notes.txt")).await;
+
+    assert_eq!(answer.action, HookAction::InjectContext);
+    let text = answer.context_injection.unwrap();
+    assert!(
+        text.len() < hooks_std::process::OUTPUT_CAP + 1000,
+        "{}",
+        text.len()
+    );
+    assert!(
+        text.ends_with("the rest was discarded]"),
+        "{}",
+        &text[text.len() - 100..]
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
