@@ -20,10 +20,17 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::process::{ChildStdin, ChildStdout};
 use tokio::sync::Mutex;
 
-use crate::command::{OUTPUT_CAP, kill_group, shell};
+use hooks_core::HookResult;
+use hooks_std::process::{GroupedChild, OUTPUT_CAP, ProcessError};
+
+use crate::answer::parse_line;
+use crate::command::shell;
+use crate::failure::{Failure, NoAnswer};
+use crate::request::request;
+use crate::{CommandHook, Entry};
 
 /// The field of a request that a persistent hook may echo in its answer.
 pub const REQUEST_ID_FIELD: &str = "request_id";
@@ -33,7 +40,7 @@ const STDERR_KEPT: usize = 4096;
 
 /// A persistent hook's process, started on demand.
 #[derive(Debug)]
-pub(super) struct PersistentProcess {
+pub(crate) struct PersistentProcess {
     command: String,
     dir: PathBuf,
     running: Mutex<Option<Running>>,
@@ -43,54 +50,16 @@ pub(super) struct PersistentProcess {
 /// A started process and its pipes. Dropping it kills the process group.
 #[derive(Debug)]
 struct Running {
-    child: Child,
-    group: Option<u32>,
+    process: GroupedChild,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     stderr: Arc<SyncMutex<Vec<u8>>>,
     stderr_drain: tokio::task::JoinHandle<()>,
 }
 
-impl Drop for Running {
-    fn drop(&mut self) {
-        kill_group(self.group);
-    }
-}
-
-/// Why a persistent hook gave no answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum RoundTripError {
-    /// The process could not be started.
-    Start(String),
-    /// The process ended, or closed its pipes, before answering.
-    Died(String),
-    /// No answer within the timeout; the process was killed.
-    TimedOut,
-    /// The answer line was longer than the cap; the process was killed.
-    TooLong,
-}
-
-impl std::fmt::Display for RoundTripError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RoundTripError::Start(error) => write!(f, "could not start: {error}"),
-            RoundTripError::Died(how) => {
-                write!(f, "{how}; it is restarted at the next event")
-            }
-            RoundTripError::TimedOut => {
-                f.write_str("timed out and was killed; it is restarted at the next event")
-            }
-            RoundTripError::TooLong => write!(
-                f,
-                "answered with a line of more than {OUTPUT_CAP} bytes and was killed"
-            ),
-        }
-    }
-}
-
 impl PersistentProcess {
     /// A process for `command`, run by `sh -c` in `dir` once the first event comes.
-    pub(super) fn new(command: &str, dir: &Path) -> Self {
+    pub(crate) fn new(command: &str, dir: &Path) -> Self {
         PersistentProcess {
             command: command.to_owned(),
             dir: dir.to_path_buf(),
@@ -102,11 +71,11 @@ impl PersistentProcess {
     /// Sends `request` (with a fresh `request_id`) and reads the answer line.
     ///
     /// Returns the request id with the line, so the caller can check an echoed id.
-    pub(super) async fn round_trip(
+    pub(crate) async fn round_trip(
         &self,
         mut request: serde_json::Map<String, Value>,
         timeout: Duration,
-    ) -> Result<(u64, String), RoundTripError> {
+    ) -> Result<(u64, String), NoAnswer> {
         let id = self.next_request.fetch_add(1, Ordering::Relaxed);
         request.insert(REQUEST_ID_FIELD.to_owned(), Value::from(id));
         let mut line = Value::Object(request).to_string();
@@ -121,39 +90,37 @@ impl PersistentProcess {
         }
         let running = match slot.as_mut() {
             Some(running) => running,
-            None => slot.insert(
-                self.start()
-                    .map_err(|e| RoundTripError::Start(e.to_string()))?,
-            ),
+            None => slot.insert(self.start().map_err(NoAnswer::Start)?),
         };
         let exchange = tokio::time::timeout(timeout, running.exchange(line.as_bytes())).await;
         match exchange {
             Ok(Ok(answer)) => Ok((id, answer)),
             Ok(Err(error)) => {
                 let error = match error {
-                    Exchange::Closed => RoundTripError::Died(running.how_it_ended().await),
-                    Exchange::TooLong => RoundTripError::TooLong,
+                    Exchange::Closed => NoAnswer::Died(running.how_it_ended().await),
+                    Exchange::TooLong => NoAnswer::TooLong,
                 };
                 *slot = None;
                 Err(error)
             }
             Err(_elapsed) => {
                 *slot = None;
-                Err(RoundTripError::TimedOut)
+                Err(NoAnswer::TimedOut)
             }
         }
     }
 
     /// Kills the process if it runs; the next event starts a fresh one.
-    pub(super) async fn restart(&self) {
+    pub(crate) async fn restart(&self) {
         *self.running.lock().await = None;
     }
 
-    fn start(&self) -> std::io::Result<Running> {
-        let mut child = shell(&self.command, &self.dir)
-            .env("HOOKS_PERSISTENT", "1")
-            .spawn()?;
-        let missing = || std::io::Error::other("the process has no pipes");
+    fn start(&self) -> Result<Running, ProcessError> {
+        let mut shell = shell(&self.command, &self.dir);
+        shell.env("HOOKS_PERSISTENT", "1");
+        let mut process = GroupedChild::spawn(shell)?;
+        let child = process.child();
+        let missing = || ProcessError::Spawn(std::io::Error::other("the process has no pipes"));
         let stdin = child.stdin.take().ok_or_else(missing)?;
         let stdout = child.stdout.take().ok_or_else(missing)?;
         let mut stderr = child.stderr.take().ok_or_else(missing)?;
@@ -171,8 +138,7 @@ impl PersistentProcess {
             }
         });
         Ok(Running {
-            group: child.id(),
-            child,
+            process,
             stdin,
             stdout: BufReader::new(stdout),
             stderr: kept,
@@ -191,7 +157,7 @@ impl Running {
     /// Why the process cannot take the next request, if it cannot: it ended, closed its
     /// output, or printed something nobody asked for since its last answer.
     fn unusable(&mut self) -> Option<&'static str> {
-        if !matches!(self.child.try_wait(), Ok(None)) {
+        if !matches!(self.process.child().try_wait(), Ok(None)) {
             return Some("ended between requests");
         }
         let waker = std::task::Waker::noop();
@@ -231,7 +197,8 @@ impl Running {
 
     /// How the process ended, for a failure report (it has closed its stdout).
     async fn how_it_ended(&mut self) -> String {
-        let status = tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await;
+        let status =
+            tokio::time::timeout(Duration::from_millis(500), self.process.child().wait()).await;
         // Its last words may still be in the pipe: let the drain reach the end (bounded, since a
         // child it left behind may hold stderr open).
         let _ = tokio::time::timeout(Duration::from_millis(200), &mut self.stderr_drain).await;
@@ -251,4 +218,29 @@ impl Running {
             _ => "closed its output without answering".to_owned(),
         }
     }
+}
+
+/// The answer of a persistent command hook to one event: one request line, one answer line,
+/// `on_failure` applied.
+pub(crate) async fn answer(
+    hook: &CommandHook,
+    process: &PersistentProcess,
+    entry: &Entry,
+    project_dir: &Path,
+    data: &Value,
+) -> HookResult {
+    let request = request(entry, project_dir, data);
+    let answered = match process.round_trip(request, hook.timeout).await {
+        Ok((id, line)) => match parse_line(&line, id, &entry.event, data) {
+            Ok(result) => Ok(result),
+            Err(why) => {
+                // After an answer it cannot read, the next line it prints may be this answer's
+                // rest: only a fresh process is surely in step again.
+                process.restart().await;
+                Err(Failure::Restarted(why))
+            }
+        },
+        Err(error) => Err(Failure::from(error)),
+    };
+    answered.unwrap_or_else(|failure| hook.on_failure.apply(&entry.name, &failure))
 }

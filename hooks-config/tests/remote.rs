@@ -1,6 +1,8 @@
 //! HTTP and LLM hooks against a real HTTP server on loopback, started by the test: the request
 //! body, the decision, the cache, timeouts, HTTP errors and malformed answers.
 
+// They need the HTTP client: run with the `http` and `llm` features (the default).
+#![cfg(all(feature = "http", feature = "llm"))]
 #![allow(clippy::unwrap_used)]
 
 use std::path::Path;

@@ -13,37 +13,12 @@
 //! | user messages | `systemMessage` |
 //! | suppress_output | `suppressOutput: true` |
 
-use hooks_core::events::{
-    CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, PROVIDER_REQUEST, PROVIDER_RESPONSE,
-    SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
-};
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value};
 
-use super::{AgentAnswer, Protocol, json_answer, reason_of};
+pub use crate::agent_protocol::GEMINI;
 
-/// Gemini CLI's hook protocol.
-pub const GEMINI: Protocol = Protocol {
-    agent: "gemini",
-    events: &[
-        ("SessionStart", Some(SESSION_START)),
-        ("SessionEnd", Some(SESSION_END)),
-        ("BeforeAgent", Some(PROMPT_SUBMIT)),
-        ("AfterAgent", Some(PROMPT_COMPLETE)),
-        ("BeforeModel", Some(PROVIDER_REQUEST)),
-        ("AfterModel", Some(PROVIDER_RESPONSE)),
-        ("BeforeTool", Some(TOOL_PRE)),
-        ("AfterTool", Some(TOOL_POST)),
-        ("PreCompress", Some(CONTEXT_PRE_COMPACT)),
-        ("Notification", Some(USER_NOTIFICATION)),
-        ("BeforeToolSelection", None),
-    ],
-    fields: &[
-        ("tool_response", "tool_result"),
-        ("llm_request", "request"),
-        ("llm_response", "response"),
-    ],
-};
+use super::{AgentAnswer, json_answer, reason_of};
 
 /// The events whose `hookSpecificOutput.additionalContext` reaches the model.
 const TAKES_CONTEXT: &[&str] = &["AfterTool", "BeforeAgent"];

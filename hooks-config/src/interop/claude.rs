@@ -16,39 +16,13 @@
 //! | user messages | `systemMessage` |
 //! | suppress_output | `suppressOutput: true` |
 
-pub mod settings;
-
-use hooks_core::events::{
-    APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
-    SESSION_END, SESSION_START, TOOL_ERROR, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
-};
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
-pub use settings::{Imported, import_settings};
+pub use crate::agent_protocol::CLAUDE;
+pub use crate::settings::{Imported, import_settings};
 
-use super::{AgentAnswer, Protocol, json_answer, reason_of};
-
-/// Claude Code's hook protocol.
-pub const CLAUDE: Protocol = Protocol {
-    agent: "claude",
-    events: &[
-        ("SessionStart", Some(SESSION_START)),
-        ("SessionEnd", Some(SESSION_END)),
-        ("UserPromptSubmit", Some(PROMPT_SUBMIT)),
-        ("PreToolUse", Some(TOOL_PRE)),
-        ("PermissionRequest", Some(APPROVAL_REQUIRED)),
-        ("PostToolUse", Some(TOOL_POST)),
-        ("PostToolUseFailure", Some(TOOL_ERROR)),
-        ("Notification", Some(USER_NOTIFICATION)),
-        ("Stop", Some(PROMPT_COMPLETE)),
-        ("PreCompact", Some(CONTEXT_PRE_COMPACT)),
-        ("PostCompact", Some(CONTEXT_POST_COMPACT)),
-        ("SubagentStart", None),
-        ("SubagentStop", None),
-    ],
-    fields: &[("tool_response", "tool_result")],
-};
+use super::{AgentAnswer, json_answer, reason_of};
 
 /// The events whose `hookSpecificOutput.additionalContext` reaches the model.
 const TAKES_CONTEXT: &[&str] = &[

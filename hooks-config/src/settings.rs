@@ -18,7 +18,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::CLAUDE;
+use crate::agent_protocol::CLAUDE;
 use crate::{ConfigError, ConfigErrors, EventMatcher};
 
 /// Claude Code's timeout of a command or HTTP hook that gives none, in seconds.

@@ -1,0 +1,236 @@
+//! The answer protocols of external hooks, read in one place: nothing (continue), the proposal's
+//! `{"action", "modified_args", "message"}`, Claude Code's JSON output, a `HookResult` object,
+//! plain text where Claude Code takes it as context; a persistent hook's answer line with its
+//! echoed request id; and an LLM hook's `{"safe", "reason"}`.
+//!
+//! Every reader returns why an answer cannot be used rather than guessing: the runner hands that
+//! to the hook's `on_failure`, so garbage is never read as an allow.
+
+use hooks_core::{HookAction, HookResult, MessageLevel};
+use serde_json::{Map, Value};
+
+use crate::REQUEST_ID_FIELD;
+
+/// Reads what a command or HTTP hook answered to `event` (canonical name) with event `data`:
+/// nothing (continue), the proposal's `{"action", "modified_args", "message"}`, Claude Code's
+/// JSON output, or a `HookResult` object; plain text is context on `prompt:submit` and
+/// `session:start`, as in Claude Code, and an error elsewhere.
+///
+/// The error says what was wrong; the runners hand it to the hook's `on_failure`. This is the
+/// parser the runners use, public so that it can be tested and fuzzed on its own.
+///
+/// ```
+/// use hooks_core::HookAction;
+/// use serde_json::json;
+///
+/// let data = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+/// let answer = hooks_config::parse_output(r#"{"decision": "block", "reason": "no"}"#, "tool:pre", &data);
+/// assert_eq!(answer.unwrap().action, HookAction::Deny);
+/// assert!(hooks_config::parse_output("yes, fine", "tool:pre", &data).is_err());
+/// ```
+pub fn parse_output(stdout: &str, event: &str, data: &Value) -> Result<HookResult, String> {
+    parse_stdout(stdout.trim(), event, data)
+}
+
+/// Reads a persistent hook's answer line to request `id`: any answer protocol, with an echoed
+/// `request_id` checked and removed.
+pub(crate) fn parse_line(
+    line: &str,
+    id: u64,
+    event: &str,
+    data: &Value,
+) -> Result<HookResult, String> {
+    let line = line.trim();
+    match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(mut answer)) => {
+            if let Some(echoed) = answer.remove(REQUEST_ID_FIELD) {
+                if echoed.as_u64() != Some(id) {
+                    return Err(format!(
+                        "answered request {echoed} when request {id} was asked"
+                    ));
+                }
+            }
+            parse_object(answer, data)
+        }
+        _ => parse_stdout(line, event, data),
+    }
+}
+
+/// Parses what a hook printed: nothing, the proposal's answer, Claude Code's, or a `HookResult`.
+pub(crate) fn parse_stdout(stdout: &str, event: &str, data: &Value) -> Result<HookResult, String> {
+    if stdout.is_empty() {
+        return Ok(HookResult::cont());
+    }
+    let Ok(Value::Object(answer)) = serde_json::from_str::<Value>(stdout) else {
+        // Claude Code adds plain output to the context for prompts and session starts.
+        if matches!(event, "prompt:submit" | "session:start") {
+            return Ok(HookResult::inject(stdout));
+        }
+        return Err(format!(
+            "printed something that is not a JSON object: `{}`",
+            cut(stdout, 120)
+        ));
+    };
+    parse_object(answer, data)
+}
+
+/// Reads an answer object in whichever protocol its keys show.
+fn parse_object(answer: Map<String, Value>, data: &Value) -> Result<HookResult, String> {
+    let claude_keys = [
+        "hookSpecificOutput",
+        "decision",
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "suppressOutput",
+    ];
+    if claude_keys.iter().any(|key| answer.contains_key(*key)) {
+        return Ok(claude(&answer, data));
+    }
+    if answer.contains_key("modified_args") || answer.contains_key("message") {
+        return proposal(&answer, data);
+    }
+    serde_json::from_value::<HookResult>(Value::Object(answer))
+        .map_err(|error| format!("printed an answer that is not a hook result: {error}"))
+        .and_then(usable)
+}
+
+/// `result` if it can be applied as it says; an answer the kernel could only skip (modify
+/// without data, inject_context without text) is a failure of the hook, so that its
+/// `on_failure` decides rather than the kernel's skip.
+pub(crate) fn usable(result: HookResult) -> Result<HookResult, String> {
+    match result.action {
+        HookAction::Modify if result.data.is_none() => {
+            Err("answered modify without data".to_owned())
+        }
+        HookAction::InjectContext if result.context_injection.is_none() => {
+            Err("answered inject_context without context_injection".to_owned())
+        }
+        _ => Ok(result),
+    }
+}
+
+fn cut(text: &str, max: usize) -> &str {
+    text.char_indices()
+        .nth(max)
+        .map_or(text, |(at, _)| &text[..at])
+}
+
+/// `data` with its tool input replaced.
+fn with_tool_input(data: &Value, input: Value) -> Value {
+    let mut changed = data.clone();
+    if let Value::Object(fields) = &mut changed {
+        fields.insert("tool_input".to_owned(), input);
+    }
+    changed
+}
+
+/// The proposal's `{"action": "allow"|"block"|"modify", "modified_args", "message"}`.
+fn proposal(answer: &Map<String, Value>, data: &Value) -> Result<HookResult, String> {
+    let message = answer
+        .get("message")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let result = match answer.get("action").and_then(Value::as_str) {
+        Some("allow" | "continue") | None => HookResult::cont(),
+        Some("block") => HookResult::deny(
+            message
+                .clone()
+                .unwrap_or_else(|| "blocked by a hook".to_owned()),
+        ),
+        Some("modify") => match answer.get("modified_args") {
+            Some(args @ Value::Object(_)) => {
+                HookResult::modify(with_tool_input(data, args.clone()))
+            }
+            _ => return Err("answered modify without `modified_args` (an object)".to_owned()),
+        },
+        Some(other) => return Err(format!("answered the unknown action `{other}`")),
+    };
+    Ok(match message {
+        Some(message) if result.action != HookAction::Deny => {
+            result.with_user_message(message, MessageLevel::Info)
+        }
+        _ => result,
+    })
+}
+
+/// Claude Code's JSON output.
+fn claude(answer: &Map<String, Value>, data: &Value) -> HookResult {
+    let text = |value: Option<&Value>| value.and_then(Value::as_str).map(str::to_owned);
+    let specific = answer.get("hookSpecificOutput").and_then(Value::as_object);
+    let field = |key: &str| specific.and_then(|s| s.get(key));
+    let mut result = if answer.get("continue") == Some(&Value::Bool(false)) {
+        HookResult::deny(
+            text(answer.get("stopReason")).unwrap_or_else(|| "stopped by a hook".to_owned()),
+        )
+    } else if answer.get("decision").and_then(Value::as_str) == Some("block") {
+        HookResult::deny(
+            text(answer.get("reason")).unwrap_or_else(|| "blocked by a hook".to_owned()),
+        )
+    } else {
+        let reason = text(field("permissionDecisionReason"));
+        match field("permissionDecision").and_then(Value::as_str) {
+            Some("deny") => {
+                HookResult::deny(reason.unwrap_or_else(|| "denied by a hook".to_owned()))
+            }
+            Some("ask") => HookResult::ask(
+                reason.unwrap_or_else(|| "A hook asks for your approval".to_owned()),
+            ),
+            _ => match field("updatedInput") {
+                Some(input @ Value::Object(_)) => {
+                    HookResult::modify(with_tool_input(data, input.clone()))
+                }
+                _ => HookResult::cont(),
+            },
+        }
+    };
+    if let Some(context) = text(field("additionalContext")) {
+        result = result.with_context_injection(context);
+    }
+    if let Some(message) = text(answer.get("systemMessage")) {
+        result = result.with_user_message(message, MessageLevel::Warning);
+    }
+    if answer.get("suppressOutput") == Some(&Value::Bool(true)) {
+        result = result.with_suppress_output(true);
+    }
+    result
+}
+
+/// The decision in a model's answer: `{"safe": bool, "reason"}` or a `HookResult` object,
+/// possibly inside a fenced code block.
+pub fn decision(answer: &str) -> Result<HookResult, String> {
+    let trimmed = answer.trim();
+    let json_text = trimmed
+        .strip_prefix("```json")
+        .or_else(|| trimmed.strip_prefix("```"))
+        .and_then(|inner| inner.trim_end().strip_suffix("```"))
+        .unwrap_or(trimmed)
+        .trim();
+    let Ok(Value::Object(object)) = serde_json::from_str::<Value>(json_text) else {
+        return Err(format!(
+            "the model did not answer with a JSON object: `{}`",
+            json_text.chars().take(120).collect::<String>()
+        ));
+    };
+    if let Some(safe) = object.get("safe") {
+        let reason = object
+            .get("reason")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        return match safe {
+            Value::Bool(true) => Ok(HookResult::cont()),
+            Value::Bool(false) => {
+                Ok(HookResult::deny(reason.unwrap_or_else(|| {
+                    "the policy model judged this unsafe".to_owned()
+                })))
+            }
+            _ => Err("the model's `safe` is not true or false".to_owned()),
+        };
+    }
+    if object.contains_key("action") {
+        return serde_json::from_value(Value::Object(object))
+            .map_err(|error| format!("the model's answer is not a hook result: {error}"))
+            .and_then(|result| usable(result).map_err(|why| format!("the model {why}")));
+    }
+    Err("the model's answer has neither `safe` nor `action`".to_owned())
+}

@@ -1,0 +1,74 @@
+//! What an external hook's failure gives: the `on_failure` policy, and the failures of the
+//! runners it decides about.
+
+use hooks_core::{HookResult, MessageLevel};
+use hooks_std::process::{OUTPUT_CAP, ProcessError};
+
+/// What a failing external hook gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnFailure {
+    /// Continue, with a warning for the user naming the hook and the failure.
+    Warn,
+    /// Deny, with the failure as the reason (fail closed).
+    Block,
+    /// Continue silently.
+    Ignore,
+}
+
+/// Why an external hook (command, persistent, HTTP or LLM) gave no usable answer.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Failure {
+    /// Its process could not start, timed out, flooded or exited badly.
+    #[error(transparent)]
+    Process(#[from] ProcessError),
+    /// A persistent hook's process gave no answer line.
+    #[error(transparent)]
+    Persistent(#[from] NoAnswer),
+    /// A persistent hook answered a line that cannot be read; its process was restarted.
+    #[error("{0}; it was restarted")]
+    Restarted(String),
+    /// It answered something that cannot be read as a decision.
+    #[error("{0}")]
+    Answer(String),
+    /// The service or model could not be asked, or answered an error.
+    #[cfg_attr(not(any(feature = "http", feature = "llm")), allow(dead_code))]
+    #[error("{0}")]
+    Remote(String),
+}
+
+impl OnFailure {
+    /// What this policy makes of `failure` of the hook `name`.
+    pub(crate) fn apply(self, name: &str, failure: &Failure) -> HookResult {
+        match self {
+            OnFailure::Warn => HookResult::cont().with_user_message(
+                format!("hook `{name}` failed: {failure}; continuing"),
+                MessageLevel::Warning,
+            ),
+            OnFailure::Block => HookResult::deny(format!(
+                "hook `{name}` failed ({failure}); blocked because its on_failure is block"
+            ))
+            .with_user_message(
+                format!("hook `{name}` failed: {failure}"),
+                MessageLevel::Error,
+            ),
+            OnFailure::Ignore => HookResult::cont(),
+        }
+    }
+}
+
+/// Why a persistent hook's process gave no answer line.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NoAnswer {
+    /// The process could not be started.
+    #[error(transparent)]
+    Start(ProcessError),
+    /// The process ended, or closed its pipes, before answering (how, for the report).
+    #[error("{0}; it is restarted at the next event")]
+    Died(String),
+    /// No answer within the timeout; the process was killed.
+    #[error("timed out and was killed; it is restarted at the next event")]
+    TimedOut,
+    /// The answer line was longer than the cap; the process was killed.
+    #[error("answered with a line of more than {OUTPUT_CAP} bytes and was killed")]
+    TooLong,
+}

@@ -1,0 +1,85 @@
+//! HTTP hooks: the event is POSTed to a policy service, as the JSON a command hook reads on
+//! stdin, and the answer is read in the same protocols. Running them needs the `http` feature;
+//! without it they load and check, and mounting one is an error naming the feature.
+
+use std::time::Duration;
+
+use crate::OnFailure;
+
+/// An HTTP hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpHook {
+    /// Where to POST.
+    pub url: String,
+    /// Extra headers; `${VAR}` in a value is replaced by that environment variable.
+    pub headers: Vec<(String, String)>,
+    /// How long to wait.
+    pub timeout: Duration,
+    /// What a failure gives.
+    pub on_failure: OnFailure,
+}
+
+#[cfg(feature = "http")]
+mod run {
+    use std::path::Path;
+
+    use hooks_core::HookResult;
+    use serde_json::Value;
+
+    use super::HttpHook;
+    use crate::Entry;
+    use crate::answer::parse_stdout;
+    use crate::client::post;
+    use crate::failure::Failure;
+    use crate::request::request;
+
+    /// `text` with `${VAR}` replaced by the environment; an unset variable is an error naming it.
+    fn with_env(text: &str) -> Result<String, String> {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(start) = rest.find("${") {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + 2..];
+            let Some(end) = after.find('}') else {
+                out.push_str(&rest[start..]);
+                return Ok(out);
+            };
+            let name = &after[..end];
+            let value = std::env::var(name)
+                .map_err(|_| format!("the environment variable `{name}` is not set"))?;
+            out.push_str(&value);
+            rest = &after[end + 1..];
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+
+    /// The answer of an HTTP hook to one event, `on_failure` applied.
+    pub(crate) async fn answer(
+        hook: &HttpHook,
+        entry: &Entry,
+        project_dir: &Path,
+        data: &Value,
+    ) -> HookResult {
+        let body = Value::Object(request(entry, project_dir, data))
+            .to_string()
+            .into_bytes();
+        let headers = hook
+            .headers
+            .iter()
+            .map(|(name, value)| with_env(value).map(|value| (name.clone(), value)))
+            .collect::<Result<Vec<_>, _>>();
+        let answer = match headers {
+            Ok(headers) => post(&hook.url, &headers, body, hook.timeout)
+                .await
+                .and_then(|text| {
+                    parse_stdout(text.trim(), &entry.event, data).map_err(Failure::Answer)
+                }),
+            Err(why) => Err(Failure::Remote(why)),
+        };
+        answer.unwrap_or_else(|failure| hook.on_failure.apply(&entry.name, &failure))
+    }
+}
+
+#[cfg(feature = "http")]
+pub(crate) use run::answer;

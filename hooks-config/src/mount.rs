@@ -1,0 +1,241 @@
+//! A loaded hooks file, and mounting it: every entry becomes a registered handler.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use hooks_core::module::{HookModule, MountError, Mounted};
+use hooks_core::{Hook, HookOptions, HookRegistry, HookResult};
+use serde_json::Value;
+
+use crate::persistent::{self, PersistentProcess};
+use crate::{Entry, HookKind, OnFailure, command};
+
+/// A loaded hooks file: mount it to register every entry.
+#[derive(Debug, Clone)]
+pub struct HooksConfig {
+    /// The file it was loaded from.
+    pub file: PathBuf,
+    /// Where command hooks run.
+    pub project_dir: PathBuf,
+    /// The entries, in file order.
+    pub entries: Vec<Entry>,
+}
+
+/// The cargo features of this crate that hook kinds need to run.
+#[derive(Debug, Clone, Copy)]
+struct Features {
+    http: bool,
+    llm: bool,
+}
+
+/// The features this build has.
+const BUILT: Features = Features {
+    http: cfg!(feature = "http"),
+    llm: cfg!(feature = "llm"),
+};
+
+/// The feature `kind` needs to run that `features` lacks, if any.
+fn missing_feature(kind: &HookKind, features: Features) -> Option<&'static str> {
+    match kind {
+        HookKind::Http(_) if !features.http => Some("http"),
+        HookKind::Llm(_) if !features.llm => Some("llm"),
+        _ => None,
+    }
+}
+
+/// The error of mounting `entry` from `file` in a build without `feature`.
+fn unbuilt(file: &str, entry: &Entry, feature: &str) -> MountError {
+    MountError::Config {
+        module: file.to_owned(),
+        reason: format!(
+            "the hook `{}` (line {}) is a `{feature}` hook, and this build of hooks-config \
+             cannot run those: enable its `{feature}` feature",
+            entry.name, entry.line
+        ),
+    }
+}
+
+/// One entry as a registered handler.
+struct Configured {
+    entry: Entry,
+    project_dir: PathBuf,
+    /// The long-lived process of a persistent command hook; killed when the handler goes.
+    process: Option<PersistentProcess>,
+}
+
+impl Hook for Configured {
+    async fn handle(&self, _event: &str, data: &Value) -> HookResult {
+        if let Some(matcher) = &self.entry.matcher {
+            if !matcher.matches(&self.entry.event, data) {
+                return HookResult::cont();
+            }
+        }
+        let (entry, dir) = (&self.entry, &self.project_dir);
+        match (&entry.hook, &self.process) {
+            (HookKind::Matcher(matcher), _) => matcher.decide(&entry.name, data),
+            (HookKind::Command(hook), Some(process)) => {
+                persistent::answer(hook, process, entry, dir, data).await
+            }
+            (HookKind::Command(hook), None) => command::answer(hook, entry, dir, data).await,
+            #[cfg(feature = "http")]
+            (HookKind::Http(hook), _) => crate::http::answer(hook, entry, dir, data).await,
+            #[cfg(feature = "llm")]
+            (HookKind::Llm(hook), _) => crate::llm::answer(hook, entry, data).await,
+            // Mounting refuses these in a build without their feature; were one to run anyway,
+            // it blocks rather than let the call through unjudged.
+            #[allow(unreachable_patterns)]
+            _ => HookResult::deny(format!(
+                "the hook `{}` cannot run in this build of hooks-config",
+                entry.name
+            )),
+        }
+    }
+}
+
+impl HooksConfig {
+    /// The registration options of `entry`.
+    fn options(entry: &Entry) -> HookOptions {
+        let options = HookOptions::new()
+            .priority(entry.priority)
+            .name(entry.name.clone());
+        let external = match &entry.hook {
+            HookKind::Command(command) => Some((command.timeout, command.on_failure)),
+            HookKind::Http(http) => Some((http.timeout, http.on_failure)),
+            HookKind::Llm(llm) => Some((llm.timeout, llm.on_failure)),
+            HookKind::Matcher(_) => None,
+        };
+        match external {
+            // The hook's own timeout decides; the registry's is only a backstop, and for a
+            // hook that blocks on failure the backstop must block too, not skip it.
+            Some((timeout, on_failure)) => options
+                .timeout(timeout + Duration::from_secs(5))
+                .fail_closed(on_failure == OnFailure::Block),
+            None => options,
+        }
+    }
+}
+
+impl HookModule for HooksConfig {
+    fn name(&self) -> &str {
+        "configured hooks"
+    }
+
+    fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        let module = self.file.display().to_string();
+        // Every entry is checked before any is registered: a file mounts whole or not at all.
+        if let Some((entry, feature)) = self
+            .entries
+            .iter()
+            .find_map(|entry| missing_feature(&entry.hook, BUILT).map(|feature| (entry, feature)))
+        {
+            return Err(unbuilt(&module, entry, feature));
+        }
+        let mut mounted = Mounted::new(module.clone());
+        for entry in &self.entries {
+            let process = match &entry.hook {
+                HookKind::Command(command) if command.persistent => {
+                    Some(PersistentProcess::new(&command.command, &self.project_dir))
+                }
+                _ => None,
+            };
+            let handler = Configured {
+                entry: entry.clone(),
+                project_dir: self.project_dir.clone(),
+                process,
+            };
+            let handle = registry
+                .register_with(&entry.event, handler, Self::options(entry))
+                .map_err(|source| MountError::Event {
+                    module: module.clone(),
+                    source,
+                })?;
+            mounted.adopt(handle);
+        }
+        Ok(mounted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{HttpHook, LlmHook, Provider};
+
+    fn entry(hook: HookKind) -> Entry {
+        Entry {
+            event: "tool:pre".to_owned(),
+            event_as_written: "PreToolUse".to_owned(),
+            name: "policy".to_owned(),
+            priority: 0,
+            line: 7,
+            matcher: None,
+            hook,
+        }
+    }
+
+    fn http() -> HookKind {
+        HookKind::Http(HttpHook {
+            url: "http://127.0.0.1:1/".to_owned(),
+            headers: Vec::new(),
+            timeout: Duration::from_secs(1),
+            on_failure: OnFailure::Warn,
+        })
+    }
+
+    fn llm() -> HookKind {
+        HookKind::Llm(LlmHook {
+            model: "m".to_owned(),
+            prompt: "p".to_owned(),
+            max_tokens: 1,
+            provider: Provider::OpenAi,
+            base_url: "http://127.0.0.1:1/".to_owned(),
+            api_key_env: None,
+            timeout: Duration::from_secs(1),
+            on_failure: OnFailure::Warn,
+            cache: None,
+        })
+    }
+
+    #[test]
+    fn a_hook_whose_feature_is_not_built_names_the_feature() {
+        let none = Features {
+            http: false,
+            llm: false,
+        };
+        let both = Features {
+            http: true,
+            llm: true,
+        };
+        assert_eq!(missing_feature(&http(), none), Some("http"));
+        assert_eq!(missing_feature(&llm(), none), Some("llm"));
+        assert_eq!(missing_feature(&http(), both), None);
+        assert_eq!(missing_feature(&llm(), both), None);
+        let error = unbuilt("hooks.yaml", &entry(http()), "http").to_string();
+        assert!(
+            error.contains("hooks.yaml")
+                && error.contains("`policy` (line 7)")
+                && error.contains("enable its `http` feature"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_build_without_the_features_refuses_to_mount_such_hooks() {
+        let config = HooksConfig {
+            file: PathBuf::from("hooks.yaml"),
+            project_dir: PathBuf::from("."),
+            entries: vec![entry(http()), entry(llm())],
+        };
+        let registry = HookRegistry::new();
+        let mounted = config.mount(&registry);
+        if BUILT.http && BUILT.llm {
+            assert!(mounted.is_ok());
+        } else {
+            let error = mounted.err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(error.contains("feature"), "{error}");
+            assert!(
+                registry.list_handlers(None).is_empty(),
+                "nothing half-mounted"
+            );
+        }
+    }
+}
