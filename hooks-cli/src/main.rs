@@ -179,13 +179,14 @@ fn import_claude(settings: &std::path::Path, output: Option<&std::path::Path>) -
     for left_out in &imported.left_out {
         eprintln!("left out: {left_out}");
     }
+    let yaml = imported.to_yaml();
     match output {
         Some(path) => {
-            if let Err(error) = std::fs::write(path, &imported.yaml) {
+            if let Err(error) = std::fs::write(path, &yaml) {
                 return fail(format!("cannot write {}: {error}", path.display()));
             }
         }
-        None => print!("{}", imported.yaml),
+        None => print!("{yaml}"),
     }
     ExitCode::SUCCESS
 }

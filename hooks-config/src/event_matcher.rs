@@ -76,6 +76,17 @@ impl EventMatcher {
     }
 }
 
+/// The matcher as written in a hooks file: it parses back to the same matcher.
+impl std::fmt::Display for EventMatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EventMatcher::All => f.write_str("*"),
+            EventMatcher::Names(names) => f.write_str(&names.join("|")),
+            EventMatcher::Regex(regex) => f.write_str(regex.as_str()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +117,25 @@ mod tests {
         assert!(mcp.matches(TOOL_POST, &tool("mcp__github__create_issue")));
         assert!(!mcp.matches(TOOL_POST, &tool("mcp__gitlab__create_issue")));
         assert!(EventMatcher::parse("(unclosed").is_err());
+    }
+
+    #[test]
+    fn a_matcher_written_out_parses_back_the_same() {
+        for text in [
+            "*",
+            "Edit|Write, Bash",
+            "Edit.*",
+            "mcp__github__.*",
+            "startup",
+        ] {
+            let matcher = EventMatcher::parse(text).unwrap();
+            let again = EventMatcher::parse(&matcher.to_string()).unwrap();
+            assert_eq!(format!("{matcher:?}"), format!("{again:?}"), "{text}");
+        }
+        assert_eq!(
+            EventMatcher::parse("Edit|Write, Bash").unwrap().to_string(),
+            "Edit|Write|Bash"
+        );
     }
 
     #[test]

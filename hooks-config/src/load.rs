@@ -757,11 +757,15 @@ pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
                 project_dir = PathBuf::from(".");
             }
         }
-        let imported = crate::interop::claude::import_settings(&text, path)?;
+        let imported = crate::settings::import_settings(&text, path)?;
         if !imported.left_out.is_empty() {
             return Err(ConfigErrors(imported.left_out));
         }
-        return load_str(&imported.yaml, path, &project_dir);
+        return Ok(HooksConfig {
+            file: path.to_path_buf(),
+            project_dir,
+            entries: imported.entries,
+        });
     }
     load_str(&text, path, &project_dir)
 }

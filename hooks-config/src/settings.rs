@@ -1,5 +1,5 @@
 //! Claude Code settings files (`.claude/settings.json`) as hooks files: their `hooks` section
-//! converted to our YAML, each event mapped to the canonical one, and what has no equivalent
+//! converted to our entries (and, for `hooks import`, to our YAML), each event mapped to the canonical one, and what has no equivalent
 //! said plainly.
 //!
 //! | Claude Code | here |
@@ -14,25 +14,113 @@
 //! | other settings (`permissions`, `env`, ...) | not hooks: ignored |
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde_json::{Map, Value};
 
 use crate::agent_protocol::CLAUDE;
-use crate::{ConfigError, ConfigErrors, EventMatcher};
+use crate::{
+    CommandHook, ConfigError, ConfigErrors, Entry, EventMatcher, HookKind, HttpHook,
+    MAX_COMMAND_TIMEOUT, OnFailure,
+};
 
 /// Claude Code's timeout of a command or HTTP hook that gives none, in seconds.
 const DEFAULT_TIMEOUT_SECS: f64 = 600.0;
 
 /// A converted settings file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Imported {
-    /// The hooks file, in our YAML.
-    pub yaml: String,
+    /// The settings file.
+    pub file: PathBuf,
+    /// The hooks, in event-name order and, within an event, in the file's order.
+    pub entries: Vec<Entry>,
     /// What the reader should know: events kept as custom events, keys ignored.
     pub notes: Vec<String>,
-    /// Hooks with no equivalent here, left out of `yaml`, each with its place.
+    /// Hooks with no equivalent here, left out of `entries`, each with its place.
     pub left_out: Vec<ConfigError>,
+}
+
+impl Imported {
+    /// The entries as a hooks file in our YAML, headed by the notes and what was left out as
+    /// comments: what `hooks import claude` writes. It loads back to the same entries.
+    pub fn to_yaml(&self) -> String {
+        let mut yaml = format!(
+            "# Converted from {} by `hooks import claude`.\n",
+            self.file.display()
+        );
+        for note in &self.notes {
+            let _ = writeln!(yaml, "# - {note}");
+        }
+        for left_out in &self.left_out {
+            let _ = writeln!(yaml, "# - left out: {}", left_out.message);
+        }
+        if self.entries.is_empty() {
+            yaml.push_str("hooks: {}\n");
+            return yaml;
+        }
+        yaml.push_str("hooks:\n");
+        let mut event = None;
+        for entry in &self.entries {
+            if event != Some(&entry.event) {
+                event = Some(&entry.event);
+                let _ = write!(yaml, "  {}:", quoted(&entry.event));
+                match CLAUDE.agent_event(&entry.event) {
+                    Some(theirs) => {
+                        let _ = writeln!(yaml, "  # {theirs}");
+                    }
+                    None => yaml.push('\n'),
+                }
+            }
+            yaml.push_str(&item(entry));
+        }
+        yaml
+    }
+}
+
+/// One entry as a YAML list item.
+fn item(entry: &Entry) -> String {
+    let (kind, timeout, on_failure) = match &entry.hook {
+        HookKind::Command(hook) => ("command", hook.timeout, hook.on_failure),
+        HookKind::Http(hook) => ("http", hook.timeout, hook.on_failure),
+        // An import makes command and HTTP hooks only.
+        HookKind::Matcher(_) | HookKind::Llm(_) => {
+            return format!(
+                "    # `{}`: a kind of hook an import does not write\n",
+                entry.name
+            );
+        }
+    };
+    let mut item = format!("    - type: {kind}\n      name: {}\n", quoted(&entry.name));
+    if let Some(matcher) = &entry.matcher {
+        let _ = writeln!(item, "      matcher: {}", quoted(&matcher.to_string()));
+    }
+    match &entry.hook {
+        HookKind::Command(hook) => {
+            let _ = writeln!(item, "      command: {}", quoted(&hook.command));
+            if hook.fire_and_forget {
+                item.push_str("      async: true\n");
+            }
+        }
+        HookKind::Http(hook) => {
+            let _ = writeln!(item, "      url: {}", quoted(&hook.url));
+            if !hook.headers.is_empty() {
+                item.push_str("      headers:\n");
+            }
+            for (name, value) in &hook.headers {
+                let _ = writeln!(item, "        {}: {}", quoted(name), quoted(value));
+            }
+        }
+        HookKind::Matcher(_) | HookKind::Llm(_) => {}
+    }
+    let _ = writeln!(item, "      timeout_ms: {}", timeout.as_millis());
+    let on_failure = match on_failure {
+        OnFailure::Warn => "warn",
+        OnFailure::Block => "block",
+        OnFailure::Ignore => "ignore",
+    };
+    let _ = writeln!(item, "      on_failure: {on_failure}");
+    item
 }
 
 /// The line and column of the first `"needle"` (a JSON key) after `from`, or 1:1.
@@ -60,7 +148,14 @@ struct Importer<'a> {
     errors: Vec<ConfigError>,
     left_out: Vec<ConfigError>,
     notes: Vec<String>,
-    yaml: String,
+    entries: Vec<Entry>,
+}
+
+/// Where a hook is: its place in the settings (`PreToolUse[0].hooks[1]`), and the line and
+/// column of its event.
+struct Place<'p> {
+    name: &'p str,
+    at: (usize, usize),
 }
 
 impl Importer<'_> {
@@ -73,14 +168,17 @@ impl Importer<'_> {
         }
     }
 
+    /// Records a problem that makes the file unusable; `None`, for the caller to return.
+    fn error<T>(&mut self, at: (usize, usize), message: String) -> Option<T> {
+        let problem = self.problem(at, message);
+        self.errors.push(problem);
+        None
+    }
+
     fn event(&mut self, name: &str, groups: &Value, at: (usize, usize)) {
         let canonical = match CLAUDE.canonical_event(name) {
             Ok(canonical) => canonical,
-            Err(error) => {
-                let problem = self.problem(at, error.to_string());
-                self.errors.push(problem);
-                return;
-            }
+            Err(error) => return self.error(at, error.to_string()).unwrap_or(()),
         };
         if canonical.starts_with("claude:") {
             self.notes.push(format!(
@@ -89,67 +187,66 @@ impl Importer<'_> {
             ));
         }
         let Some(groups) = groups.as_array() else {
-            let problem = self.problem(at, format!("`{name}` takes a list of matcher groups"));
-            self.errors.push(problem);
-            return;
+            return self
+                .error(at, format!("`{name}` takes a list of matcher groups"))
+                .unwrap_or(());
         };
-        let mut entries = String::new();
         for (g, group) in groups.iter().enumerate() {
             let place = format!("{name}[{g}]");
-            let Some(group) = group.as_object() else {
-                let problem = self.problem(at, format!("{place} must be an object"));
-                self.errors.push(problem);
-                continue;
-            };
-            let matcher = match group.get("matcher") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(matcher)) => match EventMatcher::parse(matcher) {
-                    Ok(_) => Some(matcher.as_str()),
-                    Err(error) => {
-                        let problem = self.problem(
-                            at,
-                            format!("{place}: `matcher` is not a valid regex: {error}"),
-                        );
-                        self.errors.push(problem);
-                        continue;
-                    }
-                },
-                Some(_) => {
-                    let problem = self.problem(at, format!("{place}: `matcher` must be a string"));
-                    self.errors.push(problem);
-                    continue;
-                }
-            };
-            let Some(hooks) = group.get("hooks").and_then(Value::as_array) else {
-                let problem = self.problem(at, format!("{place} has no `hooks` list"));
-                self.errors.push(problem);
+            let Some((matcher, hooks)) = self.group(&place, group, at) else {
                 continue;
             };
             for (h, hook) in hooks.iter().enumerate() {
-                let place = format!("{place}.hooks[{h}]");
-                if let Some(entry) = self.hook(&place, matcher, hook, at) {
-                    entries.push_str(&entry);
+                let name = format!("{place}.hooks[{h}]");
+                let place = Place { name: &name, at };
+                if let Some(hook) = self.hook(&place, hook) {
+                    self.entries.push(Entry {
+                        event: canonical.clone(),
+                        event_as_written: canonical.clone(),
+                        name: name.clone(),
+                        priority: 0,
+                        line: at.0,
+                        matcher: matcher.clone(),
+                        hook,
+                    });
                 }
             }
         }
-        if !entries.is_empty() {
-            let _ = writeln!(self.yaml, "  {}:  # {name}", quoted(&canonical));
-            self.yaml.push_str(&entries);
+    }
+
+    /// A matcher group's matcher and hooks.
+    fn group<'g>(
+        &mut self,
+        place: &str,
+        group: &'g Value,
+        at: (usize, usize),
+    ) -> Option<(Option<EventMatcher>, &'g Vec<Value>)> {
+        let Some(group) = group.as_object() else {
+            return self.error(at, format!("{place} must be an object"));
+        };
+        let matcher = match group.get("matcher") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(matcher)) => match EventMatcher::parse(matcher) {
+                Ok(matcher) => Some(matcher),
+                Err(error) => {
+                    return self.error(
+                        at,
+                        format!("{place}: `matcher` is not a valid regex: {error}"),
+                    );
+                }
+            },
+            Some(_) => return self.error(at, format!("{place}: `matcher` must be a string")),
+        };
+        match group.get("hooks").and_then(Value::as_array) {
+            Some(hooks) => Some((matcher, hooks)),
+            None => self.error(at, format!("{place} has no `hooks` list")),
         }
     }
 
-    /// One hook as a YAML list item, or `None` (with the problem recorded).
-    fn hook(
-        &mut self,
-        place: &str,
-        matcher: Option<&str>,
-        hook: &Value,
-        at: (usize, usize),
-    ) -> Option<String> {
+    /// One hook, or `None` (with the problem recorded, or the hook left out).
+    fn hook(&mut self, place: &Place<'_>, hook: &Value) -> Option<HookKind> {
         let Some(hook) = hook.as_object() else {
-            let problem = self.problem(at, format!("{place} must be an object"));
-            self.errors.push(problem);
-            return None;
+            return self.error(place.at, format!("{} must be an object", place.name));
         };
         let kind = hook
             .get("type")
@@ -160,104 +257,137 @@ impl Importer<'_> {
             "http" => &["type", "url", "headers", "timeout"],
             other => {
                 let problem = self.problem(
-                    at,
+                    place.at,
                     format!(
-                        "{place}: `type: {other}` hooks have no equivalent here (command and \
-                         http hooks do)"
+                        "{}: `type: {other}` hooks have no equivalent here (command and http \
+                         hooks do)",
+                        place.name
                     ),
                 );
                 self.left_out.push(problem);
                 return None;
             }
         };
-        let ignored: Vec<&str> = hook
+        self.note_ignored(place, hook, known);
+        let timeout = self.timeout(place, hook)?;
+        match kind {
+            "command" => self.command(place, hook, timeout).map(HookKind::Command),
+            _ => self.http(place, hook, timeout).map(HookKind::Http),
+        }
+    }
+
+    /// Notes the keys of `hook` that are not in `known`.
+    fn note_ignored(&mut self, place: &Place<'_>, hook: &Map<String, Value>, known: &[&str]) {
+        let ignored: Vec<String> = hook
             .keys()
-            .map(String::as_str)
-            .filter(|key| !known.contains(key))
+            .filter(|key| !known.contains(&key.as_str()))
+            .map(|key| format!("`{key}`"))
             .collect();
         if !ignored.is_empty() {
-            self.notes.push(format!(
-                "{place}: ignored {}",
-                ignored
-                    .iter()
-                    .map(|key| format!("`{key}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            self.notes
+                .push(format!("{}: ignored {}", place.name, ignored.join(", ")));
         }
-        let timeout = match hook.get("timeout") {
+    }
+
+    /// The `timeout` of a hook (seconds; Claude Code's default when absent), in whole
+    /// milliseconds, at least one.
+    fn timeout(&mut self, place: &Place<'_>, hook: &Map<String, Value>) -> Option<Duration> {
+        let max = MAX_COMMAND_TIMEOUT.as_secs_f64();
+        let secs = match hook.get("timeout") {
             None => DEFAULT_TIMEOUT_SECS,
-            Some(value) => match value.as_f64().filter(|secs| *secs > 0.0 && *secs <= 3600.0) {
+            Some(value) => match value.as_f64().filter(|secs| *secs > 0.0 && *secs <= max) {
                 Some(secs) => secs,
                 None => {
-                    let problem = self.problem(
-                        at,
-                        format!("{place}: `timeout` must be seconds from 0 to 3600, not `{value}`"),
+                    return self.error(
+                        place.at,
+                        format!(
+                            "{}: `timeout` must be seconds from 0 to {max}, not `{value}`",
+                            place.name
+                        ),
                     );
-                    self.errors.push(problem);
-                    return None;
                 }
             },
         };
-        let mut item = format!("    - type: {kind}\n      name: {}\n", quoted(place));
-        if let Some(matcher) = matcher {
-            let _ = writeln!(item, "      matcher: {}", quoted(matcher));
-        }
-        match kind {
-            "command" => {
-                let Some(command) = hook.get("command").and_then(Value::as_str) else {
-                    let problem = self.problem(at, format!("{place} has no `command` string"));
-                    self.errors.push(problem);
-                    return None;
-                };
-                let _ = writeln!(item, "      command: {}", quoted(command));
-                match hook.get("async") {
-                    None => {}
-                    Some(Value::Bool(fire_and_forget)) => {
-                        let _ = writeln!(item, "      async: {fire_and_forget}");
-                    }
-                    Some(other) => {
-                        let problem = self.problem(
-                            at,
-                            format!("{place}: `async` must be true or false, not `{other}`"),
-                        );
-                        self.errors.push(problem);
-                        return None;
-                    }
-                }
+        let millis = ((secs * 1000.0).round() as u64).max(1);
+        Some(Duration::from_millis(millis))
+    }
+
+    fn command(
+        &mut self,
+        place: &Place<'_>,
+        hook: &Map<String, Value>,
+        timeout: Duration,
+    ) -> Option<CommandHook> {
+        let Some(command) = hook
+            .get("command")
+            .and_then(Value::as_str)
+            .filter(|command| !command.trim().is_empty())
+        else {
+            return self.error(place.at, format!("{} has no `command` string", place.name));
+        };
+        let fire_and_forget = match hook.get("async") {
+            None => false,
+            Some(Value::Bool(fire_and_forget)) => *fire_and_forget,
+            Some(other) => {
+                return self.error(
+                    place.at,
+                    format!(
+                        "{}: `async` must be true or false, not `{other}`",
+                        place.name
+                    ),
+                );
             }
-            _ => {
-                let Some(url) = hook.get("url").and_then(Value::as_str) else {
-                    let problem = self.problem(at, format!("{place} has no `url` string"));
-                    self.errors.push(problem);
-                    return None;
-                };
-                let _ = writeln!(item, "      url: {}", quoted(url));
-                if let Some(headers) = hook.get("headers") {
-                    let Some(headers) = headers
-                        .as_object()
-                        .filter(|h| h.values().all(Value::is_string))
-                    else {
-                        let problem = self
-                            .problem(at, format!("{place}: `headers` must map names to strings"));
-                        self.errors.push(problem);
-                        return None;
-                    };
-                    item.push_str("      headers:\n");
-                    let mut headers: Vec<_> = headers.iter().collect();
-                    headers.sort_unstable_by_key(|(name, _)| name.as_str());
-                    for (name, value) in headers {
-                        let value = value.as_str().unwrap_or_default();
-                        let _ = writeln!(item, "        {}: {}", quoted(name), quoted(value));
-                    }
-                }
-            }
+        };
+        Some(CommandHook {
+            command: command.to_owned(),
+            timeout,
+            // Claude Code proceeds past a failing hook; `warn` does too, and tells the user.
+            on_failure: OnFailure::Warn,
+            fire_and_forget,
+            persistent: false,
+        })
+    }
+
+    fn http(
+        &mut self,
+        place: &Place<'_>,
+        hook: &Map<String, Value>,
+        timeout: Duration,
+    ) -> Option<HttpHook> {
+        let Some(url) = hook.get("url").and_then(Value::as_str) else {
+            return self.error(place.at, format!("{} has no `url` string", place.name));
+        };
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return self.error(
+                place.at,
+                format!(
+                    "{}: `url` must be an http:// or https:// URL, not `{url}`",
+                    place.name
+                ),
+            );
         }
-        // Whole milliseconds, at least one.
-        let timeout_ms = ((timeout * 1000.0).round() as u64).max(1);
-        let _ = writeln!(item, "      timeout_ms: {timeout_ms}");
-        item.push_str("      on_failure: warn\n");
-        Some(item)
+        let mut headers = Vec::new();
+        if let Some(fields) = hook.get("headers") {
+            let Some(fields) = fields
+                .as_object()
+                .filter(|fields| fields.values().all(Value::is_string))
+            else {
+                return self.error(
+                    place.at,
+                    format!("{}: `headers` must map names to strings", place.name),
+                );
+            };
+            for (name, value) in fields {
+                headers.push((name.clone(), value.as_str().unwrap_or_default().to_owned()));
+            }
+            headers.sort_unstable();
+        }
+        Some(HttpHook {
+            url: url.to_owned(),
+            headers,
+            timeout,
+            on_failure: OnFailure::Warn,
+        })
     }
 }
 
@@ -301,7 +431,7 @@ pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors
         errors: Vec::new(),
         left_out: Vec::new(),
         notes: Vec::new(),
-        yaml: String::new(),
+        entries: Vec::new(),
     };
     // Events in name order, whatever order serde_json's map keeps (it keeps the file's when
     // another crate of the build turns on `preserve_order`); each is found after `hooks`.
@@ -314,24 +444,9 @@ pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors
     if !importer.errors.is_empty() {
         return Err(ConfigErrors(importer.errors));
     }
-    let mut yaml = format!(
-        "# Converted from {} by `hooks import claude`.\n",
-        file.display()
-    );
-    for note in &importer.notes {
-        let _ = writeln!(yaml, "# - {note}");
-    }
-    for left_out in &importer.left_out {
-        let _ = writeln!(yaml, "# - left out: {}", left_out.message);
-    }
-    if importer.yaml.is_empty() {
-        yaml.push_str("hooks: {}\n");
-    } else {
-        yaml.push_str("hooks:\n");
-        yaml.push_str(&importer.yaml);
-    }
     Ok(Imported {
-        yaml,
+        file: file.to_path_buf(),
+        entries: importer.entries,
         notes: importer.notes,
         left_out: importer.left_out,
     })

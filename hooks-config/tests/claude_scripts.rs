@@ -229,7 +229,7 @@ async fn the_imported_yaml_decides_as_the_settings_file_does() {
         imported.left_out.is_empty() && imported.notes.is_empty(),
         "{imported:?}"
     );
-    let config = hooks_config::load_str(&imported.yaml, &settings, &project()).unwrap();
+    let config = hooks_config::load_str(&imported.to_yaml(), &settings, &project()).unwrap();
     let registry = HookRegistry::new();
     let _mounted = config.mount(&registry).unwrap();
     for (input, expected) in cases() {

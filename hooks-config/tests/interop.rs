@@ -316,11 +316,10 @@ const SETTINGS: &str = r#"{
 }"#;
 
 #[test]
-fn a_settings_file_converts_to_yaml_that_loads_with_every_hook_mapped() {
+fn a_settings_file_converts_to_entries_with_every_hook_mapped() {
     let path = std::path::Path::new("settings.json");
     let imported = import_settings(SETTINGS, path).unwrap();
-    let config = hooks_config::load_str(&imported.yaml, path, std::path::Path::new(".")).unwrap();
-    let summary: Vec<(String, String)> = config
+    let summary: Vec<(String, String)> = imported
         .entries
         .iter()
         .map(|entry| (entry.event.clone(), entry.name.clone()))
@@ -340,32 +339,44 @@ fn a_settings_file_converts_to_yaml_that_loads_with_every_hook_mapped() {
                 "UserPromptSubmit[0].hooks[0]".into()
             ),
         ],
-        "{}",
-        imported.yaml
+        "{imported:?}"
     );
-    match &config.entries[0].hook {
+    let config = &imported.entries;
+    // Entries keep their place in the settings file.
+    assert_eq!(config[0].line, 4);
+    match &config[0].hook {
         hooks_config::HookKind::Command(command) => {
             assert_eq!(command.timeout, std::time::Duration::from_secs(10));
             assert_eq!(command.on_failure, hooks_config::OnFailure::Warn);
         }
         other => panic!("{other:?}"),
     }
-    match &config.entries[1].hook {
+    match &config[1].hook {
         // Claude Code's default timeout, not ours.
         hooks_config::HookKind::Command(command) => {
             assert_eq!(command.timeout, std::time::Duration::from_secs(600));
         }
         other => panic!("{other:?}"),
     }
+    match &config[2].hook {
+        hooks_config::HookKind::Http(http) => {
+            assert_eq!(http.timeout, std::time::Duration::from_millis(2500));
+            assert_eq!(
+                http.headers,
+                [("Authorization".to_owned(), "Bearer ${TOKEN}".to_owned())]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
     assert!(
-        config.entries[1]
+        config[1]
             .matcher
             .as_ref()
             .unwrap()
             .matches("tool:pre", &json!({"tool_name": "Write"}))
     );
     assert!(
-        !config.entries[1]
+        !config[1]
             .matcher
             .as_ref()
             .unwrap()
@@ -382,7 +393,26 @@ fn a_settings_file_converts_to_yaml_that_loads_with_every_hook_mapped() {
             .message
             .contains("Stop[0].hooks[0]: `type: prompt`")
     );
-    assert!(imported.yaml.contains("# - left out: Stop[0].hooks[0]"));
+}
+
+#[test]
+fn the_yaml_of_an_import_loads_back_to_the_same_entries() {
+    let path = std::path::Path::new("settings.json");
+    let imported = import_settings(SETTINGS, path).unwrap();
+    let yaml = imported.to_yaml();
+    assert!(yaml.contains("# - left out: Stop[0].hooks[0]"), "{yaml}");
+    assert!(yaml.contains("`statusMessage`"), "{yaml}");
+    let config = hooks_config::load_str(&yaml, path, std::path::Path::new(".")).unwrap();
+    // Everything but the line, which is the YAML's now.
+    let shape = |entry: &hooks_config::Entry| {
+        format!(
+            "{} {} {} {:?} {:?}",
+            entry.event, entry.name, entry.priority, entry.matcher, entry.hook
+        )
+    };
+    let loaded: Vec<String> = config.entries.iter().map(shape).collect();
+    let imported: Vec<String> = imported.entries.iter().map(shape).collect();
+    assert_eq!(loaded, imported, "{yaml}");
 }
 
 #[test]
