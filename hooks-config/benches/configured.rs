@@ -5,21 +5,23 @@
 //! Run with `cargo bench -p hooks-config --bench configured`.
 
 use std::hint::black_box;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use hooks_config::{AnswerCache, HookKind, HooksConfig, load_str, render};
 use hooks_core::{HookModule, HookRegistry, HookResult};
 use serde_json::{Value, json};
+use tokio::runtime::Runtime;
 
 fn load(yaml: &str) -> HooksConfig {
     load_str(yaml, Path::new("bench.yaml"), &std::env::temp_dir())
         .expect("the bench config is valid")
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+fn runtime() -> Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -77,6 +79,22 @@ fn command_hook_versus_bare_spawn(c: &mut Criterion) {
 /// with blocking pipes, and with Tokio's (as the hook's runner uses them).
 fn persistent_versus_per_event(c: &mut Criterion) {
     let rt = runtime();
+    let dir = policy_scripts();
+    let mut group = c.benchmark_group("persistent_hook");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(6));
+    through_the_registry(&mut group, &rt, &dir);
+    let mut request = tool_call().to_string();
+    request.push('\n');
+    bare_pipe_round_trip(&mut group, &dir, &request);
+    tokio_pipe_round_trip(&mut group, &rt, &dir, &request);
+    group.finish();
+}
+
+/// A scratch directory with the same policy as a line server (`server.py`) and as a script
+/// run per event (`once.py`).
+fn policy_scripts() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hooks-bench-persistent-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     let policy = "import json, sys\n\
@@ -91,10 +109,11 @@ def decide(request):\n    return '{\"decision\": \"block\", \"reason\": \"no rm\
         format!("{policy}print(decide(json.load(sys.stdin)))\n"),
     )
     .expect("writes the script");
-    let mut group = c.benchmark_group("persistent_hook");
-    group
-        .sample_size(20)
-        .measurement_time(Duration::from_secs(6));
+    dir
+}
+
+/// The policy as a persistent hook and as a per-event hook, each through the registry.
+fn through_the_registry(group: &mut BenchmarkGroup<'_, WallTime>, rt: &Runtime, dir: &Path) {
     for (label, extra, script) in [
         (
             "persistent/through_the_registry",
@@ -107,14 +126,18 @@ def decide(request):\n    return '{\"decision\": \"block\", \"reason\": \"no rm\
         let yaml = format!(
             "hooks:\n  PreToolUse:\n    - type: command\n      command: \"python3 {script}\"\n{extra}"
         );
-        let config = load_str(&yaml, Path::new("bench.yaml"), &dir).expect("valid");
+        let config = load_str(&yaml, Path::new("bench.yaml"), dir).expect("valid");
         let _mounted = config.mount(&registry).expect("mounts");
         group.bench_function(label, |b| {
-            b.to_async(&rt)
+            b.to_async(rt)
                 .iter(|| async { black_box(registry.emit("tool:pre", tool_call()).await) });
         });
     }
-    // The same exchange with nothing around it: write a line, read a line.
+}
+
+/// The same exchange with nothing around it: write a line, read a line.
+fn bare_pipe_round_trip(group: &mut BenchmarkGroup<'_, WallTime>, dir: &Path, request: &str) {
+    use std::io::{BufRead, Write};
     let mut server = std::process::Command::new("python3")
         .arg(dir.join("server.py"))
         .stdin(Stdio::piped())
@@ -123,10 +146,7 @@ def decide(request):\n    return '{\"decision\": \"block\", \"reason\": \"no rm\
         .expect("python3 runs");
     let mut to_server = server.stdin.take().expect("a pipe");
     let mut from_server = std::io::BufReader::new(server.stdout.take().expect("a pipe"));
-    let mut request = tool_call().to_string();
-    request.push('\n');
     group.bench_function("persistent/bare_pipe_round_trip", |b| {
-        use std::io::{BufRead, Write};
         let mut answer = String::new();
         b.iter(|| {
             to_server.write_all(request.as_bytes()).expect("writes");
@@ -136,39 +156,44 @@ def decide(request):\n    return '{\"decision\": \"block\", \"reason\": \"no rm\
             black_box(&answer);
         });
     });
-    // The same exchange through Tokio's pipes, as the hook does it, with nothing else around.
-    {
-        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
-        let (_child, mut to_server, mut from_server) = rt.block_on(async {
-            let mut child = tokio::process::Command::new("python3")
-                .arg(dir.join("server.py"))
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .kill_on_drop(true)
-                .spawn()
-                .expect("python3 runs");
-            let to_server = child.stdin.take().expect("a pipe");
-            let from_server = tokio::io::BufReader::new(child.stdout.take().expect("a pipe"));
-            (child, to_server, from_server)
-        });
-        group.bench_function("persistent/tokio_pipe_round_trip", |b| {
-            let mut answer = String::new();
-            b.iter(|| {
-                rt.block_on(async {
-                    to_server
-                        .write_all(request.as_bytes())
-                        .await
-                        .expect("writes");
-                    answer.clear();
-                    from_server.read_line(&mut answer).await.expect("reads");
-                    black_box(&answer);
-                });
-            });
-        });
-    }
-    group.finish();
     drop(to_server);
     let _ = server.wait();
+}
+
+/// The same exchange through Tokio's pipes, as the hook does it, with nothing else around.
+fn tokio_pipe_round_trip(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    rt: &Runtime,
+    dir: &Path,
+    request: &str,
+) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let (_child, mut to_server, mut from_server) = rt.block_on(async {
+        let mut child = tokio::process::Command::new("python3")
+            .arg(dir.join("server.py"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("python3 runs");
+        let to_server = child.stdin.take().expect("a pipe");
+        let from_server = tokio::io::BufReader::new(child.stdout.take().expect("a pipe"));
+        (child, to_server, from_server)
+    });
+    group.bench_function("persistent/tokio_pipe_round_trip", |b| {
+        let mut answer = String::new();
+        b.iter(|| {
+            rt.block_on(async {
+                to_server
+                    .write_all(request.as_bytes())
+                    .await
+                    .expect("writes");
+                answer.clear();
+                from_server.read_line(&mut answer).await.expect("reads");
+                black_box(&answer);
+            });
+        });
+    });
 }
 
 /// 1,000 matcher rules, none of which matches the call (every rule is checked).
