@@ -76,6 +76,52 @@ fn position(span: &Span) -> (usize, usize) {
         .map_or((1, 1), |marker| (marker.line(), marker.column()))
 }
 
+/// The keys an entry of hook type `kind` may have; `None` for an unknown type.
+fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "command" => &[
+            "type",
+            "name",
+            "priority",
+            "matcher",
+            "command",
+            "timeout_ms",
+            "on_failure",
+            "async",
+            "persistent",
+        ],
+        "matcher" => &["type", "name", "priority", "match", "action", "message"],
+        "http" => &[
+            "type",
+            "name",
+            "priority",
+            "matcher",
+            "url",
+            "headers",
+            "timeout_ms",
+            "on_failure",
+        ],
+        "llm" => &[
+            "type",
+            "name",
+            "priority",
+            "matcher",
+            "model",
+            "prompt",
+            "max_tokens",
+            "provider",
+            "base_url",
+            "api_key_env",
+            "cache",
+            "cache_ttl_secs",
+            "cache_size",
+            "timeout_ms",
+            "on_failure",
+        ],
+        _ => return None,
+    })
+}
+
 impl Loader {
     fn error(&mut self, span: &Span, message: impl Into<String>) {
         let (line, column) = position(span);
@@ -208,99 +254,8 @@ impl Loader {
         let name = self
             .string(mapping, "name", context)
             .unwrap_or_else(|| format!("{}:{line}:{kind}", self.file.display()));
-        let priority = match self.scalar(mapping, "priority", "an integer", context) {
-            Some(scalar) => match scalar.as_i32() {
-                Some(priority) => priority,
-                None => {
-                    self.error(
-                        scalar.span(),
-                        format!(
-                            "`priority` in {context} must be an integer, not `{}`",
-                            scalar.as_str()
-                        ),
-                    );
-                    0
-                }
-            },
-            None => 0,
-        };
-        let hook = match kind.as_str() {
-            "command" => {
-                self.known_keys(
-                    mapping,
-                    &[
-                        "type",
-                        "name",
-                        "priority",
-                        "matcher",
-                        "command",
-                        "timeout_ms",
-                        "on_failure",
-                        "async",
-                        "persistent",
-                    ],
-                    context,
-                );
-                self.command(mapping, context).map(HookKind::Command)
-            }
-            "matcher" => {
-                self.known_keys(
-                    mapping,
-                    &["type", "name", "priority", "match", "action", "message"],
-                    context,
-                );
-                self.matcher(mapping, context).map(HookKind::Matcher)
-            }
-            "http" => {
-                self.known_keys(
-                    mapping,
-                    &[
-                        "type",
-                        "name",
-                        "priority",
-                        "matcher",
-                        "url",
-                        "headers",
-                        "timeout_ms",
-                        "on_failure",
-                    ],
-                    context,
-                );
-                self.http(mapping, context).map(HookKind::Http)
-            }
-            "llm" => {
-                self.known_keys(
-                    mapping,
-                    &[
-                        "type",
-                        "name",
-                        "priority",
-                        "matcher",
-                        "model",
-                        "prompt",
-                        "max_tokens",
-                        "provider",
-                        "base_url",
-                        "api_key_env",
-                        "cache",
-                        "cache_ttl_secs",
-                        "cache_size",
-                        "timeout_ms",
-                        "on_failure",
-                    ],
-                    context,
-                );
-                self.llm(mapping, context).map(HookKind::Llm)
-            }
-            other => {
-                let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
-                self.error(
-                    &span,
-                    format!("unknown hook type `{other}`; expected command, matcher, llm or http"),
-                );
-                None
-            }
-        }?;
+        let priority = self.priority(mapping, context);
+        let hook = self.hook(mapping, &kind, context)?;
         let matcher = self.event_matcher(mapping, context);
         Some(Entry {
             event: event.to_owned(),
@@ -311,6 +266,42 @@ impl Loader {
             matcher,
             hook,
         })
+    }
+
+    /// The `priority` of an entry, 0 when absent.
+    fn priority(&mut self, mapping: &MarkedMappingNode, context: &str) -> i32 {
+        let Some(scalar) = self.scalar(mapping, "priority", "an integer", context) else {
+            return 0;
+        };
+        scalar.as_i32().unwrap_or_else(|| {
+            self.error(
+                scalar.span(),
+                format!(
+                    "`priority` in {context} must be an integer, not `{}`",
+                    scalar.as_str()
+                ),
+            );
+            0
+        })
+    }
+
+    /// What an entry of type `kind` does, its keys checked against those of its type.
+    fn hook(&mut self, mapping: &MarkedMappingNode, kind: &str, context: &str) -> Option<HookKind> {
+        let Some(keys) = keys_of(kind) else {
+            let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
+            self.error(
+                &span,
+                format!("unknown hook type `{kind}`; expected command, matcher, llm or http"),
+            );
+            return None;
+        };
+        self.known_keys(mapping, keys, context);
+        match kind {
+            "command" => self.command(mapping, context).map(HookKind::Command),
+            "matcher" => self.matcher(mapping, context).map(HookKind::Matcher),
+            "http" => self.http(mapping, context).map(HookKind::Http),
+            _ => self.llm(mapping, context).map(HookKind::Llm),
+        }
     }
 
     /// The `matcher` of a command, HTTP or LLM entry (a matcher entry has its own `match`).
@@ -562,22 +553,7 @@ impl Loader {
     }
 
     fn matcher(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<MatcherHook> {
-        let action = match self.required_string(mapping, "action", context)?.as_str() {
-            "block" => Action::Block,
-            "allow" => Action::Allow,
-            "ask" => Action::Ask,
-            "inject" => Action::Inject,
-            other => {
-                let span = *mapping
-                    .get_node("action")
-                    .map_or(mapping.span(), Node::span);
-                self.error(
-                    &span,
-                    format!("`action` must be block, allow, ask or inject, not `{other}`"),
-                );
-                return None;
-            }
-        };
+        let action = self.action(mapping, context)?;
         let message = self.string(mapping, "message", context);
         if matches!(action, Action::Ask | Action::Inject) && message.is_none() {
             self.error(
@@ -600,35 +576,66 @@ impl Loader {
             return None;
         };
         self.known_keys(conditions, &["tool", "args"], "`match`");
-        let tool = match conditions.get_node("tool") {
-            Some(Node::Scalar(scalar)) => self.pattern(scalar, "match.tool"),
-            Some(other) => {
+        Some(MatcherHook {
+            tool: self.tool_pattern(conditions),
+            args: self.arg_patterns(conditions),
+            action,
+            message,
+        })
+    }
+
+    /// The `action` of a matcher entry.
+    fn action(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<Action> {
+        Some(
+            match self.required_string(mapping, "action", context)?.as_str() {
+                "block" => Action::Block,
+                "allow" => Action::Allow,
+                "ask" => Action::Ask,
+                "inject" => Action::Inject,
+                other => {
+                    let span = *mapping
+                        .get_node("action")
+                        .map_or(mapping.span(), Node::span);
+                    self.error(
+                        &span,
+                        format!("`action` must be block, allow, ask or inject, not `{other}`"),
+                    );
+                    return None;
+                }
+            },
+        )
+    }
+
+    /// `match.tool`, if given.
+    fn tool_pattern(&mut self, conditions: &MarkedMappingNode) -> Option<Pattern> {
+        match conditions.get_node("tool")? {
+            Node::Scalar(scalar) => self.pattern(scalar, "match.tool"),
+            other => {
                 self.error(
                     other.span(),
                     "`match.tool` must be a glob or `regex:...` string",
                 );
                 None
             }
-            None => None,
-        };
+        }
+    }
+
+    /// `match.args`: input field → pattern, in file order.
+    fn arg_patterns(&mut self, conditions: &MarkedMappingNode) -> Vec<(String, Pattern)> {
         let mut args = Vec::new();
         match conditions.get_node("args") {
             Some(Node::Mapping(fields)) => {
                 for (key, value) in fields.iter() {
+                    let place = format!("match.args.{}", key.as_str());
                     match value {
                         Node::Scalar(scalar) => {
-                            if let Some(pattern) =
-                                self.pattern(scalar, &format!("match.args.{}", key.as_str()))
-                            {
+                            if let Some(pattern) = self.pattern(scalar, &place) {
                                 args.push((key.as_str().to_owned(), pattern));
                             }
                         }
                         other => self.error(
                             other.span(),
-                            format!(
-                                "`match.args.{}` must be a glob or `regex:...` string",
-                                key.as_str()
-                            ),
+                            format!("`{place}` must be a glob or `regex:...` string"),
                         ),
                     }
                 }
@@ -636,12 +643,7 @@ impl Loader {
             Some(other) => self.error(other.span(), "`match.args` maps input fields to patterns"),
             None => {}
         }
-        Some(MatcherHook {
-            tool,
-            args,
-            action,
-            message,
-        })
+        args
     }
 
     fn pattern(&mut self, scalar: &MarkedScalarNode, key: &str) -> Option<Pattern> {
