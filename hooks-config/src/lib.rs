@@ -81,7 +81,7 @@ mod matcher;
 mod mount;
 mod persistent;
 mod request;
-mod settings;
+pub mod settings;
 
 pub use answer::{decision, parse_output};
 pub use command::{CommandHook, DEFAULT_COMMAND_TIMEOUT, MAX_COMMAND_TIMEOUT};

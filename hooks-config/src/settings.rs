@@ -391,7 +391,7 @@ impl Importer<'_> {
     }
 }
 
-/// Converts the `hooks` section of a Claude Code settings file (see the [module docs](self)).
+/// Converts the `hooks` section of a Claude Code settings file (see the [module docs](crate::settings)).
 /// Malformed JSON or a malformed `hooks` section is an error, with its line and column.
 pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors> {
     let error = |line, column, message: String| {
