@@ -9,7 +9,7 @@
 use hooks_core::{HookAction, HookResult, MessageLevel};
 use serde_json::{Map, Value};
 
-use crate::REQUEST_ID_FIELD;
+use crate::request::REQUEST_ID_FIELD;
 
 /// Reads what a command or HTTP hook answered to `event` (canonical name) with event `data`:
 /// nothing (continue), the proposal's `{"action", "modified_args", "message"}`, Claude Code's

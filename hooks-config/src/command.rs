@@ -5,7 +5,6 @@
 //! everything it started when it ends or at its timeout, its output capped.
 
 use std::path::Path;
-use std::time::Duration;
 
 use hooks_core::HookResult;
 use hooks_std::process::{self, Finished, OUTPUT_CAP, ProcessError};
@@ -14,29 +13,7 @@ use serde_json::Value;
 use crate::answer::parse_stdout;
 use crate::failure::Failure;
 use crate::request::request;
-use crate::{Entry, OnFailure};
-
-/// A command hook's timeout when the entry gives none.
-pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// The longest timeout a command hook may have.
-pub const MAX_COMMAND_TIMEOUT: Duration = Duration::from_secs(3600);
-
-/// A command hook.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommandHook {
-    /// The shell command (`sh -c`).
-    pub command: String,
-    /// When the whole process group is killed.
-    pub timeout: Duration,
-    /// What a failure gives.
-    pub on_failure: OnFailure,
-    /// Fire and forget: the emit does not wait.
-    pub fire_and_forget: bool,
-    /// One long-lived process answering a JSON line per event (`persistent: true`), rather
-    /// than a process per event.
-    pub persistent: bool,
-}
+use crate::{CommandHook, Entry};
 
 /// `sh -c command` in `dir`, as every command hook runs, with the project directory in the
 /// environment (under our name and Claude Code's).

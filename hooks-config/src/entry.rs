@@ -1,6 +1,10 @@
-//! One configured hook: its event, name, priority, place and kind.
+//! What a hooks file says: each configured hook with its event, name, priority and place, and
+//! what each kind of hook needs to run. The runners read these; nothing here runs anything.
 
-use crate::{CommandHook, EventMatcher, HttpHook, LlmHook, MatcherHook};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::{AnswerCache, EventMatcher, MatcherHook, OnFailure};
 
 /// The kind of a configured hook.
 #[derive(Debug, Clone)]
@@ -32,4 +36,71 @@ pub struct Entry {
     pub matcher: Option<EventMatcher>,
     /// What it does.
     pub hook: HookKind,
+}
+
+/// A command hook's timeout when the entry gives none.
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The longest timeout a command hook may have.
+pub const MAX_COMMAND_TIMEOUT: Duration = Duration::from_secs(3600);
+
+/// A command hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandHook {
+    /// The shell command (`sh -c`).
+    pub command: String,
+    /// When the whole process group is killed.
+    pub timeout: Duration,
+    /// What a failure gives.
+    pub on_failure: OnFailure,
+    /// Fire and forget: the emit does not wait.
+    pub fire_and_forget: bool,
+    /// One long-lived process answering a JSON line per event (`persistent: true`), rather
+    /// than a process per event.
+    pub persistent: bool,
+}
+
+/// An HTTP hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpHook {
+    /// Where to POST.
+    pub url: String,
+    /// Extra headers; `${VAR}` in a value is replaced by that environment variable.
+    pub headers: Vec<(String, String)>,
+    /// How long to wait.
+    pub timeout: Duration,
+    /// What a failure gives.
+    pub on_failure: OnFailure,
+}
+
+/// Which API an LLM hook speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provider {
+    /// OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp, vLLM, ...).
+    OpenAi,
+    /// The Anthropic messages API.
+    Anthropic,
+}
+
+/// An LLM hook.
+#[derive(Debug, Clone)]
+pub struct LlmHook {
+    /// The model name.
+    pub model: String,
+    /// The prompt template (`{{event}}`, `{{tool}}`, `{{args}}`, `{{data}}`).
+    pub prompt: String,
+    /// The answer's token limit.
+    pub max_tokens: u32,
+    /// Which API.
+    pub provider: Provider,
+    /// The API's base URL.
+    pub base_url: String,
+    /// The environment variable holding the API key, if any.
+    pub api_key_env: Option<String>,
+    /// How long to wait.
+    pub timeout: Duration,
+    /// What a failure gives.
+    pub on_failure: OnFailure,
+    /// Identical rendered prompts answered from memory, when set.
+    pub cache: Option<Arc<AnswerCache>>,
 }

@@ -2,23 +2,6 @@
 //! stdin, and the answer is read in the same protocols. Running them needs the `http` feature;
 //! without it they load and check, and mounting one is an error naming the feature.
 
-use std::time::Duration;
-
-use crate::OnFailure;
-
-/// An HTTP hook.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HttpHook {
-    /// Where to POST.
-    pub url: String,
-    /// Extra headers; `${VAR}` in a value is replaced by that environment variable.
-    pub headers: Vec<(String, String)>,
-    /// How long to wait.
-    pub timeout: Duration,
-    /// What a failure gives.
-    pub on_failure: OnFailure,
-}
-
 #[cfg(feature = "http")]
 mod run {
     use std::path::Path;
@@ -26,12 +9,11 @@ mod run {
     use hooks_core::HookResult;
     use serde_json::Value;
 
-    use super::HttpHook;
-    use crate::Entry;
     use crate::answer::parse_stdout;
     use crate::client::post;
     use crate::failure::Failure;
     use crate::request::request;
+    use crate::{Entry, HttpHook};
 
     /// `text` with `${VAR}` replaced by the environment; an unset variable is an error naming it.
     fn with_env(text: &str) -> Result<String, String> {

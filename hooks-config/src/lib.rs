@@ -67,9 +67,11 @@
 
 mod agent_protocol;
 mod answer;
+mod answer_cache;
 #[cfg(any(feature = "http", feature = "llm"))]
 mod client;
 mod command;
+mod config_error;
 mod entry;
 mod event_matcher;
 mod failure;
@@ -84,14 +86,17 @@ mod request;
 pub mod settings;
 
 pub use answer::{decision, parse_output};
-pub use command::{CommandHook, DEFAULT_COMMAND_TIMEOUT, MAX_COMMAND_TIMEOUT};
-pub use entry::{Entry, HookKind};
+pub use answer_cache::AnswerCache;
+pub use config_error::{ConfigError, ConfigErrors};
+pub use entry::{
+    CommandHook, DEFAULT_COMMAND_TIMEOUT, Entry, HookKind, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT,
+    Provider,
+};
 pub use event_matcher::EventMatcher;
 pub use failure::OnFailure;
 pub use hooks_std::process::OUTPUT_CAP;
-pub use http::HttpHook;
-pub use llm::{AnswerCache, LlmHook, Provider, render};
-pub use load::{ConfigError, ConfigErrors, load_file, load_str};
+pub use llm::render;
+pub use load::{load_file, load_str};
 pub use matcher::{Action, MatcherHook, Pattern};
 pub use mount::HooksConfig;
-pub use persistent::REQUEST_ID_FIELD;
+pub use request::REQUEST_ID_FIELD;

@@ -4,90 +4,7 @@
 //! never logged. Running them needs the `llm` feature; without it they load and check, and
 //! mounting one is an error naming the feature.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-use hooks_core::HookResult;
 use serde_json::Value;
-
-use crate::OnFailure;
-
-/// Which API an LLM hook speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Provider {
-    /// OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp, vLLM, ...).
-    OpenAi,
-    /// The Anthropic messages API.
-    Anthropic,
-}
-
-/// An LLM hook.
-#[derive(Debug, Clone)]
-pub struct LlmHook {
-    /// The model name.
-    pub model: String,
-    /// The prompt template (`{{event}}`, `{{tool}}`, `{{args}}`, `{{data}}`).
-    pub prompt: String,
-    /// The answer's token limit.
-    pub max_tokens: u32,
-    /// Which API.
-    pub provider: Provider,
-    /// The API's base URL.
-    pub base_url: String,
-    /// The environment variable holding the API key, if any.
-    pub api_key_env: Option<String>,
-    /// How long to wait.
-    pub timeout: Duration,
-    /// What a failure gives.
-    pub on_failure: OnFailure,
-    /// Identical rendered prompts answered from memory, when set.
-    pub cache: Option<Arc<AnswerCache>>,
-}
-
-/// Answers of an LLM hook by rendered prompt: bounded, each for a time to live.
-#[derive(Debug)]
-pub struct AnswerCache {
-    ttl: Duration,
-    capacity: usize,
-    answers: Mutex<HashMap<String, (Instant, HookResult)>>,
-}
-
-impl AnswerCache {
-    /// A cache of at most `capacity` answers, each kept for `ttl`.
-    pub fn new(capacity: usize, ttl: Duration) -> Self {
-        AnswerCache {
-            ttl,
-            capacity: capacity.max(1),
-            answers: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// The answer cached for `key`, if fresh.
-    pub fn get(&self, key: &str) -> Option<HookResult> {
-        let answers = self.answers.lock().unwrap_or_else(|p| p.into_inner());
-        answers
-            .get(key)
-            .filter(|(at, _)| at.elapsed() < self.ttl)
-            .map(|(_, answer)| answer.clone())
-    }
-
-    /// Keeps `answer` for `key`, dropping the oldest answer when full.
-    pub fn put(&self, key: String, answer: HookResult) {
-        let mut answers = self.answers.lock().unwrap_or_else(|p| p.into_inner());
-        answers.retain(|_, (at, _)| at.elapsed() < self.ttl);
-        if answers.len() >= self.capacity {
-            if let Some(oldest) = answers
-                .iter()
-                .min_by_key(|(_, (at, _))| *at)
-                .map(|(k, _)| k.clone())
-            {
-                answers.remove(&oldest);
-            }
-        }
-        answers.insert(key, (Instant::now(), answer));
-    }
-}
 
 /// The prompt with its placeholders filled in from the event.
 pub fn render(template: &str, event: &str, data: &Value) -> String {
@@ -108,11 +25,11 @@ mod run {
     use hooks_core::HookResult;
     use serde_json::{Value, json};
 
-    use super::{LlmHook, Provider, render};
-    use crate::Entry;
+    use super::render;
     use crate::answer::decision;
     use crate::client::post;
     use crate::failure::Failure;
+    use crate::{Entry, LlmHook, Provider};
 
     /// The answer of an LLM hook to one event, `on_failure` applied.
     pub(crate) async fn answer(hook: &LlmHook, entry: &Entry, data: &Value) -> HookResult {

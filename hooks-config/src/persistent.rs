@@ -29,11 +29,8 @@ use hooks_std::process::{GroupedChild, OUTPUT_CAP, ProcessError};
 use crate::answer::parse_line;
 use crate::command::shell;
 use crate::failure::{Failure, NoAnswer};
-use crate::request::request;
+use crate::request::{REQUEST_ID_FIELD, request};
 use crate::{CommandHook, Entry};
-
-/// The field of a request that a persistent hook may echo in its answer.
-pub const REQUEST_ID_FIELD: &str = "request_id";
 
 /// How much of a persistent hook's stderr is kept for failure reports.
 const STDERR_KEPT: usize = 4096;

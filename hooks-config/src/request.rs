@@ -8,6 +8,9 @@ use serde_json::{Map, Value, json};
 use crate::Entry;
 use crate::agent_protocol::CLAUDE;
 
+/// The field of a request that a persistent hook may echo in its answer.
+pub const REQUEST_ID_FIELD: &str = "request_id";
+
 /// The proposal's fields, and the event data with Claude Code's names and event name, so that
 /// its scripts run unchanged.
 pub(crate) fn request(entry: &Entry, project_dir: &Path, data: &Value) -> Map<String, Value> {
