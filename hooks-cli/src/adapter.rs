@@ -1,11 +1,11 @@
-//! `hooks claude` and `hooks gemini`: our policy as another agent's command hook. The agent's
+//! `hooks claude`, `hooks gemini` and `hooks cursor`: our policy as another agent's command hook. The agent's
 //! hook JSON comes on stdin; the answer goes out in its protocol. Anything that keeps the
 //! policy from deciding (unreadable input, a broken policy file) blocks, with the reason:
 //! a guard that cannot run must not wave everything through.
 
 use std::path::Path;
 
-use hooks_config::interop::{AgentAnswer, Protocol, claude, gemini};
+use hooks_config::interop::{AgentAnswer, MappedEvent, Protocol, claude, cursor, gemini};
 use hooks_config::load_file;
 use hooks_core::HookRegistry;
 use hooks_core::module::HookModule;
@@ -17,6 +17,8 @@ pub enum Agent {
     Claude,
     /// Gemini CLI.
     Gemini,
+    /// Cursor.
+    Cursor,
 }
 
 impl Agent {
@@ -24,22 +26,38 @@ impl Agent {
         match self {
             Agent::Claude => &claude::CLAUDE,
             Agent::Gemini => &gemini::GEMINI,
+            Agent::Cursor => &cursor::CURSOR,
+        }
+    }
+
+    fn event_in(self, input: &str) -> Result<MappedEvent, String> {
+        let mapped = match self {
+            Agent::Cursor => cursor::event_in(input),
+            _ => self.protocol().event_in(input),
+        };
+        mapped.map_err(|error| error.to_string())
+    }
+
+    /// The answer when the policy cannot decide: a block, in the agent's terms.
+    fn fail_closed(self, agent_event: Option<&str>, problem: &str) -> AgentAnswer {
+        let reason = format!(
+            "hooks {}: {problem}; blocked because the policy could not decide",
+            self.protocol().agent
+        );
+        match self {
+            Agent::Cursor => cursor::fail_closed(agent_event, reason),
+            _ => AgentAnswer::block(reason),
         }
     }
 }
 
 /// The answer to one hook call of `agent`: `input` is what it wrote on stdin.
 pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
-    let fail_closed = |problem: String| {
-        AgentAnswer::block(format!(
-            "hooks {}: {problem}; blocked because the policy could not decide",
-            agent.protocol().agent
-        ))
-    };
-    let mapped = match agent.protocol().event_in(input) {
+    let mapped = match agent.event_in(input) {
         Ok(mapped) => mapped,
-        Err(error) => return fail_closed(error.to_string()),
+        Err(error) => return agent.fail_closed(None, &error),
     };
+    let fail_closed = |problem: String| agent.fail_closed(Some(&mapped.agent_event), &problem);
     let policy = match load_file(config) {
         Ok(policy) => policy,
         Err(errors) => return fail_closed(format!("the policy file is broken:\n{errors}")),
@@ -64,5 +82,6 @@ pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
     match agent {
         Agent::Claude => claude::answer(&mapped.agent_event, &mapped.data, &outcome),
         Agent::Gemini => gemini::answer(&mapped.agent_event, &mapped.data, &outcome),
+        Agent::Cursor => cursor::answer(&mapped.agent_event, &outcome),
     }
 }

@@ -6,8 +6,9 @@
 //! - `hooks check FILE...`: validates hooks files and prints every problem, with its location.
 //! - `hooks events`: lists the canonical events, their aliases and their data fields.
 //! - `hooks demo`: a scripted agent session through the whole hook pipeline.
-//! - `hooks claude --config FILE`, `hooks gemini --config FILE`: the policy in FILE (and every
-//!   `#[hook]` linked in) as a command hook of Claude Code or Gemini CLI: their hook JSON on
+//! - `hooks claude --config FILE`, `hooks gemini --config FILE`, `hooks cursor --config FILE`:
+//!   the policy in FILE (and every `#[hook]` linked in) as a command hook of Claude Code,
+//!   Gemini CLI or Cursor: their hook JSON on
 //!   stdin, the answer in their protocol, exit code 2 on a block (and whenever the policy cannot
 //!   decide).
 //! - `hooks import claude SETTINGS.json [--output FILE]`: the hooks of a Claude Code settings
@@ -86,6 +87,12 @@ enum Command {
         #[arg(long)]
         config: PathBuf,
     },
+    /// Run as a Cursor hook: its hook JSON on stdin, its protocol out.
+    Cursor {
+        /// The policy: a hooks YAML file (or a Claude Code settings file).
+        #[arg(long)]
+        config: PathBuf,
+    },
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
         /// The agent whose settings these are.
@@ -138,6 +145,7 @@ fn main() -> ExitCode {
         }
         Command::Claude { config } => serve(adapter::Agent::Claude, &config),
         Command::Gemini { config } => serve(adapter::Agent::Gemini, &config),
+        Command::Cursor { config } => serve(adapter::Agent::Cursor, &config),
         Command::Import {
             agent: ImportFrom::Claude,
             settings,

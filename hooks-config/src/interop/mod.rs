@@ -6,12 +6,13 @@
 //!   ([`claude::import_settings`]) or loads directly.
 //! - **Outward**: our policy runs inside them. An adapter reads the agent's hook JSON, maps it to
 //!   a canonical event ([`Protocol::event_in`]), emits it, and writes the merged result in the
-//!   agent's protocol ([`claude::answer`], [`gemini::answer`]).
+//!   agent's protocol ([`claude::answer`], [`gemini::answer`], [`cursor::answer`]).
 //!
 //! Events an agent has and the taxonomy has not keep their meaning as custom events named
 //! after the agent (`SubagentStop` is `claude:subagent_stop`), so nothing is dropped.
 
 pub mod claude;
+pub mod cursor;
 pub mod gemini;
 
 use serde_json::{Map, Value};
