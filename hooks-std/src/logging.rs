@@ -127,13 +127,17 @@ pub struct LoggingModule {
 }
 
 fn open(path: &Path) -> std::io::Result<LogFile> {
+    // A log under a directory of its own (`.hooks/events.jsonl`) needs no set-up step.
+    if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
     let file = OpenOptions::new().create(true).append(true).open(path)?;
     let size = file.metadata()?.len();
     Ok(LogFile { file, size })
 }
 
 impl LoggingModule {
-    /// Checks `config` and opens (or creates) the log file.
+    /// Checks `config` and opens (or creates) the log file, and its directory if missing.
     pub fn new(config: LoggingConfig) -> Result<Self, LoggingConfigError> {
         let events = config
             .events

@@ -278,13 +278,25 @@ fn config_errors_name_the_key() {
             .to_string()
             .contains("did you mean `tool:pre`")
     );
-    let nowhere: LoggingConfig =
-        serde_json::from_value(json!({"path": "/nonexistent-dir/x/events.jsonl"})).unwrap();
-    let error = LoggingModule::new(nowhere).unwrap_err().to_string();
+    // A directory that cannot be created (its parent is a file), even by root.
+    let blocker = scratch("config_errors").join("a-file");
+    std::fs::write(&blocker, "").unwrap();
+    let nowhere = blocker.join("x/events.jsonl");
+    let config: LoggingConfig = serde_json::from_value(json!({ "path": nowhere })).unwrap();
+    let error = LoggingModule::new(config).unwrap_err().to_string();
     assert!(
-        error.contains("`path`") && error.contains("/nonexistent-dir/x/events.jsonl"),
+        error.contains("`path`") && error.contains(&*nowhere.to_string_lossy()),
         "{error}"
     );
+}
+
+#[tokio::test]
+async fn the_log_directory_is_created_when_missing() {
+    let path = scratch("missing_directory").join(".hooks/nested/events.jsonl");
+    let registry = HookRegistry::new();
+    let _mounted = logging(&path, json!({})).mount(&registry).unwrap();
+    registry.emit("session:start", json!({})).await;
+    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 1);
 }
 
 fn suite_logging() -> LoggingModule {
