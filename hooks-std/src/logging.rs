@@ -4,8 +4,10 @@
 //! It observes every emit, after its handlers, so it records the merged result and loses no
 //! event, not even one a hook denied. Secrets in the data (API keys, tokens, authorization
 //! headers, the configured keys) and in the hooks' reasons, messages and failures are redacted
-//! first. Each line is written whole under a lock,
-//! so concurrent emits never interleave or lose a line. The debug events
+//! first. Each line is written whole, in one append, so concurrent emits never interleave or
+//! lose a line, and neither do processes sharing the file (an agent's command hook runs once
+//! per event): rotation takes a lock file (`<path>.lock`) and a process that finds the file
+//! already rotated by another reopens it instead of rotating again. The debug events
 //! (`llm:request:debug`, `llm:response:debug`) are written only at `level: debug`. When the file
 //! would grow past `max_bytes` it is rotated: `events.jsonl` becomes `events.jsonl.1`, and so
 //! on up to `keep` files.
@@ -108,7 +110,26 @@ pub struct LoggingConfigError(String);
 #[derive(Debug)]
 struct LogFile {
     file: File,
+    /// The file's size as this process last knew it (other processes may append).
     size: u64,
+}
+
+impl LogFile {
+    /// Whether `path` still names this open file (another process may have rotated it away).
+    #[cfg(unix)]
+    fn is_at(&self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (self.file.metadata(), std::fs::metadata(path)) {
+            (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+            _ => false,
+        }
+    }
+
+    /// Without inode numbers, a rotation by another process goes unseen until this one's own.
+    #[cfg(not(unix))]
+    fn is_at(&self, _path: &Path) -> bool {
+        true
+    }
 }
 
 #[derive(Debug)]
@@ -238,8 +259,12 @@ impl Log {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let bytes = line.len() as u64;
         if let Some(max) = self.config.max_bytes {
+            // Other processes may append to the file too: its own size decides.
+            if let Ok(metadata) = log.file.metadata() {
+                log.size = metadata.len();
+            }
             if log.size > 0 && log.size + bytes > max {
-                if let Err(error) = self.rotate(&mut log) {
+                if let Err(error) = self.rotate(&mut log, bytes, max) {
                     self.failed(&format!(
                         "rotating `{}` failed: {error}",
                         self.config.path.display()
@@ -247,6 +272,8 @@ impl Log {
                 }
             }
         }
+        // One write of the whole line to a file opened for appending: the kernel puts it at
+        // the end in one piece, whatever other processes append meanwhile.
         match log.file.write_all(line.as_bytes()) {
             Ok(()) => log.size += bytes,
             Err(error) => self.failed(&format!(
@@ -256,9 +283,27 @@ impl Log {
         }
     }
 
-    /// `log` → `log.1` → … → `log.{keep}` (the oldest dropped), then a fresh file.
-    fn rotate(&self, log: &mut LogFile) -> std::io::Result<()> {
+    /// Rotates the log unless another process did it first: `log` → `log.1` → … →
+    /// `log.{keep}` (the oldest dropped), then a fresh file. Under the lock file, so that two
+    /// processes never rotate the same file twice.
+    fn rotate(&self, log: &mut LogFile, bytes: u64, max: u64) -> std::io::Result<()> {
         let path = &self.config.path;
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(format!("{}.lock", path.display()))?;
+        lock.lock()?;
+        // Another process may have rotated since this one opened the file: then the path names
+        // a new file, which is where the line belongs.
+        if !log.is_at(path) {
+            *log = open(path)?;
+        }
+        // The file's own size: other processes append to it too.
+        log.size = log.file.metadata()?.len();
+        if log.size == 0 || log.size + bytes <= max {
+            return Ok(());
+        }
         let numbered = |n: usize| PathBuf::from(format!("{}.{n}", path.display()));
         if self.config.keep == 0 {
             std::fs::remove_file(path)?;
@@ -271,6 +316,7 @@ impl Log {
             std::fs::rename(path, numbered(1))?;
         }
         *log = open(path)?;
+        // Dropping `lock` releases it.
         Ok(())
     }
 
