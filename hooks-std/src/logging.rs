@@ -263,13 +263,14 @@ impl Log {
             if let Ok(metadata) = log.file.metadata() {
                 log.size = metadata.len();
             }
-            if log.size > 0 && log.size + bytes > max {
-                if let Err(error) = self.rotate(&mut log, bytes, max) {
-                    self.failed(&format!(
-                        "rotating `{}` failed: {error}",
-                        self.config.path.display()
-                    ));
-                }
+            if log.size > 0
+                && log.size + bytes > max
+                && let Err(error) = self.rotate(&mut log, bytes, max)
+            {
+                self.failed(&format!(
+                    "rotating `{}` failed: {error}",
+                    self.config.path.display()
+                ));
             }
         }
         // One write of the whole line to a file opened for appending: the kernel puts it at
