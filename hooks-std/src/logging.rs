@@ -137,7 +137,8 @@ struct Log {
     config: LoggingConfig,
     events: Vec<String>,
     redaction: Option<RedactionModule>,
-    file: Mutex<LogFile>,
+    /// Opened at the first mount.
+    file: Mutex<Option<LogFile>>,
     write_errors: AtomicU64,
 }
 
@@ -158,7 +159,8 @@ fn open(path: &Path) -> std::io::Result<LogFile> {
 }
 
 impl LoggingModule {
-    /// Checks `config` and opens (or creates) the log file, and its directory if missing.
+    /// Checks `config`. The log file (and its directory, if missing) is opened or created when
+    /// the module is first mounted, so that checking a configuration writes nothing.
     pub fn new(config: LoggingConfig) -> Result<Self, LoggingConfigError> {
         let events = config
             .events
@@ -181,18 +183,12 @@ impl LoggingModule {
         } else {
             None
         };
-        let file = open(&config.path).map_err(|error| {
-            LoggingConfigError(format!(
-                "`path`: cannot open `{}`: {error}",
-                config.path.display()
-            ))
-        })?;
         Ok(LoggingModule {
             log: Arc::new(Log {
                 config,
                 events,
                 redaction,
-                file: Mutex::new(file),
+                file: Mutex::new(None),
                 write_errors: AtomicU64::new(0),
             }),
         })
@@ -252,11 +248,32 @@ impl Log {
         Some(line)
     }
 
-    fn write(&self, line: &str) {
-        let mut log = self
+    /// Opens the log file unless a mount did already.
+    fn open(&self) -> Result<(), LoggingConfigError> {
+        let mut file = self
             .file
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if file.is_none() {
+            *file = Some(open(&self.config.path).map_err(|error| {
+                LoggingConfigError(format!(
+                    "`path`: cannot open `{}`: {error}",
+                    self.config.path.display()
+                ))
+            })?);
+        }
+        Ok(())
+    }
+
+    fn write(&self, line: &str) {
+        let mut file = self
+            .file
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Mounting opened it; only a module never mounted has no file, and it observes nothing.
+        let Some(log) = file.as_mut() else {
+            return;
+        };
         let bytes = line.len() as u64;
         if let Some(max) = self.config.max_bytes {
             // Other processes may append to the file too: its own size decides.
@@ -265,7 +282,7 @@ impl Log {
             }
             if log.size > 0
                 && log.size + bytes > max
-                && let Err(error) = self.rotate(&mut log, bytes, max)
+                && let Err(error) = self.rotate(log, bytes, max)
             {
                 self.failed(&format!(
                     "rotating `{}` failed: {error}",
@@ -333,6 +350,10 @@ impl HookModule for LoggingModule {
     }
 
     fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        self.log.open().map_err(|error| MountError::Config {
+            module: self.name().to_owned(),
+            reason: error.to_string(),
+        })?;
         let mut mounted = Mounted::new(self.name());
         let log = Arc::clone(&self.log);
         mounted.observe(registry, move |event: &str, outcome: &EmitResult| {

@@ -284,11 +284,24 @@ fn config_errors_name_the_key() {
     std::fs::write(&blocker, "").unwrap();
     let nowhere = blocker.join("x/events.jsonl");
     let config: LoggingConfig = serde_json::from_value(json!({ "path": nowhere })).unwrap();
-    let error = LoggingModule::new(config).unwrap_err().to_string();
+    let error = LoggingModule::new(config)
+        .unwrap()
+        .mount(&HookRegistry::new())
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("`path`") && error.contains(&*nowhere.to_string_lossy()),
         "{error}"
     );
+}
+
+#[test]
+fn a_configuration_is_checked_without_writing_anything_until_it_is_mounted() {
+    let path = scratch("check_only").join("logs/events.jsonl");
+    let module = logging(&path, json!({}));
+    assert!(!path.parent().unwrap().exists(), "new() wrote something");
+    let _mounted = module.mount(&HookRegistry::new()).unwrap();
+    assert!(path.exists());
 }
 
 #[tokio::test]
