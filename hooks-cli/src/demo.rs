@@ -2,14 +2,15 @@
 //! a temporary sandbox, the standard modules and a demo hooks YAML.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hooks_core::approval::{ApprovalError, ApprovalRequest, ScriptedAnswer};
 use hooks_core::{
     ApprovalProvider, BoxFuture, DisplaySink, EmitResult, HookModule, HookRegistry, HookSession,
-    InMemoryContext, InMemoryDisplay, Proceed, ScriptedApprovals, Tool, ToolCallStatus, ToolError,
+    InMemoryContext, InMemoryDisplay, Proceed, ScriptedApprovals, Tool, ToolCallOutcome,
+    ToolCallStatus, ToolError,
 };
 use hooks_std::approval::{ApprovalConfig, ApprovalModule};
 use hooks_std::linter::{LinterConfig, LinterModule};
@@ -192,6 +193,20 @@ fn module_error(error: impl std::fmt::Display) -> String {
     error.to_string()
 }
 
+/// What the demo keeps from one part to the next.
+struct Demo {
+    root: PathBuf,
+    log_path: PathBuf,
+    registry: HookRegistry,
+    session: HookSession,
+    context: Arc<InMemoryContext>,
+    transcript: Transcript,
+    /// Approval questions actually put.
+    asked: Arc<Mutex<usize>>,
+    /// Time spent in the tools themselves, to tell the time in hooks apart.
+    spent: Arc<Mutex<Duration>>,
+}
+
 /// Runs the demo; returns its summary.
 pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String> {
     let started = Instant::now();
@@ -202,7 +217,75 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
     let root = sandbox().map_err(|e| format!("cannot create the sandbox: {e}"))?;
     let registry = HookRegistry::new();
     registry.set_default_fields([("session_id", json!("demo"))]);
+    let events = record_events(&registry);
+    let log_path = root.join("events.jsonl");
+    mount_modules(&registry, &root, &log_path)?;
 
+    let asked = Arc::new(Mutex::new(0));
+    let context = Arc::new(InMemoryContext::new());
+    let approvals = Counted {
+        inner: approval_provider(answers, json_output),
+        asked: asked.clone(),
+        quiet: json_output,
+        progress: progress.clone(),
+    };
+    let session = HookSession::builder(registry.clone())
+        .approvals(Arc::new(approvals))
+        .context(context.clone())
+        .display(if json_output {
+            Arc::new(InMemoryDisplay::new()) as Arc<dyn DisplaySink>
+        } else {
+            Arc::new(
+                TerminalDisplay::with_writer(Lines::new(progress.clone()), colour).indented("    "),
+            )
+        })
+        .build();
+    let mut demo = Demo {
+        root,
+        log_path,
+        registry,
+        session,
+        context,
+        transcript: Transcript {
+            colour,
+            json: json_output,
+            progress,
+            events,
+            hook_time: Duration::ZERO,
+        },
+        asked,
+        spent: Arc::default(),
+    };
+
+    demo.transcript.say(&format!(
+        "hooks demo: a scripted agent session in the sandbox {}",
+        demo.root.display()
+    ));
+    demo.registry
+        .emit("session:start", json!({"source": "startup"}))
+        .await;
+    let prompt =
+        "Create app.py. The API key is sk-live-AbCdEfGhIjKlMnOpQrSt1234, deploy when done.";
+    demo.play_prompt(prompt).await;
+    demo.play_tool_calls().await;
+    spinner.abort();
+    demo.registry
+        .emit(
+            "prompt:complete",
+            json!({"prompt": prompt, "response": "app.py is written; deploying is for you."}),
+        )
+        .await;
+    demo.registry
+        .emit("session:end", json!({"reason": "done"}))
+        .await;
+
+    let tool_time = *demo.spent.lock().unwrap_or_else(|p| p.into_inner());
+    demo.transcript.hook_time = started.elapsed().saturating_sub(tool_time);
+    Ok(demo.summarise())
+}
+
+/// Records every emit of `registry` as one JSON object, for the transcript and the summary.
+fn record_events(registry: &HookRegistry) -> Arc<Mutex<Vec<Value>>> {
     let events: Arc<Mutex<Vec<Value>>> = Arc::default();
     let sink = events.clone();
     registry.observe(move |event: &str, outcome: &EmitResult| {
@@ -217,12 +300,15 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
             "approved_by": event.starts_with("approval:").then(|| outcome.data()["decided_by"].clone()),
         }));
     });
+    events
+}
 
-    let log_path = root.join("events.jsonl");
+/// Mounts the six standard modules and the demo hooks file on `registry`, for the whole demo.
+fn mount_modules(registry: &HookRegistry, root: &Path, log_path: &Path) -> Result<(), String> {
     let reminder = ReminderModule::new(ReminderConfig::default()).map_err(module_error)?;
     reminder.set(["create app.py", "keep secrets out of the repository"]);
     let safety = SafetyModule::new(SafetyConfig {
-        workspace: Some(root.clone()),
+        workspace: Some(root.to_path_buf()),
         ..SafetyConfig::default()
     })
     .map_err(module_error)?;
@@ -241,7 +327,7 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
     .map_err(module_error)?;
     let redaction = RedactionModule::new(RedactionConfig::default()).map_err(module_error)?;
     let logging = LoggingModule::new(LoggingConfig {
-        path: log_path.clone(),
+        path: log_path.to_path_buf(),
         ..LoggingConfig::default()
     })
     .map_err(module_error)?;
@@ -257,79 +343,91 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
     ];
     for module in modules {
         // Mounted for the whole demo: the handles are not needed to unmount.
-        let _mounted = module.mount(&registry).map_err(module_error)?;
+        let _mounted = module.mount(registry).map_err(module_error)?;
     }
+    Ok(())
+}
 
-    let scripted: Arc<dyn ApprovalProvider> = match answers {
+/// Who answers the approval prompts: the terminal when there is one and the demo may ask,
+/// else a script.
+fn approval_provider(answers: Answers, json_output: bool) -> Arc<dyn ApprovalProvider> {
+    let scripted = |answer: &str| -> Arc<dyn ApprovalProvider> {
+        Arc::new(ScriptedApprovals::new(std::iter::repeat_n(
+            ScriptedAnswer::Choose(answer.into()),
+            8,
+        )))
+    };
+    match answers {
         Answers::Interactive if std::io::stdin().is_terminal() && !json_output => {
             Arc::new(TerminalApprovals::stdio())
         }
-        Answers::No => Arc::new(ScriptedApprovals::new(std::iter::repeat_n(
-            ScriptedAnswer::Choose("Deny".into()),
-            8,
-        ))),
-        _ => Arc::new(ScriptedApprovals::new(std::iter::repeat_n(
-            ScriptedAnswer::Choose("Allow always".into()),
-            8,
-        ))),
-    };
-    let asked = Arc::new(Mutex::new(0));
-    let context = Arc::new(InMemoryContext::new());
-    let session = HookSession::builder(registry.clone())
-        .approvals(Arc::new(Counted {
-            inner: scripted,
-            asked: asked.clone(),
-            quiet: json_output,
-            progress: progress.clone(),
-        }))
-        .context(context.clone())
-        .display(if json_output {
-            Arc::new(InMemoryDisplay::new()) as Arc<dyn DisplaySink>
-        } else {
-            Arc::new(
-                TerminalDisplay::with_writer(Lines::new(progress.clone()), colour).indented("    "),
-            )
-        })
-        .build();
-    let spent = Arc::new(Mutex::new(Duration::ZERO));
-    let tool = |name: &'static str| SandboxTool {
-        name,
-        root: root.clone(),
-        spent: spent.clone(),
-    };
-    let (write, read, bash) = (tool("write_file"), tool("read_file"), tool("bash"));
-    let mut transcript = Transcript {
-        colour,
-        json: json_output,
-        progress: progress.clone(),
-        events: events.clone(),
-        hook_time: Duration::ZERO,
-    };
+        Answers::No => scripted("Deny"),
+        _ => scripted("Allow always"),
+    }
+}
 
-    transcript.say(&format!(
-        "hooks demo: a scripted agent session in the sandbox {}",
-        root.display()
-    ));
-    registry
-        .emit("session:start", json!({"source": "startup"}))
-        .await;
+/// The tool calls of the scripted session: what the transcript says, which tool, its input.
+fn tool_calls() -> [(&'static str, &'static str, Value); 8] {
+    [
+        (
+            "the agent writes app.py (with trailing whitespace)",
+            "write_file",
+            json!({"path": "app.py", "content": "print('hello')   \n"}),
+        ),
+        (
+            "the agent fixes app.py after the linter's feedback",
+            "write_file",
+            json!({"path": "app.py", "content": "print('hello')\n"}),
+        ),
+        (
+            "the agent reads app.py back",
+            "read_file",
+            json!({"path": "app.py"}),
+        ),
+        (
+            "the agent runs the program",
+            "bash",
+            json!({"command": "python3 app.py 2>/dev/null || cat app.py"}),
+        ),
+        (
+            "the agent tries to clean up with rm -rf /",
+            "bash",
+            json!({"command": "rm -rf / --no-preserve-root"}),
+        ),
+        (
+            "the agent tries to store the key in .env",
+            "write_file",
+            json!({"path": ".env", "content": "API_KEY=sk-live-AbCdEfGhIjKlMnOpQrSt1234\n"}),
+        ),
+        (
+            "the agent tries to edit a generated file",
+            "write_file",
+            json!({"path": "generated/api.py", "content": "x = 1\n"}),
+        ),
+        (
+            "the agent tries to deploy with git push",
+            "bash",
+            json!({"command": "git push origin main"}),
+        ),
+    ]
+}
 
-    let prompt =
-        "Create app.py. The API key is sk-live-AbCdEfGhIjKlMnOpQrSt1234, deploy when done.";
-    transcript.step(&format!("the user: {prompt:?}"));
-    if let Proceed::Yes(prompt) = session.submit_prompt(prompt).await {
-        let call = session
-            .provider_request(
-                json!({"model": "scripted", "messages": [{"role": "user", "content": prompt}]}),
-            )
-            .await;
-        if let Proceed::Yes(call) = call {
-            transcript.say(&format!(
+impl Demo {
+    /// The user's prompt, then the model call it leads to (redacted, with the reminder).
+    async fn play_prompt(&self, prompt: &str) {
+        self.transcript.step(&format!("the user: {prompt:?}"));
+        let Proceed::Yes(prompt) = self.session.submit_prompt(prompt).await else {
+            return;
+        };
+        let request =
+            json!({"model": "scripted", "messages": [{"role": "user", "content": prompt}]});
+        if let Proceed::Yes(call) = self.session.provider_request(request).await {
+            self.transcript.say(&format!(
                 "    the model receives: {}",
                 call.request["messages"][0]["content"]
             ));
             for reminder in &call.ephemeral {
-                transcript.say(&format!(
+                self.transcript.say(&format!(
                     "    + ephemeral reminder for this call only: {:?}",
                     reminder.content
                 ));
@@ -337,76 +435,30 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
         }
     }
 
-    let steps: [(&str, &SandboxTool, Value); 8] = [
-        (
-            "the agent writes app.py (with trailing whitespace)",
-            &write,
-            json!({"path": "app.py", "content": "print('hello')   \n"}),
-        ),
-        (
-            "the agent fixes app.py after the linter's feedback",
-            &write,
-            json!({"path": "app.py", "content": "print('hello')\n"}),
-        ),
-        (
-            "the agent reads app.py back",
-            &read,
-            json!({"path": "app.py"}),
-        ),
-        (
-            "the agent runs the program",
-            &bash,
-            json!({"command": "python3 app.py 2>/dev/null || cat app.py"}),
-        ),
-        (
-            "the agent tries to clean up with rm -rf /",
-            &bash,
-            json!({"command": "rm -rf / --no-preserve-root"}),
-        ),
-        (
-            "the agent tries to store the key in .env",
-            &write,
-            json!({"path": ".env", "content": "API_KEY=sk-live-AbCdEfGhIjKlMnOpQrSt1234\n"}),
-        ),
-        (
-            "the agent tries to edit a generated file",
-            &write,
-            json!({"path": "generated/api.py", "content": "x = 1\n"}),
-        ),
-        (
-            "the agent tries to deploy with git push",
-            &bash,
-            json!({"command": "git push origin main"}),
-        ),
-    ];
-    for (what, tool, input) in steps {
-        transcript.step(what);
-        let seen = transcript
-            .events
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .len();
-        progress.wait("running the hooks and the tool");
-        let outcome = session.run_tool(tool, input).await;
-        progress.done();
-        let approvals: Vec<String> = transcript.events.lock().unwrap_or_else(|p| p.into_inner())
-            [seen..]
-            .iter()
-            .filter(|e| e["event"] == "approval:granted" || e["event"] == "approval:denied")
-            .map(|e| {
-                format!(
-                    "{} by {}",
-                    e["event"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .trim_start_matches("approval:"),
-                    e["approved_by"].as_str().unwrap_or("?")
-                )
-            })
-            .collect();
-        for approval in approvals {
-            transcript.say(&format!("    approval {approval}"));
+    /// Every scripted tool call through the session, each told in the transcript.
+    async fn play_tool_calls(&self) {
+        let progress = &self.transcript.progress;
+        for (what, tool, input) in tool_calls() {
+            self.transcript.step(what);
+            let tool = SandboxTool {
+                name: tool,
+                root: self.root.clone(),
+                spent: self.spent.clone(),
+            };
+            let seen = self.recorded().len();
+            progress.wait("running the hooks and the tool");
+            let outcome = self.session.run_tool(&tool, input).await;
+            progress.done();
+            for approval in approvals_since(&self.recorded()[seen..]) {
+                self.transcript.say(&format!("    approval {approval}"));
+            }
+            self.tell(&outcome);
         }
+    }
+
+    /// What became of one tool call, as the transcript says it.
+    fn tell(&self, outcome: &ToolCallOutcome) {
+        let transcript = &self.transcript;
         let verdict = match &outcome.status {
             ToolCallStatus::Ran { .. } => transcript.paint("ran", "32"),
             ToolCallStatus::Blocked(blocked) => {
@@ -429,57 +481,57 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
         ));
     }
 
-    spinner.abort();
-    registry
-        .emit(
-            "prompt:complete",
-            json!({"prompt": prompt, "response": "app.py is written; deploying is for you."}),
-        )
-        .await;
-    registry
-        .emit("session:end", json!({"reason": "done"}))
-        .await;
+    /// The events recorded so far.
+    fn recorded(&self) -> Vec<Value> {
+        self.transcript
+            .events
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
 
-    let total = started.elapsed();
-    let tool_time = *spent.lock().unwrap_or_else(|p| p.into_inner());
-    transcript.hook_time = total.saturating_sub(tool_time);
-    let recorded = transcript
-        .events
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .clone();
-    let stored = context.messages();
-    let ephemeral_stored = stored.iter().any(|m| m.content.contains("create app.py"));
-    let summary = Summary {
-        events: recorded.len(),
-        denials: recorded.iter().filter(|e| e["action"] == "deny").count()
-            + stored
+    /// Counts what happened and prints the summary (or the events and summary as JSON).
+    fn summarise(&self) -> Summary {
+        let recorded = self.recorded();
+        let stored = self.context.messages();
+        let ephemeral_stored = stored.iter().any(|m| m.content.contains("create app.py"));
+        let summary = Summary {
+            events: recorded.len(),
+            denials: recorded.iter().filter(|e| e["action"] == "deny").count()
+                + stored
+                    .iter()
+                    .filter(|m| m.content.contains("not approved"))
+                    .count(),
+            modifications: recorded
                 .iter()
-                .filter(|m| m.content.contains("not approved"))
+                .filter(|e| e["modified_by"].as_array().is_some_and(|m| !m.is_empty()))
                 .count(),
-        modifications: recorded
-            .iter()
-            .filter(|e| e["modified_by"].as_array().is_some_and(|m| !m.is_empty()))
-            .count(),
-        injections: session.audit_log().len(),
-        approvals_asked: *asked.lock().unwrap_or_else(|p| p.into_inner()),
-        log_lines: std::fs::read_to_string(&log_path)
-            .map(|t| t.lines().count())
-            .unwrap_or(0),
-    };
-    if json_output {
-        for event in &recorded {
-            println!("{event}");
+            injections: self.session.audit_log().len(),
+            approvals_asked: *self.asked.lock().unwrap_or_else(|p| p.into_inner()),
+            log_lines: std::fs::read_to_string(&self.log_path)
+                .map(|t| t.lines().count())
+                .unwrap_or(0),
+        };
+        if self.transcript.json {
+            for event in &recorded {
+                println!("{event}");
+            }
+            println!(
+                "{}",
+                json!({"summary": {
+                    "events": summary.events, "denials": summary.denials, "modifications": summary.modifications,
+                    "injections": summary.injections, "approvals_asked": summary.approvals_asked,
+                    "log_lines": summary.log_lines, "log": self.log_path, "ephemeral_in_history": ephemeral_stored
+                }})
+            );
+        } else {
+            self.print_summary(&summary, ephemeral_stored);
         }
-        println!(
-            "{}",
-            json!({"summary": {
-                "events": summary.events, "denials": summary.denials, "modifications": summary.modifications,
-                "injections": summary.injections, "approvals_asked": summary.approvals_asked,
-                "log_lines": summary.log_lines, "log": log_path, "ephemeral_in_history": ephemeral_stored
-            }})
-        );
-    } else {
+        summary
+    }
+
+    fn print_summary(&self, summary: &Summary, ephemeral_stored: bool) {
+        let transcript = &self.transcript;
         transcript.say(&format!(
             "\nthe ephemeral reminder is {} the stored history",
             if ephemeral_stored {
@@ -488,7 +540,10 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
                 "not in"
             }
         ));
-        transcript.say(&format!("every event was logged to {}", log_path.display()));
+        transcript.say(&format!(
+            "every event was logged to {}",
+            self.log_path.display()
+        ));
         transcript.say("\nsummary");
         for (label, value) in [
             ("events emitted", summary.events.to_string()),
@@ -508,5 +563,22 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
             transcript.say(&format!("  {label:<26} {value:>10}"));
         }
     }
-    Ok(summary)
+}
+
+/// The approvals granted or denied among `events`, as "granted by user" lines.
+fn approvals_since(events: &[Value]) -> Vec<String> {
+    events
+        .iter()
+        .filter(|e| e["event"] == "approval:granted" || e["event"] == "approval:denied")
+        .map(|e| {
+            format!(
+                "{} by {}",
+                e["event"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .trim_start_matches("approval:"),
+                e["approved_by"].as_str().unwrap_or("?")
+            )
+        })
+        .collect()
 }

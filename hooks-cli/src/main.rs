@@ -11,6 +11,9 @@
 //!   Gemini CLI or Cursor: their hook JSON on
 //!   stdin, the answer in their protocol, exit code 2 on a block (and whenever the policy cannot
 //!   decide).
+//! - `hooks init claude|gemini [--dir DIR] [--config FILE] [--dry-run]`: writes a starter hooks
+//!   file (safety, redaction, logging) when there is none and adds `hooks <agent> --config FILE`
+//!   to the agent's project settings, merged with the hooks there, with a backup and a diff.
 //! - `hooks import claude SETTINGS.json [--output FILE]`: the hooks of a Claude Code settings
 //!   file as our YAML; what has no equivalent is said on stderr and in the file's header.
 //!
@@ -25,6 +28,8 @@ use clap::{Parser, Subcommand};
 
 mod adapter;
 mod demo;
+mod init;
+mod ordered_json;
 mod progress;
 use hooks_config::load_file;
 use hooks_core::{HookModule, HookRegistry, events};
@@ -93,6 +98,21 @@ enum Command {
         #[arg(long)]
         config: PathBuf,
     },
+    /// Set an agent up to run `hooks`: a starter hooks file and the agent's settings entries.
+    Init {
+        /// The agent to set up.
+        #[arg(value_enum)]
+        agent: init::InitAgent,
+        /// The project directory.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+        /// The hooks file, relative to the project directory (created when missing).
+        #[arg(long, default_value = "hooks.yaml")]
+        config: PathBuf,
+        /// Print what would change and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
         /// The agent whose settings these are.
@@ -146,6 +166,17 @@ fn main() -> ExitCode {
         Command::Claude { config } => serve(adapter::Agent::Claude, &config),
         Command::Gemini { config } => serve(adapter::Agent::Gemini, &config),
         Command::Cursor { config } => serve(adapter::Agent::Cursor, &config),
+        Command::Init {
+            agent,
+            dir,
+            config,
+            dry_run,
+        } => init(&init::InitOptions {
+            agent,
+            dir,
+            config,
+            dry_run,
+        }),
         Command::Import {
             agent: ImportFrom::Claude,
             settings,
@@ -197,6 +228,31 @@ fn import_claude(settings: &std::path::Path, output: Option<&std::path::Path>) -
         None => print!("{yaml}"),
     }
     ExitCode::SUCCESS
+}
+
+fn init(options: &init::InitOptions) -> ExitCode {
+    let changes = match init::plan(options) {
+        Ok(changes) => changes,
+        Err(error) => return fail(error),
+    };
+    if changes.is_empty() {
+        println!("already set up: nothing to change");
+        return ExitCode::SUCCESS;
+    }
+    for change in &changes {
+        print!("{}", init::diff(change));
+    }
+    if options.dry_run {
+        println!("dry run: nothing was written");
+        return ExitCode::SUCCESS;
+    }
+    match init::apply(&changes) {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(error),
+    }
 }
 
 fn fail(message: impl std::fmt::Display) -> ExitCode {

@@ -1,4 +1,4 @@
-//! The fold of a handler chain's answers into one [`EmitResult`] (DESIGN.md, emit rules 2-7).
+//! The fold of a handler chain's answers into one [`EmitResult`] (the emit rules 2-7 of [`HookRegistry::emit`](crate::HookRegistry::emit)).
 //!
 //! - deny stops the chain and decides;
 //! - modify replaces the data later handlers see;

@@ -152,6 +152,13 @@ impl Mounted {
         self.handles.push(handle);
     }
 
+    /// Takes over everything `other` mounted, so that unmounting this mount removes it too
+    /// (a hooks file that mounts modules is unmounted as one).
+    pub fn absorb(&mut self, other: Mounted) {
+        self.handles.extend(other.handles);
+        self.observers.extend(other.observers);
+    }
+
     /// The module's name.
     pub fn module(&self) -> &str {
         &self.module
@@ -180,5 +187,33 @@ impl Mounted {
             .filter(|observer| observer.remove())
             .count();
         handlers + observers
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::HookResult;
+
+    async fn noop(_event: &str, _data: &serde_json::Value) -> HookResult {
+        HookResult::cont()
+    }
+
+    #[test]
+    fn an_absorbed_mount_is_unmounted_with_the_one_that_took_it() {
+        let registry = HookRegistry::new();
+        let mut file = Mounted::new("hooks.yaml");
+        file.register(&registry, "tool:pre", noop, 0, "entry")
+            .expect("registers");
+        let mut module = Mounted::new("logging");
+        module
+            .register(&registry, "tool:post", noop, 0, "module")
+            .expect("registers");
+        module.observe(&registry, |_: &str, _: &crate::EmitResult| {});
+        file.absorb(module);
+        assert_eq!((file.handles().len(), file.observers().len()), (2, 1));
+        assert_eq!(file.unmount(), 3);
+        assert!(registry.list_handlers(None).is_empty());
+        assert_eq!(registry.observer_count(), 0);
     }
 }

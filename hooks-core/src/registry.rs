@@ -379,11 +379,26 @@ impl HookRegistry {
     /// Emits `event` to its handlers in priority order and folds their answers.
     ///
     /// The handlers see `data` with the default fields and a `timestamp` added where absent.
-    /// The rules (DESIGN.md): deny stops the chain; modify replaces the data for later
-    /// handlers; injections and user messages are all kept with their provenance; the first
-    /// ask_user wins unless a later handler denies; a handler that errors, panics or times
-    /// out is logged, recorded in [`EmitResult::failures`] and skipped. With no handler the
-    /// result is `continue` with `data` exactly as given.
+    ///
+    /// # The emit rules
+    ///
+    /// 1. Handlers run one after another by ascending priority; equal priorities run in
+    ///    registration order.
+    /// 2. `deny` stops the chain at once and is the result, with its reason.
+    /// 3. `modify` replaces the data later handlers see; the final data is in the result. The
+    ///    merged action is the strongest returned ([`HookAction::strength`]: deny > ask_user >
+    ///    inject_context > modify > continue).
+    /// 4. `inject_context` texts are merged in order, each kept with its provenance (hook and
+    ///    event).
+    /// 5. The first `ask_user` wins over everything but a later `deny`.
+    /// 6. A handler that errors, panics or exceeds its timeout is logged, recorded in
+    ///    [`EmitResult::failures`] and skipped (denied instead when registered
+    ///    [`fail_closed`](HookOptions::fail_closed)).
+    /// 7. Nothing is lost in the merge: modified data, every injection and every user message
+    ///    survive beside an ask or a deny.
+    /// 8. With no handler the result is `continue` with `data` exactly as given.
+    ///
+    /// [`HookAction::strength`]: crate::HookAction::strength
     pub async fn emit(&self, event: &str, data: Value) -> EmitResult {
         if !self.shared.may_listen(event) {
             return EmitResult::unhandled(data);

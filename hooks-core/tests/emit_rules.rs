@@ -1,4 +1,4 @@
-//! The eight emit rules of DESIGN.md, one group of tests each, with their edge cases.
+//! The eight emit rules (`HookRegistry::emit`'s docs, the README's "What `emit` does"), one group of tests each, with their edge cases.
 
 mod support;
 

@@ -1,7 +1,7 @@
 //! Fault injection in the kernel: handlers that hang for ever, panic with odd payloads, answer
 //! garbage, or edit the registry (and emit into it) while they run; an approval provider that
 //! panics or never answers. In every case the emit returns within its timeout, the decision
-//! follows the rules of DESIGN.md, and the fault is reported.
+//! follows the emit rules (`HookRegistry::emit`'s docs), and the fault is reported.
 //!
 //! The faults already covered elsewhere (a handler that errors, panics on index, sleeps past
 //! its timeout, modifies without data, unregisters a later handler, registers another) are

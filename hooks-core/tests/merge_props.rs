@@ -1,4 +1,4 @@
-//! Property tests of the emit rules (DESIGN.md, "emit semantics"): for any sequence of handler
+//! Property tests of the emit rules (`HookRegistry::emit`'s docs): for any sequence of handler
 //! answers, checked against a direct model of the rules.
 //!
 //! - a deny anywhere decides, and no handler after it runs;

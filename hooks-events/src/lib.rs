@@ -324,11 +324,26 @@ pub fn is_reserved_namespace(namespace: &str) -> bool {
 
 /// The known name (canonical or alias) closest to `name`, if it is close enough to be a typo.
 pub fn suggest(name: &str) -> Option<&'static str> {
-    let wanted = name.to_ascii_lowercase();
-    CANONICAL
+    let names = CANONICAL
         .iter()
         .copied()
-        .chain(ALIASES.iter().map(|(alias, _)| *alias))
+        .chain(ALIASES.iter().map(|(alias, _)| *alias));
+    closest(name, names)
+}
+
+/// The candidate closest to `name` (ignoring ASCII case), if it is close enough to be a typo:
+/// at most two edits, or a third of the candidate's length for long names. The suggestion of
+/// every "did you mean" of the workspace (events, module names).
+///
+/// ```
+/// let modules = ["safety", "logging", "redaction"];
+/// assert_eq!(hooks_events::closest("loging", modules), Some("logging"));
+/// assert_eq!(hooks_events::closest("kubernetes", modules), None);
+/// ```
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let wanted = name.to_ascii_lowercase();
+    candidates
+        .into_iter()
         .map(|known| (edit_distance(&wanted, &known.to_ascii_lowercase()), known))
         .filter(|(distance, known)| *distance <= (known.len() / 3).max(2))
         .min_by_key(|(distance, _)| *distance)

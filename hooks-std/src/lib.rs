@@ -9,12 +9,15 @@
 //! - [`redaction`]: replaces secrets and personal data in requests, tool results and prompts;
 //! - [`approval`]: asks the user before listed tools run;
 //! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally;
-//! - [`process`]: runs an external process in its own group, bounded in time and output.
+//! - [`process`]: runs an external process in its own group, bounded in time and output;
+//! - [`catalog`]: the modules by name, as a hooks file's `modules:` section mounts them, and
+//!   room for an application's own.
 //!
 //! Hooks files (YAML or Claude Code settings), the runners of external hooks and the agents'
 //! hook protocols are in the `hooks-config` crate; this one starts no HTTP client.
 
 pub mod approval;
+pub mod catalog;
 pub mod linter;
 pub mod logging;
 pub mod process;

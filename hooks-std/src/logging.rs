@@ -4,8 +4,10 @@
 //! It observes every emit, after its handlers, so it records the merged result and loses no
 //! event, not even one a hook denied. Secrets in the data (API keys, tokens, authorization
 //! headers, the configured keys) and in the hooks' reasons, messages and failures are redacted
-//! first. Each line is written whole under a lock,
-//! so concurrent emits never interleave or lose a line. The debug events
+//! first. Each line is written whole, in one append, so concurrent emits never interleave or
+//! lose a line, and neither do processes sharing the file (an agent's command hook runs once
+//! per event): rotation takes a lock file (`<path>.lock`) and a process that finds the file
+//! already rotated by another reopens it instead of rotating again. The debug events
 //! (`llm:request:debug`, `llm:response:debug`) are written only at `level: debug`. When the file
 //! would grow past `max_bytes` it is rotated: `events.jsonl` becomes `events.jsonl.1`, and so
 //! on up to `keep` files.
@@ -108,7 +110,26 @@ pub struct LoggingConfigError(String);
 #[derive(Debug)]
 struct LogFile {
     file: File,
+    /// The file's size as this process last knew it (other processes may append).
     size: u64,
+}
+
+impl LogFile {
+    /// Whether `path` still names this open file (another process may have rotated it away).
+    #[cfg(unix)]
+    fn is_at(&self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (self.file.metadata(), std::fs::metadata(path)) {
+            (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+            _ => false,
+        }
+    }
+
+    /// Without inode numbers, a rotation by another process goes unseen until this one's own.
+    #[cfg(not(unix))]
+    fn is_at(&self, _path: &Path) -> bool {
+        true
+    }
 }
 
 #[derive(Debug)]
@@ -116,7 +137,8 @@ struct Log {
     config: LoggingConfig,
     events: Vec<String>,
     redaction: Option<RedactionModule>,
-    file: Mutex<LogFile>,
+    /// Opened at the first mount.
+    file: Mutex<Option<LogFile>>,
     write_errors: AtomicU64,
 }
 
@@ -127,13 +149,18 @@ pub struct LoggingModule {
 }
 
 fn open(path: &Path) -> std::io::Result<LogFile> {
+    // A log under a directory of its own (`.hooks/events.jsonl`) needs no set-up step.
+    if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
     let file = OpenOptions::new().create(true).append(true).open(path)?;
     let size = file.metadata()?.len();
     Ok(LogFile { file, size })
 }
 
 impl LoggingModule {
-    /// Checks `config` and opens (or creates) the log file.
+    /// Checks `config`. The log file (and its directory, if missing) is opened or created when
+    /// the module is first mounted, so that checking a configuration writes nothing.
     pub fn new(config: LoggingConfig) -> Result<Self, LoggingConfigError> {
         let events = config
             .events
@@ -156,18 +183,12 @@ impl LoggingModule {
         } else {
             None
         };
-        let file = open(&config.path).map_err(|error| {
-            LoggingConfigError(format!(
-                "`path`: cannot open `{}`: {error}",
-                config.path.display()
-            ))
-        })?;
         Ok(LoggingModule {
             log: Arc::new(Log {
                 config,
                 events,
                 redaction,
-                file: Mutex::new(file),
+                file: Mutex::new(None),
                 write_errors: AtomicU64::new(0),
             }),
         })
@@ -227,22 +248,50 @@ impl Log {
         Some(line)
     }
 
-    fn write(&self, line: &str) {
-        let mut log = self
+    /// Opens the log file unless a mount did already.
+    fn open(&self) -> Result<(), LoggingConfigError> {
+        let mut file = self
             .file
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if file.is_none() {
+            *file = Some(open(&self.config.path).map_err(|error| {
+                LoggingConfigError(format!(
+                    "`path`: cannot open `{}`: {error}",
+                    self.config.path.display()
+                ))
+            })?);
+        }
+        Ok(())
+    }
+
+    fn write(&self, line: &str) {
+        let mut file = self
+            .file
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Mounting opened it; only a module never mounted has no file, and it observes nothing.
+        let Some(log) = file.as_mut() else {
+            return;
+        };
         let bytes = line.len() as u64;
         if let Some(max) = self.config.max_bytes {
-            if log.size > 0 && log.size + bytes > max {
-                if let Err(error) = self.rotate(&mut log) {
-                    self.failed(&format!(
-                        "rotating `{}` failed: {error}",
-                        self.config.path.display()
-                    ));
-                }
+            // Other processes may append to the file too: its own size decides.
+            if let Ok(metadata) = log.file.metadata() {
+                log.size = metadata.len();
+            }
+            if log.size > 0
+                && log.size + bytes > max
+                && let Err(error) = self.rotate(log, bytes, max)
+            {
+                self.failed(&format!(
+                    "rotating `{}` failed: {error}",
+                    self.config.path.display()
+                ));
             }
         }
+        // One write of the whole line to a file opened for appending: the kernel puts it at
+        // the end in one piece, whatever other processes append meanwhile.
         match log.file.write_all(line.as_bytes()) {
             Ok(()) => log.size += bytes,
             Err(error) => self.failed(&format!(
@@ -252,9 +301,27 @@ impl Log {
         }
     }
 
-    /// `log` → `log.1` → … → `log.{keep}` (the oldest dropped), then a fresh file.
-    fn rotate(&self, log: &mut LogFile) -> std::io::Result<()> {
+    /// Rotates the log unless another process did it first: `log` → `log.1` → … →
+    /// `log.{keep}` (the oldest dropped), then a fresh file. Under the lock file, so that two
+    /// processes never rotate the same file twice.
+    fn rotate(&self, log: &mut LogFile, bytes: u64, max: u64) -> std::io::Result<()> {
         let path = &self.config.path;
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(format!("{}.lock", path.display()))?;
+        lock.lock()?;
+        // Another process may have rotated since this one opened the file: then the path names
+        // a new file, which is where the line belongs.
+        if !log.is_at(path) {
+            *log = open(path)?;
+        }
+        // The file's own size: other processes append to it too.
+        log.size = log.file.metadata()?.len();
+        if log.size == 0 || log.size + bytes <= max {
+            return Ok(());
+        }
         let numbered = |n: usize| PathBuf::from(format!("{}.{n}", path.display()));
         if self.config.keep == 0 {
             std::fs::remove_file(path)?;
@@ -267,6 +334,7 @@ impl Log {
             std::fs::rename(path, numbered(1))?;
         }
         *log = open(path)?;
+        // Dropping `lock` releases it.
         Ok(())
     }
 
@@ -282,6 +350,10 @@ impl HookModule for LoggingModule {
     }
 
     fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        self.log.open().map_err(|error| MountError::Config {
+            module: self.name().to_owned(),
+            reason: error.to_string(),
+        })?;
         let mut mounted = Mounted::new(self.name());
         let log = Arc::clone(&self.log);
         mounted.observe(registry, move |event: &str, outcome: &EmitResult| {

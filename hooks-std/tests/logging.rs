@@ -255,6 +255,7 @@ async fn rotation_keeps_only_the_newest_files() {
     let files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.ends_with(".lock"))
         .collect();
     assert_eq!(files.len(), 3, "{files:?}");
     let newest = lines(&path);
@@ -278,13 +279,38 @@ fn config_errors_name_the_key() {
             .to_string()
             .contains("did you mean `tool:pre`")
     );
-    let nowhere: LoggingConfig =
-        serde_json::from_value(json!({"path": "/nonexistent-dir/x/events.jsonl"})).unwrap();
-    let error = LoggingModule::new(nowhere).unwrap_err().to_string();
+    // A directory that cannot be created (its parent is a file), even by root.
+    let blocker = scratch("config_errors").join("a-file");
+    std::fs::write(&blocker, "").unwrap();
+    let nowhere = blocker.join("x/events.jsonl");
+    let config: LoggingConfig = serde_json::from_value(json!({ "path": nowhere })).unwrap();
+    let error = LoggingModule::new(config)
+        .unwrap()
+        .mount(&HookRegistry::new())
+        .unwrap_err()
+        .to_string();
     assert!(
-        error.contains("`path`") && error.contains("/nonexistent-dir/x/events.jsonl"),
+        error.contains("`path`") && error.contains(&*nowhere.to_string_lossy()),
         "{error}"
     );
+}
+
+#[test]
+fn a_configuration_is_checked_without_writing_anything_until_it_is_mounted() {
+    let path = scratch("check_only").join("logs/events.jsonl");
+    let module = logging(&path, json!({}));
+    assert!(!path.parent().unwrap().exists(), "new() wrote something");
+    let _mounted = module.mount(&HookRegistry::new()).unwrap();
+    assert!(path.exists());
+}
+
+#[tokio::test]
+async fn the_log_directory_is_created_when_missing() {
+    let path = scratch("missing_directory").join(".hooks/nested/events.jsonl");
+    let registry = HookRegistry::new();
+    let _mounted = logging(&path, json!({})).mount(&registry).unwrap();
+    registry.emit("session:start", json!({})).await;
+    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 1);
 }
 
 fn suite_logging() -> LoggingModule {
@@ -293,3 +319,84 @@ fn suite_logging() -> LoggingModule {
 }
 
 hook_behaviour_tests!(logging_behaviour, suite_logging());
+
+/// Set in the processes [`many_processes_append_whole_lines_through_rotations`] starts: which
+/// writer this process is, and the log it writes to.
+const WRITER: &str = "HOOKS_LOGGING_TEST_WRITER";
+const WRITER_LOG: &str = "HOOKS_LOGGING_TEST_LOG";
+const PROCESSES: usize = 32;
+const LINES_PER_PROCESS: usize = 60;
+
+/// An agent runs `hooks claude` once per event, so many processes append to one log at once
+/// and rotate it under each other. This test starts its own binary 32 times as writers (the
+/// environment tells a started copy that it is one) and then checks that every line of every
+/// writer is in the log or a rotated file, exactly once and whole.
+#[tokio::test]
+async fn many_processes_append_whole_lines_through_rotations() {
+    if let (Ok(writer), Ok(path)) = (std::env::var(WRITER), std::env::var(WRITER_LOG)) {
+        let registry = HookRegistry::new();
+        // Small files, so that the writers rotate the log under each other many times.
+        let module = logging(
+            Path::new(&path),
+            json!({"max_bytes": 64 * 1024, "keep": 1000}),
+        );
+        let _mounted = module.mount(&registry).unwrap();
+        let padding = "x".repeat(400);
+        for seq in 0..LINES_PER_PROCESS {
+            registry
+                .emit(
+                    "tool:post",
+                    json!({"writer": writer, "seq": seq, "padding": padding}),
+                )
+                .await;
+        }
+        assert_eq!(module.write_errors(), 0);
+        return;
+    }
+
+    let dir = scratch("processes");
+    let path = dir.join("events.jsonl");
+    let writers: Vec<_> = (0..PROCESSES)
+        .map(|writer| {
+            std::process::Command::new(std::env::current_exe().unwrap())
+                .args([
+                    "--exact",
+                    "many_processes_append_whole_lines_through_rotations",
+                    "--test-threads=1",
+                ])
+                .env(WRITER, writer.to_string())
+                .env(WRITER_LOG, &path)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut writer in writers {
+        assert!(writer.wait().unwrap().success(), "a writer failed");
+    }
+
+    let mut seen = std::collections::HashSet::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().path();
+        if file.extension().is_some_and(|ext| ext == "lock") {
+            continue;
+        }
+        files += 1;
+        for line in std::fs::read_to_string(&file).unwrap().lines() {
+            let record: Value = serde_json::from_str(line)
+                .unwrap_or_else(|error| panic!("a torn line in {}: {error}", file.display()));
+            let data = &record["data"];
+            let key = (
+                data["writer"].as_str().unwrap().to_owned(),
+                data["seq"].as_u64().unwrap(),
+            );
+            assert!(seen.insert(key.clone()), "{key:?} was written twice");
+        }
+    }
+    assert_eq!(seen.len(), PROCESSES * LINES_PER_PROCESS, "lines were lost");
+    assert!(
+        files > 5,
+        "the log should have been rotated many times, not {files}"
+    );
+}

@@ -229,22 +229,21 @@ impl CommandRules<'_> {
             }
             return None;
         }
-        if SHELLS.contains(&program) {
-            if let Some(denial) = self.shell(program, args, command.piped_into, depth) {
-                return Some(denial);
-            }
+        if SHELLS.contains(&program)
+            && let Some(denial) = self.shell(program, args, command.piped_into, depth)
+        {
+            return Some(denial);
         }
         if program == "eval" {
             return self.check_at(&args.join(" "), depth + 1);
         }
-        if program == "su" {
-            if let Some(script) = args
+        if program == "su"
+            && let Some(script) = args
                 .iter()
                 .position(|a| a == "-c")
                 .and_then(|i| args.get(i + 1))
-            {
-                return self.check_at(script, depth + 1);
-            }
+        {
+            return self.check_at(script, depth + 1);
         }
         here.destructive(program, args, elevated)
             .or_else(|| args.iter().find_map(|arg| here.secret(arg)))
@@ -314,10 +313,11 @@ impl Here<'_, '_> {
                         .to_owned(),
                 );
             }
-            if program == "rm" && recursive(&options) {
-                if let Some(denial) = operands.iter().find_map(|t| self.dangerous_target(t)) {
-                    return Some(denial);
-                }
+            if program == "rm"
+                && recursive(&options)
+                && let Some(denial) = operands.iter().find_map(|t| self.dangerous_target(t))
+            {
+                return Some(denial);
             }
         }
         if program.starts_with("mkfs") || DISK_TOOLS.contains(&program) {
@@ -325,16 +325,15 @@ impl Here<'_, '_> {
                 "`{program}` formats or partitions disks; that is never part of a coding task"
             ));
         }
-        if program == "dd" {
-            if let Some(device) = args
+        if program == "dd"
+            && let Some(device) = args
                 .iter()
                 .find_map(|a| a.strip_prefix("of="))
                 .filter(|t| is_device(t))
-            {
-                return Some(format!(
-                    "`dd of={device}` would overwrite a disk device; write to a file instead"
-                ));
-            }
+        {
+            return Some(format!(
+                "`dd of={device}` would overwrite a disk device; write to a file instead"
+            ));
         }
         if POWER.contains(&program)
             || (program == "init" && operands.first().is_some_and(|l| *l == "0" || *l == "6"))
@@ -347,10 +346,11 @@ impl Here<'_, '_> {
                 "`{program}` would stop or restart the machine; that is for the user to do"
             ));
         }
-        if matches!(program, "chmod" | "chown" | "chgrp") && recursive(&options) {
-            if let Some(denial) = operands.iter().find_map(|t| self.dangerous_target(t)) {
-                return Some(denial);
-            }
+        if matches!(program, "chmod" | "chown" | "chgrp")
+            && recursive(&options)
+            && let Some(denial) = operands.iter().find_map(|t| self.dangerous_target(t))
+        {
+            return Some(denial);
         }
         if elevated && WRITERS.contains(&program) {
             return Some(format!(

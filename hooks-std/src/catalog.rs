@@ -1,0 +1,274 @@
+//! Modules by name: what a hooks file's `modules:` section mounts.
+//!
+//! A [`ModuleCatalog`] maps a name to a factory that builds a [`HookModule`] from its JSON
+//! configuration. [`ModuleCatalog::standard`] holds the six standard modules under their names
+//! (`safety`, `redaction`, `approval`, `logging`, `linter`, `reminder`); an application adds its
+//! own with [`ModuleCatalog::add`], so that its hooks files can mount them too.
+//!
+//! Configurations are the modules' own serde configs: an unknown key is an error naming it.
+//! A relative path that the configuration gives (`workspace`, `home`, `path`) is resolved
+//! against the [`base`](ModuleContext::base) the caller passes, the hooks file's directory; a
+//! path left out keeps the module's default.
+//!
+//! ```
+//! use std::path::Path;
+//!
+//! use hooks_core::{HookModule, HookRegistry};
+//! use hooks_std::catalog::{ModuleCatalog, ModuleContext};
+//! use serde_json::json;
+//!
+//! let catalog = ModuleCatalog::standard();
+//! let context = ModuleContext::new(Path::new("/srv/app"));
+//! let safety = catalog.build("safety", &json!({"workspace": "."}), &context).unwrap();
+//! let registry = HookRegistry::new();
+//! let _mounted = safety.mount(&registry).unwrap();
+//! assert_eq!(registry.list_handlers(Some("tool:pre"))["tool:pre"], ["safety"]);
+//!
+//! let Err(error) = catalog.build("safty", &json!({}), &context) else { unreachable!() };
+//! assert_eq!(error.to_string(), "unknown module `safty` (did you mean `safety`?); known modules: approval, linter, logging, redaction, reminder, safety");
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hooks_core::HookModule;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::approval::{ApprovalConfig, ApprovalModule};
+use crate::linter::{LinterConfig, LinterModule};
+use crate::logging::{LoggingConfig, LoggingModule};
+use crate::redaction::{RedactionConfig, RedactionModule};
+use crate::reminder::{ReminderConfig, ReminderModule};
+use crate::safety::{SafetyConfig, SafetyModule};
+
+/// A module built from its configuration, ready to mount.
+pub type BoxModule = Box<dyn HookModule>;
+
+/// Builds one module from its JSON configuration; the error says what is wrong with it.
+pub type ModuleFactory =
+    Arc<dyn Fn(&Value, &ModuleContext) -> Result<BoxModule, String> + Send + Sync>;
+
+/// What a factory knows of where its configuration came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleContext {
+    base: PathBuf,
+}
+
+impl ModuleContext {
+    /// A context whose relative paths resolve against `base` (a hooks file's directory).
+    pub fn new(base: &Path) -> Self {
+        ModuleContext {
+            base: base.to_path_buf(),
+        }
+    }
+
+    /// The directory relative paths resolve against.
+    pub fn base(&self) -> &Path {
+        &self.base
+    }
+
+    /// `path` resolved against [`base`](ModuleContext::base) when it is relative.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.base.join(path)
+        }
+    }
+}
+
+/// Why a module could not be built from a hooks file's configuration.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CatalogError {
+    /// No module of that name is in the catalog.
+    #[error("unknown module `{name}`{}; known modules: {}", suggestion_text(.suggestion), .known.join(", "))]
+    UnknownModule {
+        /// The name as written.
+        name: String,
+        /// The closest known name, when one is close.
+        suggestion: Option<String>,
+        /// Every name the catalog knows, sorted.
+        known: Vec<String>,
+    },
+    /// The module's configuration is unusable (an unknown key, a wrong type, a bad value).
+    #[error("module `{module}`: {reason}")]
+    Config {
+        /// The module.
+        module: String,
+        /// What is wrong, and how to fix it.
+        reason: String,
+    },
+    /// A module of that name is already in the catalog.
+    #[error("a module named `{0}` is already in the catalog")]
+    Taken(String),
+}
+
+fn suggestion_text(suggestion: &Option<String>) -> String {
+    suggestion
+        .as_ref()
+        .map(|name| format!(" (did you mean `{name}`?)"))
+        .unwrap_or_default()
+}
+
+/// Named module factories; see the [module docs](self).
+#[derive(Clone, Default)]
+pub struct ModuleCatalog {
+    factories: BTreeMap<String, ModuleFactory>,
+}
+
+impl fmt::Debug for ModuleCatalog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ModuleCatalog")
+            .field("modules", &self.factories.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl ModuleCatalog {
+    /// An empty catalog.
+    pub fn new() -> Self {
+        ModuleCatalog::default()
+    }
+
+    /// The six standard modules under their names.
+    pub fn standard() -> Self {
+        let mut catalog = ModuleCatalog::new();
+        let standard: [(&str, ModuleFactory); 6] = [
+            ("safety", Arc::new(safety)),
+            ("redaction", Arc::new(redaction)),
+            ("approval", Arc::new(approval)),
+            ("logging", Arc::new(logging)),
+            ("linter", Arc::new(linter)),
+            ("reminder", Arc::new(reminder)),
+        ];
+        for (name, factory) in standard {
+            catalog.factories.insert(name.to_owned(), factory);
+        }
+        catalog
+    }
+
+    /// Adds a module under `name`; a name already taken is an error (a standard module is
+    /// never silently replaced).
+    ///
+    /// ```
+    /// use hooks_core::{HookModule, HookRegistry, MountError, Mounted};
+    /// use hooks_std::catalog::ModuleCatalog;
+    ///
+    /// struct Audit;
+    /// impl HookModule for Audit {
+    ///     fn name(&self) -> &str { "audit" }
+    ///     fn mount(&self, _: &HookRegistry) -> Result<Mounted, MountError> {
+    ///         Ok(Mounted::new("audit"))
+    ///     }
+    /// }
+    ///
+    /// let mut catalog = ModuleCatalog::standard();
+    /// catalog.add("audit", |_config, _context| Ok(Box::new(Audit) as _)).unwrap();
+    /// assert!(catalog.add("safety", |_config, _context| Ok(Box::new(Audit) as _)).is_err());
+    /// assert!(catalog.names().any(|name| name == "audit"));
+    /// ```
+    pub fn add<F>(&mut self, name: &str, factory: F) -> Result<(), CatalogError>
+    where
+        F: Fn(&Value, &ModuleContext) -> Result<BoxModule, String> + Send + Sync + 'static,
+    {
+        if self.factories.contains_key(name) {
+            return Err(CatalogError::Taken(name.to_owned()));
+        }
+        self.factories.insert(name.to_owned(), Arc::new(factory));
+        Ok(())
+    }
+
+    /// Every module name, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.factories.keys().map(String::as_str)
+    }
+
+    /// Whether `name` is in the catalog.
+    pub fn contains(&self, name: &str) -> bool {
+        self.factories.contains_key(name)
+    }
+
+    /// Builds the module `name` from `config` (`null` is an empty configuration).
+    pub fn build(
+        &self,
+        name: &str,
+        config: &Value,
+        context: &ModuleContext,
+    ) -> Result<BoxModule, CatalogError> {
+        let Some(factory) = self.factories.get(name) else {
+            return Err(CatalogError::UnknownModule {
+                name: name.to_owned(),
+                suggestion: hooks_core::events::closest(name, self.names()).map(str::to_owned),
+                known: self.names().map(str::to_owned).collect(),
+            });
+        };
+        let empty = Value::Object(Default::default());
+        let config = if config.is_null() { &empty } else { config };
+        factory(config, context).map_err(|reason| CatalogError::Config {
+            module: name.to_owned(),
+            reason,
+        })
+    }
+}
+
+/// A module's serde config from JSON, the error in serde's words (which name the key).
+fn parse<T: DeserializeOwned>(config: &Value) -> Result<T, String> {
+    T::deserialize(config).map_err(|error| error.to_string())
+}
+
+/// Whether the configuration gives `key` itself (a default is not resolved against the base).
+fn gives(config: &Value, key: &str) -> bool {
+    config.get(key).is_some_and(|value| !value.is_null())
+}
+
+fn safety(config: &Value, context: &ModuleContext) -> Result<BoxModule, String> {
+    let mut parsed: SafetyConfig = parse(config)?;
+    parsed.workspace = parsed.workspace.map(|path| context.resolve(&path));
+    parsed.home = parsed.home.map(|path| context.resolve(&path));
+    Ok(Box::new(
+        SafetyModule::new(parsed).map_err(|e| e.to_string())?,
+    ))
+}
+
+fn redaction(config: &Value, _: &ModuleContext) -> Result<BoxModule, String> {
+    let parsed: RedactionConfig = parse(config)?;
+    Ok(Box::new(
+        RedactionModule::new(parsed).map_err(|e| e.to_string())?,
+    ))
+}
+
+fn approval(config: &Value, _: &ModuleContext) -> Result<BoxModule, String> {
+    let parsed: ApprovalConfig = parse(config)?;
+    Ok(Box::new(
+        ApprovalModule::new(parsed).map_err(|e| e.to_string())?,
+    ))
+}
+
+fn logging(config: &Value, context: &ModuleContext) -> Result<BoxModule, String> {
+    let mut parsed: LoggingConfig = parse(config)?;
+    if gives(config, "path") {
+        parsed.path = context.resolve(&parsed.path);
+    }
+    Ok(Box::new(
+        LoggingModule::new(parsed).map_err(|e| e.to_string())?,
+    ))
+}
+
+fn linter(config: &Value, context: &ModuleContext) -> Result<BoxModule, String> {
+    let mut parsed: LinterConfig = parse(config)?;
+    parsed.workspace = parsed.workspace.map(|path| context.resolve(&path));
+    Ok(Box::new(
+        LinterModule::new(parsed).map_err(|e| e.to_string())?,
+    ))
+}
+
+fn reminder(config: &Value, _: &ModuleContext) -> Result<BoxModule, String> {
+    let parsed: ReminderConfig = parse(config)?;
+    Ok(Box::new(
+        ReminderModule::new(parsed).map_err(|e| e.to_string())?,
+    ))
+}
