@@ -308,7 +308,7 @@ fn check(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for file in files {
         match load_file(file) {
-            Ok(config) => println!("{}: ok ({} hooks)", file.display(), config.entries.len()),
+            Ok(config) => println!("{}: ok ({})", file.display(), config.summary()),
             Err(errors) => {
                 failed = true;
                 eprintln!("{errors}");

@@ -170,7 +170,7 @@ fn check_validates_every_file_and_prints_every_problem() {
     );
 
     assert!(ok.status.success());
-    assert!(text(&ok.stdout).contains("ok (1 hooks)"));
+    assert!(text(&ok.stdout).contains("ok (1 hook)"));
     assert_eq!(failed.status.code(), Some(1));
     let errors = text(&failed.stderr);
     assert!(

@@ -52,6 +52,23 @@
 //!       on_failure: block
 //! ```
 //!
+//! # Modules
+//!
+//! A `modules:` section mounts modules by name with their settings, beside the entries and on
+//! the same registry (so the merge rules apply across both): the standard modules of
+//! `hooks-std` (`safety`, `redaction`, `approval`, `logging`, `linter`, `reminder`), or an
+//! application's own given to [`load_file_with`]. Relative paths in their settings are relative
+//! to the file's directory; an unknown module or setting is an error located in the file.
+//!
+//! ```yaml
+//! modules:
+//!   safety: {workspace: "."}
+//!   redaction: {}
+//!   logging: {path: ".hooks/events.jsonl"}
+//! hooks:
+//!   PreToolUse: [...]
+//! ```
+//!
 //! [`load_file`] reports every problem at once, each with file, line and column. It also loads a
 //! Claude Code settings file (`.json`), converted as
 //! [`import_settings`](crate::interop::claude::import_settings) converts it.
@@ -80,6 +97,7 @@ pub mod interop;
 mod llm;
 mod load;
 mod matcher;
+mod modules;
 mod mount;
 mod persistent;
 mod request;
@@ -96,7 +114,8 @@ pub use event_matcher::EventMatcher;
 pub use failure::OnFailure;
 pub use hooks_std::process::OUTPUT_CAP;
 pub use llm::render;
-pub use load::{load_file, load_str};
+pub use load::{load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Action, MatcherHook, Pattern};
+pub use modules::ConfiguredModule;
 pub use mount::HooksConfig;
 pub use request::REQUEST_ID_FIELD;

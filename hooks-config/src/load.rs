@@ -9,15 +9,22 @@ use marked_yaml::types::{MarkedMappingNode, MarkedScalarNode};
 use marked_yaml::{LoadError, Node, Span};
 use regex::Regex;
 
+use hooks_std::catalog::{ModuleCatalog, ModuleContext};
+
+use crate::modules::{self, ConfiguredModule};
 use crate::{
     Action, AnswerCache, CommandHook, ConfigError, ConfigErrors, DEFAULT_COMMAND_TIMEOUT, Entry,
     EventMatcher, HookKind, HooksConfig, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook,
     OnFailure, Pattern, Provider,
 };
 
-struct Loader {
+struct Loader<'c> {
     file: PathBuf,
     errors: Vec<ConfigError>,
+    /// Where the `modules:` section's names come from.
+    catalog: &'c ModuleCatalog,
+    /// Where the modules' relative paths resolve: the file's directory.
+    context: ModuleContext,
 }
 
 /// Where to point for a problem with a whole mapping: its first key (a mapping's own span may
@@ -80,7 +87,7 @@ fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-impl Loader {
+impl Loader<'_> {
     fn error(&mut self, span: &Span, message: impl Into<String>) {
         let (line, column) = position(span);
         self.errors.push(ConfigError {
@@ -156,16 +163,59 @@ impl Loader {
         }
     }
 
-    fn load(&mut self, root: &Node) -> Vec<Entry> {
+    fn load(&mut self, root: &Node) -> (Vec<Entry>, Vec<ConfiguredModule>) {
         let Some(top) = root.as_mapping() else {
-            self.error(root.span(), "a hooks file is a mapping with a `hooks:` key");
+            self.error(
+                root.span(),
+                "a hooks file is a mapping with a `hooks:` or a `modules:` key",
+            );
+            return (Vec::new(), Vec::new());
+        };
+        self.known_keys(top, &["modules", "hooks"], "the top level");
+        let modules = match top.get_node("modules") {
+            Some(modules) => self.modules(modules),
+            None => Vec::new(),
+        };
+        let entries = match top.get_node("hooks") {
+            Some(hooks) => self.hooks(hooks),
+            None if top.get_node("modules").is_none() => {
+                self.error(top.span(), "the file has no `hooks:` and no `modules:` key");
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        (entries, modules)
+    }
+
+    /// The `modules:` section: each module built from its settings.
+    fn modules(&mut self, node: &Node) -> Vec<ConfiguredModule> {
+        let Some(modules) = node.as_mapping() else {
+            if !matches!(node, Node::Scalar(scalar) if scalar.may_coerce() && scalar.as_str().is_empty())
+            {
+                self.error(
+                    node.span(),
+                    "`modules` maps module names to their settings (`safety: {}`)",
+                );
+            }
             return Vec::new();
         };
-        self.known_keys(top, &["hooks"], "the top level");
-        let Some(hooks) = top.get_node("hooks") else {
-            self.error(top.span(), "the file has no `hooks:` key");
+        let mut built = Vec::new();
+        for (name, settings) in modules.iter() {
+            match modules::build(self.catalog, &self.context, name, settings) {
+                Ok(module) => built.push(module),
+                Err(problem) => self.error(&problem.span, problem.message),
+            }
+        }
+        built
+    }
+
+    /// The `hooks:` section: each entry of each event.
+    fn hooks(&mut self, hooks: &Node) -> Vec<Entry> {
+        // `hooks:` with nothing after it (or `hooks: {}`) is a file of modules only.
+        if matches!(hooks, Node::Scalar(scalar) if scalar.may_coerce() && scalar.as_str().is_empty())
+        {
             return Vec::new();
-        };
+        }
         let Some(hooks) = hooks.as_mapping() else {
             self.error(hooks.span(), "`hooks` maps event names to lists of hooks");
             return Vec::new();
@@ -655,10 +705,27 @@ fn load_error_marker(error: &LoadError) -> (usize, usize) {
     marker.map_or((1, 1), |m| (m.line(), m.column()))
 }
 
+/// Parses YAML keeping what its quotes say: `"true"` and `'12'` are strings, not a boolean
+/// and a number (the modules' settings are typed from the nodes).
+pub(crate) fn parse(text: &str) -> Result<Node, LoadError> {
+    let options = marked_yaml::LoaderOptions::default().prevent_coercion(true);
+    marked_yaml::parse_yaml_with_options(0, text, options)
+}
+
 /// Loads hooks from YAML `text`, naming `file` in errors; relative paths in it are taken from
-/// `project_dir`.
+/// `project_dir`. Its `modules:` are the standard modules.
 pub fn load_str(text: &str, file: &Path, project_dir: &Path) -> Result<HooksConfig, ConfigErrors> {
-    let root = match marked_yaml::parse_yaml(0, text) {
+    load_str_with(text, file, project_dir, &ModuleCatalog::standard())
+}
+
+/// [`load_str`] with the modules of `catalog` (the standard ones and an application's own).
+pub fn load_str_with(
+    text: &str,
+    file: &Path,
+    project_dir: &Path,
+    catalog: &ModuleCatalog,
+) -> Result<HooksConfig, ConfigErrors> {
+    let root = match parse(text) {
         Ok(root) => root,
         Err(error) => {
             let (line, column) = load_error_marker(&error);
@@ -673,12 +740,15 @@ pub fn load_str(text: &str, file: &Path, project_dir: &Path) -> Result<HooksConf
     let mut loader = Loader {
         file: file.to_path_buf(),
         errors: Vec::new(),
+        catalog,
+        context: ModuleContext::new(project_dir),
     };
-    let entries = loader.load(&root);
+    let (entries, modules) = loader.load(&root);
     if loader.errors.is_empty() {
         Ok(HooksConfig {
             file: file.to_path_buf(),
             project_dir: project_dir.to_path_buf(),
+            modules,
             entries,
         })
     } else {
@@ -692,6 +762,11 @@ pub fn load_str(text: &str, file: &Path, project_dir: &Path) -> Result<HooksConf
 /// error rather than silently missing. Command hooks run in the file's directory (for a file in
 /// `.claude/`, the project directory above it, as in Claude Code).
 pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
+    load_file_with(path, &ModuleCatalog::standard())
+}
+
+/// [`load_file`] with the modules of `catalog` (the standard ones and an application's own).
+pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfig, ConfigErrors> {
     let text = std::fs::read_to_string(path).map_err(|error| {
         ConfigErrors(vec![ConfigError {
             file: path.to_path_buf(),
@@ -724,8 +799,9 @@ pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
         return Ok(HooksConfig {
             file: path.to_path_buf(),
             project_dir,
+            modules: Vec::new(),
             entries: imported.entries,
         });
     }
-    load_str(&text, path, &project_dir)
+    load_str_with(&text, path, &project_dir, catalog)
 }

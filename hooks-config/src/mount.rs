@@ -8,15 +8,17 @@ use hooks_core::{Hook, HookOptions, HookRegistry, HookResult};
 use serde_json::Value;
 
 use crate::persistent::{self, PersistentProcess};
-use crate::{Entry, HookKind, OnFailure, command};
+use crate::{ConfiguredModule, Entry, HookKind, OnFailure, command};
 
 /// A loaded hooks file: mount it to register every entry.
 #[derive(Debug, Clone)]
 pub struct HooksConfig {
     /// The file it was loaded from.
     pub file: PathBuf,
-    /// Where command hooks run.
+    /// Where command hooks run, and what the modules' relative paths are relative to.
     pub project_dir: PathBuf,
+    /// The modules of its `modules:` section, in file order.
+    pub modules: Vec<ConfiguredModule>,
     /// The entries, in file order.
     pub entries: Vec<Entry>,
 }
@@ -93,6 +95,21 @@ impl Hook for Configured {
 }
 
 impl HooksConfig {
+    /// What the file holds, as `hooks check` says it: "2 modules, 1 hook".
+    pub fn summary(&self) -> String {
+        let count =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let hooks = count(self.entries.len(), "hook", "hooks");
+        if self.modules.is_empty() {
+            hooks
+        } else {
+            format!(
+                "{}, {hooks}",
+                count(self.modules.len(), "module", "modules")
+            )
+        }
+    }
+
     /// The registration options of `entry`.
     fn options(entry: &Entry) -> HookOptions {
         let options = HookOptions::new()
@@ -131,6 +148,23 @@ impl HookModule for HooksConfig {
             return Err(unbuilt(&module, entry, feature));
         }
         let mut mounted = Mounted::new(module.clone());
+        // Modules and entries go on the one registry, so the merge rules apply across them.
+        for configured in &self.modules {
+            match configured.module().mount(registry) {
+                Ok(part) => mounted.absorb(part),
+                Err(error) => {
+                    // Whole or not at all: what was mounted before goes again.
+                    mounted.unmount();
+                    return Err(MountError::Config {
+                        module,
+                        reason: format!(
+                            "module `{}` (line {}): {error}",
+                            configured.name, configured.line
+                        ),
+                    });
+                }
+            }
+        }
         for entry in &self.entries {
             let process = match &entry.hook {
                 HookKind::Command(command) if command.persistent => {
@@ -143,13 +177,13 @@ impl HookModule for HooksConfig {
                 project_dir: self.project_dir.clone(),
                 process,
             };
-            let handle = registry
-                .register_with(&entry.event, handler, Self::options(entry))
-                .map_err(|source| MountError::Event {
-                    module: module.clone(),
-                    source,
-                })?;
-            mounted.adopt(handle);
+            match registry.register_with(&entry.event, handler, Self::options(entry)) {
+                Ok(handle) => mounted.adopt(handle),
+                Err(source) => {
+                    mounted.unmount();
+                    return Err(MountError::Event { module, source });
+                }
+            }
         }
         Ok(mounted)
     }
@@ -223,6 +257,7 @@ mod tests {
         let config = HooksConfig {
             file: PathBuf::from("hooks.yaml"),
             project_dir: PathBuf::from("."),
+            modules: Vec::new(),
             entries: vec![entry(http()), entry(llm())],
         };
         let registry = HookRegistry::new();

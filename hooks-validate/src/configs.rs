@@ -90,11 +90,7 @@ pub fn check(root: &Path, paths: Option<&[PathBuf]>) -> Vec<Finding> {
 
 fn check_file(file: &Path, shown: &str) -> Finding {
     match hooks_config::load_file(file) {
-        Ok(config) => {
-            let count = config.entries.len();
-            let hooks = if count == 1 { "hook" } else { "hooks" };
-            Finding::pass(Part::Config, shown, format!("{count} {hooks}"))
-        }
+        Ok(config) => Finding::pass(Part::Config, shown, config.summary()),
         Err(errors) => {
             let count = errors.0.len();
             let problems = if count == 1 { "problem" } else { "problems" };
