@@ -1,5 +1,5 @@
-//! `hooks init claude|gemini`: a starter hooks file, and the agent's settings entries that run
-//! `hooks <agent> --config <file>` on it.
+//! `hooks init claude|gemini|cursor`: a starter hooks file, and the agent's settings entries
+//! that run `hooks <agent> --config <file>` on it.
 //!
 //! The settings file is merged, never replaced: every hook already there stays, the file keeps
 //! its order, an entry already present is not added twice (so a second run changes nothing),
@@ -19,14 +19,29 @@ pub enum InitAgent {
     Claude,
     /// Gemini CLI: `.gemini/settings.json`.
     Gemini,
+    /// Cursor: `.cursor/hooks.json`.
+    Cursor,
+}
+
+/// How an agent's settings list the commands of an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Claude Code and Gemini CLI: matcher groups, each with its `hooks` list of commands.
+    MatcherGroups,
+    /// Cursor: the commands themselves, in a file that says its `version`.
+    Commands,
 }
 
 /// Where an agent keeps its project settings and how it runs a command hook.
 struct AgentSetup {
     /// The settings file, relative to the project directory.
     settings: &'static str,
-    /// The environment variable holding the project directory when the agent runs a hook.
-    project_dir_var: &'static str,
+    /// How the agent names the hooks file in a hook's command: through the environment
+    /// variable holding the project directory, or (Cursor, which runs hooks in the project
+    /// directory) relative to it.
+    project_dir_var: Option<&'static str>,
+    /// How the settings list an event's commands.
+    layout: Layout,
     /// The `hooks` subcommand that speaks the agent's protocol.
     subcommand: &'static str,
     /// The agent's events the starter policy needs: tool calls before and after, prompts.
@@ -38,15 +53,31 @@ impl InitAgent {
         match self {
             InitAgent::Claude => AgentSetup {
                 settings: ".claude/settings.json",
-                project_dir_var: "CLAUDE_PROJECT_DIR",
+                project_dir_var: Some("CLAUDE_PROJECT_DIR"),
+                layout: Layout::MatcherGroups,
                 subcommand: "claude",
                 events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
             },
             InitAgent::Gemini => AgentSetup {
                 settings: ".gemini/settings.json",
-                project_dir_var: "GEMINI_PROJECT_DIR",
+                project_dir_var: Some("GEMINI_PROJECT_DIR"),
+                layout: Layout::MatcherGroups,
                 subcommand: "gemini",
                 events: &["BeforeTool", "AfterTool", "BeforeAgent"],
+            },
+            InitAgent::Cursor => AgentSetup {
+                settings: ".cursor/hooks.json",
+                project_dir_var: None,
+                layout: Layout::Commands,
+                subcommand: "cursor",
+                events: &[
+                    "beforeShellExecution",
+                    "beforeMCPExecution",
+                    "beforeReadFile",
+                    "afterFileEdit",
+                    "beforeSubmitPrompt",
+                    "stop",
+                ],
             },
         }
     }
@@ -134,18 +165,20 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
             });
         }
     };
-    let command = format!(
-        "hooks {} --config \"${}\"/{}",
-        setup.subcommand,
-        setup.project_dir_var,
-        config.display()
-    );
-    let merged = merge_settings(old.as_deref(), setup.events, &command).map_err(|problem| {
-        InitError::Settings {
+    let command = match setup.project_dir_var {
+        Some(var) => format!(
+            "hooks {} --config \"${var}\"/{}",
+            setup.subcommand,
+            config.display()
+        ),
+        None => format!("hooks {} --config {}", setup.subcommand, config.display()),
+    };
+    let merged = merge_settings(old.as_deref(), setup.layout, setup.events, &command).map_err(
+        |problem| InitError::Settings {
             path: settings.clone(),
             problem,
-        }
-    })?;
+        },
+    )?;
     if let Some(new) = merged {
         changes.push(FileChange {
             path: settings,
@@ -160,6 +193,7 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
 /// when every one is there already. Hooks already there are kept, in their order.
 fn merge_settings(
     old: Option<&str>,
+    layout: Layout,
     events: &[&str],
     command: &str,
 ) -> Result<Option<String>, String> {
@@ -171,23 +205,32 @@ fn merge_settings(
     if !matches!(settings, Json::Object(_)) {
         return Err("not a JSON object".to_owned());
     }
+    let mut changed = false;
+    if layout == Layout::Commands && settings.get("version").is_none() {
+        settings.entry("version", Json::Number(1.into()));
+        changed = true;
+    }
     let hooks = settings
         .entry("hooks", Json::Object(Vec::new()))
         .filter(|hooks| matches!(hooks, Json::Object(_)))
         .ok_or("`hooks` is not an object")?;
-    let mut changed = false;
     for event in events {
-        let Some(Json::Array(groups)) = hooks.entry(event, Json::Array(Vec::new())) else {
+        let Some(Json::Array(listed)) = hooks.entry(event, Json::Array(Vec::new())) else {
             return Err(format!("`hooks.{event}` is not a list"));
         };
-        if !groups.iter().any(|group| runs(group, command)) {
-            groups.push(Json::object([(
-                "hooks",
-                Json::Array(vec![Json::object([
-                    ("type", Json::String("command".to_owned())),
-                    ("command", Json::String(command.to_owned())),
-                ])]),
-            )]));
+        let ours = Json::object([
+            ("type", Json::String("command".to_owned())),
+            ("command", Json::String(command.to_owned())),
+        ]);
+        let present = match layout {
+            Layout::MatcherGroups => listed.iter().any(|group| runs(group, command)),
+            Layout::Commands => listed.iter().any(|hook| is_command(hook, command)),
+        };
+        if !present {
+            listed.push(match layout {
+                Layout::MatcherGroups => Json::object([("hooks", Json::Array(vec![ours]))]),
+                Layout::Commands => Json::object([("command", Json::String(command.to_owned()))]),
+            });
             changed = true;
         }
     }
@@ -197,11 +240,14 @@ fn merge_settings(
 /// Whether a matcher group of the settings already runs `command`.
 fn runs(group: &Json, command: &str) -> bool {
     match group.get("hooks") {
-        Some(Json::Array(hooks)) => hooks
-            .iter()
-            .any(|hook| hook.get("command").and_then(Json::as_str) == Some(command)),
+        Some(Json::Array(hooks)) => hooks.iter().any(|hook| is_command(hook, command)),
         _ => false,
     }
+}
+
+/// Whether a hook of the settings is `command`.
+fn is_command(hook: &Json, command: &str) -> bool {
+    hook.get("command").and_then(Json::as_str) == Some(command)
 }
 
 /// The change as a unified diff with three lines of context, headed by the file's name.
@@ -275,9 +321,14 @@ mod tests {
     #[test]
     fn an_existing_hook_is_kept_and_ours_is_added_once() {
         let old = r#"{"model": "x", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]}]}}"#;
-        let new = merge_settings(Some(old), &["PreToolUse", "Stop"], COMMAND)
-            .unwrap()
-            .unwrap();
+        let new = merge_settings(
+            Some(old),
+            Layout::MatcherGroups,
+            &["PreToolUse", "Stop"],
+            COMMAND,
+        )
+        .unwrap()
+        .unwrap();
         let value: serde_json::Value = serde_json::from_str(&new).unwrap();
         assert_eq!(value["model"], "x");
         let pre = value["hooks"]["PreToolUse"].as_array().unwrap();
@@ -286,7 +337,13 @@ mod tests {
         assert_eq!(pre[1]["hooks"][0]["command"], COMMAND);
         assert_eq!(value["hooks"]["Stop"][0]["hooks"][0]["command"], COMMAND);
         assert_eq!(
-            merge_settings(Some(&new), &["PreToolUse", "Stop"], COMMAND).unwrap(),
+            merge_settings(
+                Some(&new),
+                Layout::MatcherGroups,
+                &["PreToolUse", "Stop"],
+                COMMAND
+            )
+            .unwrap(),
             None
         );
     }
@@ -299,7 +356,8 @@ mod tests {
             ("{\"hooks\": {\"Stop\": {}}}", "`hooks.Stop` is not a list"),
             ("{\"hooks\": ", "not valid JSON"),
         ] {
-            let error = merge_settings(Some(text), &["Stop"], COMMAND).unwrap_err();
+            let error =
+                merge_settings(Some(text), Layout::MatcherGroups, &["Stop"], COMMAND).unwrap_err();
             assert!(error.starts_with(problem), "{text}: {error}");
         }
     }

@@ -11,7 +11,7 @@
 //!   Gemini CLI or Cursor: their hook JSON on
 //!   stdin, the answer in their protocol, exit code 2 on a block (and whenever the policy cannot
 //!   decide).
-//! - `hooks init claude|gemini [--dir DIR] [--config FILE] [--dry-run]`: writes a starter hooks
+//! - `hooks init claude|gemini|cursor [--dir DIR] [--config FILE] [--dry-run]`: writes a starter hooks
 //!   file (safety, redaction, logging) when there is none and adds `hooks <agent> --config FILE`
 //!   to the agent's project settings, merged with the hooks there, with a backup and a diff.
 //! - `hooks import claude SETTINGS.json [--output FILE]`: the hooks of a Claude Code settings

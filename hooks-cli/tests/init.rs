@@ -170,3 +170,92 @@ fn a_config_path_outside_the_project_is_refused() {
     }
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
 }
+
+#[test]
+fn cursor_gets_its_own_layout_next_to_the_users_hooks() {
+    let dir = project("cursor");
+    std::fs::create_dir_all(dir.join(".cursor")).unwrap();
+    let settings = dir.join(".cursor/hooks.json");
+    std::fs::write(
+        &settings,
+        "{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [{\"command\": \"./format.sh\"}]\n  }\n}\n",
+    )
+    .unwrap();
+    let output = init(&dir, &["cursor"]);
+    assert!(output.status.success(), "{output:?}");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(written["version"], 1);
+    let edits = written["hooks"]["afterFileEdit"].as_array().unwrap();
+    assert_eq!(edits[0]["command"], "./format.sh");
+    // Cursor runs hooks in the project directory: the hooks file is named from there.
+    assert_eq!(edits[1]["command"], "hooks cursor --config hooks.yaml");
+    for event in [
+        "beforeShellExecution",
+        "beforeMCPExecution",
+        "beforeReadFile",
+        "beforeSubmitPrompt",
+        "stop",
+    ] {
+        assert_eq!(
+            written["hooks"][event][0]["command"], "hooks cursor --config hooks.yaml",
+            "{event}"
+        );
+    }
+    assert_eq!(
+        stdout(&init(&dir, &["cursor"])),
+        "already set up: nothing to change\n"
+    );
+}
+
+/// What a user gets from `hooks init claude`, run as Claude Code runs it.
+#[test]
+fn the_starter_policy_guards_claude_code_out_of_the_box() {
+    let dir = project("starter");
+    assert!(init(&dir, &["claude"]).status.success());
+    let check = Command::new(env!("CARGO_BIN_EXE_hooks"))
+        .arg("check")
+        .arg(dir.join("hooks.yaml"))
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{check:?}");
+    assert!(
+        stdout(&check).contains("ok (3 modules, 0 hooks)"),
+        "{}",
+        stdout(&check)
+    );
+
+    let claude = |input: Value| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
+            .args(["claude", "--config"])
+            .arg(dir.join("hooks.yaml"))
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.to_string().as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let bash = |command: &str| {
+        serde_json::json!({
+            "session_id": "s1", "cwd": dir, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t1"
+        })
+    };
+    let denied = claude(bash("rm -rf /"));
+    assert_eq!(denied.status.code(), Some(2));
+    assert!(!denied.stderr.is_empty());
+    let fine = claude(bash("cargo test"));
+    assert_eq!(fine.status.code(), Some(0), "{fine:?}");
+    assert!(fine.stdout.is_empty(), "no opinion is no answer: {fine:?}");
+    let log = std::fs::read_to_string(dir.join(".hooks/events.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 2, "both calls are logged");
+}

@@ -18,8 +18,8 @@
 //! | `sessionStart`, `sessionEnd`, `preCompact` | `session:start`, `session:end`, `context:pre_compact` | | |
 //! | any other | `cursor:<snake_case>` | | |
 //!
-//! Cursor's own fields stay in the data beside ours; `afterMCPExecution`'s `result_json` is also
-//! the `tool_result`.
+//! Cursor's own fields stay in the data beside ours; `afterShellExecution`'s `output` and
+//! `afterMCPExecution`'s `result_json` are also the `tool_result`.
 //!
 //! # Answers (`hooks cursor`)
 //!
@@ -120,10 +120,13 @@ pub fn event_in(input: &str) -> Result<MappedEvent, InputError> {
         data.insert(TOOL_NAME.to_owned(), name);
         data.insert(TOOL_INPUT.to_owned(), input);
     }
-    if mapped.agent_event == "afterMCPExecution" {
-        if let Some(result) = field(data, "result_json") {
-            data.entry(TOOL_RESULT).or_insert(result);
-        }
+    let result = match mapped.agent_event.as_str() {
+        "afterShellExecution" => field(data, "output"),
+        "afterMCPExecution" => field(data, "result_json"),
+        _ => None,
+    };
+    if let Some(result) = result {
+        data.entry(TOOL_RESULT).or_insert(result);
     }
     Ok(mapped)
 }
