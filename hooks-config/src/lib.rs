@@ -72,7 +72,6 @@
 //! [`load_file`] reports every problem at once, each with file, line and column. It also loads a
 //! Claude Code settings file (`.json`), converted as
 //! [`import_settings`](crate::interop::claude::import_settings) converts it.
-
 //!
 //! # Features
 //!
