@@ -161,12 +161,13 @@ async fn dying_mid_request_is_a_failure_that_on_failure_decides_and_the_next_eve
 #[tokio::test]
 async fn a_hang_is_killed_at_the_timeout_with_its_group_and_the_next_event_gets_a_fresh_process() {
     let dir = scratch("hang");
-    // On n == 2 it starts a child that would outlive it, then hangs.
+    // On n == 2 it starts a child that would outlive it, then hangs. The timeout leaves room
+    // for the interpreter to start on a loaded machine: the first event must not time out.
     let hang = "    if n == 2:\n        import subprocess\n        child = subprocess.Popen(['sleep', '300'])\n        open('child.pid', 'w').write(str(child.pid))\n        time.sleep(300)\n";
     let (registry, _mounted) = persistent(
         &dir,
         &server(hang),
-        "      timeout_ms: 1000\n      on_failure: block\n",
+        "      timeout_ms: 3000\n      on_failure: block\n",
     );
     let (first, _) = ask(&registry, 1).await;
     let hung = registry.emit("tool:pre", call(2)).await;
