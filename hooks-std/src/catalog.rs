@@ -6,7 +6,7 @@
 //! own with [`ModuleCatalog::add`], so that its hooks files can mount them too.
 //!
 //! Configurations are the modules' own serde configs: an unknown key is an error naming it.
-//! A relative path that the configuration gives (`workspace`, `home`, `path`) is resolved
+//! A relative path that the configuration gives (`workspace`, `home`, `path`, `file`) is resolved
 //! against the [`base`](ModuleContext::base) the caller passes, the hooks file's directory; a
 //! path left out keeps the module's default.
 //!
@@ -266,8 +266,9 @@ fn linter(config: &Value, context: &ModuleContext) -> Result<BoxModule, String> 
     ))
 }
 
-fn reminder(config: &Value, _: &ModuleContext) -> Result<BoxModule, String> {
-    let parsed: ReminderConfig = parse(config)?;
+fn reminder(config: &Value, context: &ModuleContext) -> Result<BoxModule, String> {
+    let mut parsed: ReminderConfig = parse(config)?;
+    parsed.file = parsed.file.map(|path| context.resolve(&path));
     Ok(Box::new(
         ReminderModule::new(parsed).map_err(|e| e.to_string())?,
     ))

@@ -2,8 +2,10 @@
 //! the current todo or status list as ephemeral context, so the agent keeps it in mind without
 //! the reminders piling up in the history.
 //!
-//! The application updates the list through [`ReminderModule::set`]; nothing is injected while
-//! it is empty.
+//! The application updates the list through [`ReminderModule::set`]; a hooks file, whose
+//! module lives for one event when an agent runs `hooks` per event, gives it as `items` or as a
+//! `file` read at every event (one item a line; Markdown list marks and checked `[x]` items
+//! are left out). Nothing is injected while the list is empty.
 //!
 //! Config keys (unknown keys are an error naming the key):
 //!
@@ -11,6 +13,8 @@
 //! |---|---|---|
 //! | `title` | `Current todos` | the first line of the reminder |
 //! | `events` | `provider:request` | when to remind |
+//! | `items` | none | the list to start from |
+//! | `file` | none | a todo file read at every event, its items after `items` (a file that cannot be read adds nothing) |
 //! | `max_items` | `20` | how many items to show (the rest are counted) |
 //! | `priority` | `100` | after hooks that modify the request |
 //!
@@ -25,6 +29,7 @@
 //! );
 //! ```
 
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use hooks_core::module::{HookModule, MountError, Mounted};
@@ -40,6 +45,10 @@ pub struct ReminderConfig {
     pub title: String,
     /// When to remind.
     pub events: Vec<String>,
+    /// The list to start from.
+    pub items: Vec<String>,
+    /// A todo file read at every event; its open items follow `items`.
+    pub file: Option<PathBuf>,
     /// How many items to show.
     pub max_items: usize,
     /// The handler's priority.
@@ -51,6 +60,8 @@ impl Default for ReminderConfig {
         ReminderConfig {
             title: "Current todos".to_owned(),
             events: vec!["provider:request".to_owned()],
+            items: Vec::new(),
+            file: None,
             max_items: 20,
             priority: 100,
         }
@@ -77,8 +88,8 @@ impl ReminderModule {
                 .map_err(|error| ReminderConfigError(format!("`events`: {error}")))?;
         }
         Ok(ReminderModule {
+            items: Arc::new(Mutex::new(config.items.clone())),
             config: Arc::new(config),
-            items: Arc::default(),
         })
     }
 
@@ -94,7 +105,10 @@ impl ReminderModule {
 
     /// The reminder as it would be injected now, if the list is not empty.
     pub fn text(&self) -> Option<String> {
-        let items = self.items.lock().unwrap_or_else(|p| p.into_inner());
+        let mut items = self.items.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(file) = &self.config.file {
+            items.extend(open_items(file));
+        }
         if items.is_empty() {
             return None;
         }
@@ -111,6 +125,22 @@ impl ReminderModule {
         }
         Some(text)
     }
+}
+
+/// The open items of a todo file: its non-empty lines, without Markdown list marks, checked
+/// items (`- [x] ...`) left out. A file that cannot be read has none (a reminder is a nicety,
+/// never a reason to fail the event).
+fn open_items(file: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return Vec::new();
+    };
+    text.lines()
+        .map(str::trim)
+        .map(|line| line.trim_start_matches(['-', '*', '+']).trim_start())
+        .filter(|line| !line.is_empty() && !line.starts_with("[x]") && !line.starts_with("[X]"))
+        .map(|line| line.strip_prefix("[ ]").unwrap_or(line).trim().to_owned())
+        .filter(|line| !line.is_empty())
+        .collect()
 }
 
 impl Hook for ReminderModule {

@@ -187,3 +187,48 @@ fn an_application_adds_its_own_module_but_cannot_replace_a_standard_one() {
         Err(CatalogError::Taken("safety".to_owned()))
     );
 }
+
+#[tokio::test]
+async fn a_reminder_from_a_hooks_file_takes_its_items_and_its_todo_file_at_every_event() {
+    let base = hooks_testing::scratch_dir("catalog", "reminder");
+    std::fs::write(
+        base.join("TODO.md"),
+        "- [ ] write the parser test\n- [x] set up CI\n\n* fix the empty input\n",
+    )
+    .unwrap();
+    let reminder = ModuleCatalog::standard()
+        .build(
+            "reminder",
+            &json!({"items": ["keep secrets out"], "file": "TODO.md", "events": ["prompt:submit"]}),
+            &ModuleContext::new(&base),
+        )
+        .unwrap();
+    let registry = HookRegistry::new();
+    let _mounted = reminder.mount(&registry).unwrap();
+    let outcome = registry
+        .emit("prompt:submit", json!({"prompt": "go on"}))
+        .await;
+    assert_eq!(
+        outcome.injections[0].text,
+        "Current todos:\n- keep secrets out\n- write the parser test\n- fix the empty input"
+    );
+    assert!(outcome.injections[0].ephemeral);
+
+    // The file is read again at each event: what was done drops out.
+    std::fs::write(base.join("TODO.md"), "- [x] write the parser test\n").unwrap();
+    let outcome = registry
+        .emit("prompt:submit", json!({"prompt": "go on"}))
+        .await;
+    assert_eq!(
+        outcome.injections[0].text,
+        "Current todos:\n- keep secrets out"
+    );
+
+    // A file that is gone adds nothing and fails nothing.
+    std::fs::remove_file(base.join("TODO.md")).unwrap();
+    let outcome = registry
+        .emit("prompt:submit", json!({"prompt": "go on"}))
+        .await;
+    assert!(outcome.failures.is_empty());
+    assert_eq!(outcome.injections.len(), 1);
+}
