@@ -1,0 +1,184 @@
+//! The standard modules under a per-event agent hook: each `hooks claude|gemini|cursor` run is a
+//! process of its own, started by the agent for one event, with the modules mounted from the
+//! project's hooks file. Driven as the agents drive it: their JSON on stdin, their answer read.
+
+#![allow(clippy::unwrap_used)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+fn project(test: &str, yaml: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("hooks-agent-modules-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("hooks.yaml"), yaml).unwrap();
+    dir
+}
+
+fn run(agent: &str, dir: &Path, input: &Value) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
+        .args([agent, "--config", "hooks.yaml"])
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "not JSON ({error}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+fn claude(event: &str, fields: Value) -> Value {
+    let mut input = json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": ".", "hook_event_name": event});
+    input
+        .as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    input
+}
+
+#[test]
+fn the_approval_module_asks_in_each_agents_terms() {
+    let dir = project(
+        "approval",
+        "modules:\n  approval:\n    tools: [Write, write_file, Shell]\n",
+    );
+    let write =
+        json!({"tool_name": "Write", "tool_input": {"file_path": "src/lib.rs", "content": "x"}});
+    let asked = run("claude", &dir, &claude("PreToolUse", write));
+    assert_eq!(asked.status.code(), Some(0), "{asked:?}");
+    let answer = stdout_json(&asked);
+    let specific = &answer["hookSpecificOutput"];
+    assert_eq!(specific["permissionDecision"], "ask");
+    assert!(
+        specific["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("src/lib.rs"),
+        "{answer}"
+    );
+
+    // Gemini CLI cannot ask from a hook: the documented answer is a deny with the question.
+    let gemini = run(
+        "gemini",
+        &dir,
+        &json!({"session_id": "s1", "cwd": ".", "hook_event_name": "BeforeTool", "tool_name": "write_file", "tool_input": {"file_path": "a.txt"}}),
+    );
+    assert_eq!(gemini.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&gemini.stderr).contains("cannot ask"));
+
+    let cursor = run(
+        "cursor",
+        &dir,
+        &json!({"hook_event_name": "beforeShellExecution", "conversation_id": "c", "generation_id": "g", "command": "make deploy", "cwd": "."}),
+    );
+    assert_eq!(stdout_json(&cursor)["permission"], "ask");
+}
+
+#[test]
+fn the_reminder_rides_on_each_prompt_from_the_todo_file() {
+    let dir = project(
+        "reminder",
+        "modules:\n  reminder:\n    file: TODO.md\n    events: [prompt:submit]\n",
+    );
+    std::fs::write(dir.join("TODO.md"), "- [ ] migrate the schema\n").unwrap();
+    let output = run(
+        "claude",
+        &dir,
+        &claude("UserPromptSubmit", json!({"prompt": "next step?"})),
+    );
+    let answer = stdout_json(&output);
+    assert_eq!(
+        answer["hookSpecificOutput"]["additionalContext"],
+        "Current todos:\n- migrate the schema"
+    );
+}
+
+#[test]
+fn the_linter_reads_the_written_file_from_the_event_alone() {
+    let dir = project(
+        "linter",
+        "modules:\n  linter:\n    workspace: \".\"\n    linters:\n      py: [sh, -c, \"grep -n TODO $1 && exit 1 || exit 0\", lint, \"{file}\"]\n",
+    );
+    std::fs::write(dir.join("app.py"), "x = 1  # TODO remove\n").unwrap();
+    let output = run(
+        "claude",
+        &dir,
+        &claude(
+            "PostToolUse",
+            json!({"tool_name": "Write", "tool_input": {"file_path": dir.join("app.py")}, "tool_response": {"success": true}}),
+        ),
+    );
+    let answer = stdout_json(&output);
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(context.contains("1:x = 1  # TODO remove"), "{answer}");
+}
+
+#[test]
+fn thirty_two_hook_processes_at_once_log_every_event_whole() {
+    let dir = project(
+        "logging",
+        "modules:\n  logging:\n    path: .hooks/events.jsonl\n",
+    );
+    let children: Vec<_> = (0..32)
+        .map(|n| {
+            let input = claude(
+                "PreToolUse",
+                json!({"tool_name": "Bash", "tool_input": {"command": format!("echo {n}"), "padding": "x".repeat(2000)}}),
+            );
+            let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
+                .args(["claude", "--config", "hooks.yaml"])
+                .current_dir(&dir)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(input.to_string().as_bytes())
+                .unwrap();
+            child
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let log = std::fs::read_to_string(dir.join(".hooks/events.jsonl")).unwrap();
+    let mut seen: Vec<String> = log
+        .lines()
+        .map(|line| {
+            let record: Value = serde_json::from_str(line).expect("a whole JSON line");
+            record["data"]["tool_input"]["command"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    seen.sort();
+    let mut expected: Vec<String> = (0..32).map(|n| format!("echo {n}")).collect();
+    expected.sort();
+    assert_eq!(seen, expected);
+}
