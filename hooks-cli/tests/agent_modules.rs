@@ -182,3 +182,24 @@ fn thirty_two_hook_processes_at_once_log_every_event_whole() {
     expected.sort();
     assert_eq!(seen, expected);
 }
+
+#[test]
+fn the_safety_workspace_is_the_hooks_files_directory_when_run_from_there() {
+    // As Claude Code runs it: in the project, the hooks file named relative to it.
+    let dir = project("workspace", "modules:\n  safety: {workspace: \".\"}\n");
+    let write = |path: &str| {
+        claude(
+            "PreToolUse",
+            json!({"tool_name": "Write", "tool_input": {"file_path": path, "content": "x"}}),
+        )
+    };
+    let inside = run("claude", &dir, &write("src/main.rs"));
+    assert_eq!(inside.status.code(), Some(0), "{inside:?}");
+    let secret = run("claude", &dir, &write(".env"));
+    assert_eq!(secret.status.code(), Some(2));
+    let reason = String::from_utf8_lossy(&secret.stderr);
+    assert!(
+        reason.contains(&*dir.join(".env").to_string_lossy()),
+        "the path is resolved in the project: {reason}"
+    );
+}

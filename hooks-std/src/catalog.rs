@@ -70,13 +70,12 @@ impl ModuleContext {
         &self.base
     }
 
-    /// `path` resolved against [`base`](ModuleContext::base) when it is relative.
+    /// `path` resolved against [`base`](ModuleContext::base) when it is relative, and made
+    /// absolute (against the working directory, when the base is relative too): a module that
+    /// confines tools to a workspace must know where it is, whatever directory it runs in.
     pub fn resolve(&self, path: &Path) -> PathBuf {
-        if path.is_absolute() {
-            path.to_path_buf()
-        } else {
-            self.base.join(path)
-        }
+        let joined = self.base.join(path);
+        std::path::absolute(&joined).unwrap_or(joined)
     }
 }
 

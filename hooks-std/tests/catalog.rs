@@ -232,3 +232,14 @@ async fn a_reminder_from_a_hooks_file_takes_its_items_and_its_todo_file_at_every
     assert!(outcome.failures.is_empty());
     assert_eq!(outcome.injections.len(), 1);
 }
+
+#[test]
+fn paths_from_a_relative_base_become_absolute() {
+    let context = ModuleContext::new(std::path::Path::new("."));
+    let resolved = context.resolve(std::path::Path::new("logs/events.jsonl"));
+    assert!(resolved.is_absolute(), "{}", resolved.display());
+    assert!(resolved.ends_with("logs/events.jsonl"));
+    assert!(resolved.starts_with(std::env::current_dir().unwrap()));
+    let absolute = std::path::Path::new("/var/log/hooks.jsonl");
+    assert_eq!(context.resolve(absolute), absolute);
+}
