@@ -27,8 +27,9 @@
 //! assert_eq!(clean["prompt"], "use [REDACTED:anthropic_key]");
 //! ```
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use aho_corasick::AhoCorasick;
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 use regex::{Regex, RegexSet};
@@ -92,35 +93,72 @@ impl Default for RedactionConfig {
     }
 }
 
-const BUILTIN: &[(&str, &str)] = &[
-    (
-        "private_key",
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
-    ),
-    ("anthropic_key", r"sk-ant-[A-Za-z0-9_-]{16,}"),
-    (
-        "openai_key",
-        r"sk-(?:proj-|live-|svcacct-)?[A-Za-z0-9_-]{16,}",
-    ),
-    ("stripe_key", r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}"),
-    ("aws_access_key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    (
-        "github_token",
-        r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})",
-    ),
-    ("slack_token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-    ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}"),
-    (
-        "jwt",
-        r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
-    ),
-    ("bearer_token", r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{8,}=*"),
+/// A built-in pattern: its name, its regex, and literals one of which every match contains.
+struct Builtin {
+    name: &'static str,
+    regex: &'static str,
+    /// The prefilter: a text holding none of these (in any ASCII case) cannot match.
+    literals: &'static [&'static str],
+}
+
+const BUILTIN: &[Builtin] = &[
+    Builtin {
+        name: "private_key",
+        regex: r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
+        literals: &["PRIVATE KEY-----"],
+    },
+    Builtin {
+        name: "anthropic_key",
+        regex: r"sk-ant-[A-Za-z0-9_-]{16,}",
+        literals: &["sk-ant-"],
+    },
+    Builtin {
+        name: "openai_key",
+        regex: r"sk-(?:proj-|live-|svcacct-)?[A-Za-z0-9_-]{16,}",
+        literals: &["sk-"],
+    },
+    Builtin {
+        name: "stripe_key",
+        regex: r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}",
+        literals: &["_live_", "_test_"],
+    },
+    Builtin {
+        name: "aws_access_key",
+        regex: r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+        literals: &["AKIA", "ASIA"],
+    },
+    Builtin {
+        name: "github_token",
+        regex: r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})",
+        literals: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+    },
+    Builtin {
+        name: "slack_token",
+        regex: r"\bxox[abposr]-[A-Za-z0-9-]{10,}",
+        literals: &["xox"],
+    },
+    Builtin {
+        name: "google_api_key",
+        regex: r"\bAIza[0-9A-Za-z_-]{35}",
+        literals: &["AIza"],
+    },
+    Builtin {
+        name: "jwt",
+        regex: r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        literals: &["eyJ"],
+    },
+    Builtin {
+        name: "bearer_token",
+        regex: r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{8,}=*",
+        literals: &["bearer"],
+    },
 ];
 
-const EMAIL: (&str, &str) = (
-    "email",
-    r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b",
-);
+const EMAIL: Builtin = Builtin {
+    name: "email",
+    regex: r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b",
+    literals: &["@"],
+};
 
 /// A configuration that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -130,9 +168,25 @@ pub struct RedactionConfigError(String);
 #[derive(Debug)]
 struct Redactor {
     config: RedactionConfig,
-    any: RegexSet,
-    rules: Vec<(Regex, String)>,
+    /// Every pattern's regex and replacement, in rule order.
+    sources: Vec<(String, String)>,
+    /// The literals of the built-in patterns; `None` when a configured pattern (which has no
+    /// known literal) makes every text a candidate.
+    prefilter: Option<AhoCorasick>,
+    /// Compiled at the first text the prefilter lets through. Compiling costs a millisecond,
+    /// far more than a per-event hook process spends on anything else, and most events hold
+    /// no secret.
+    compiled: OnceLock<Compiled>,
     secret_keys: Vec<String>,
+}
+
+/// The regexes of a redactor, once needed.
+#[derive(Debug)]
+struct Compiled {
+    /// Which rules match a text, in one pass.
+    any: RegexSet,
+    /// Each rule's own regex, compiled when the set first finds it.
+    rules: Vec<OnceLock<Regex>>,
 }
 
 /// The redaction module: see the [module docs](self).
@@ -152,37 +206,50 @@ impl RedactionModule {
             hooks_core::events::canonicalize(event)
                 .map_err(|error| RedactionConfigError(format!("`events`: {error}")))?;
         }
-        let mut sources: Vec<(String, String)> = Vec::new();
+        let mut builtins: Vec<&Builtin> = Vec::new();
         if config.builtin {
-            sources.extend(
-                BUILTIN
-                    .iter()
-                    .map(|(n, r)| ((*n).to_owned(), (*r).to_owned())),
-            );
+            builtins.extend(BUILTIN);
         }
         if config.emails {
-            sources.push((EMAIL.0.to_owned(), EMAIL.1.to_owned()));
+            builtins.push(&EMAIL);
         }
-        sources.extend(
-            config
-                .patterns
-                .iter()
-                .map(|p| (p.name.clone(), p.regex.clone())),
-        );
-        let rules = sources
+        let mut sources: Vec<(String, String)> = builtins
             .iter()
-            .map(|(name, source)| {
-                Regex::new(source)
-                    .map(|regex| (regex, format!("[REDACTED:{name}]")))
-                    .map_err(|error| {
-                        RedactionConfigError(format!(
-                            "`patterns`: `{name}` does not compile: {error}"
-                        ))
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let any = RegexSet::new(sources.iter().map(|(_, source)| source))
-            .map_err(|error| RedactionConfigError(format!("`patterns`: {error}")))?;
+            .map(|b| (b.regex.to_owned(), format!("[REDACTED:{}]", b.name)))
+            .collect();
+        // Configured patterns are checked now (they are few); the set is compiled when needed.
+        for pattern in &config.patterns {
+            Regex::new(&pattern.regex).map_err(|error| {
+                RedactionConfigError(format!(
+                    "`patterns`: `{}` does not compile: {error}",
+                    pattern.name
+                ))
+            })?;
+            sources.push((
+                pattern.regex.clone(),
+                format!("[REDACTED:{}]", pattern.name),
+            ));
+        }
+        // With configured patterns every text is a candidate, and the set is compiled now so
+        // that one that cannot be (too large together) is a configuration error.
+        let compiled = OnceLock::new();
+        if !config.patterns.is_empty() {
+            let any = RegexSet::new(sources.iter().map(|(source, _)| source))
+                .map_err(|error| RedactionConfigError(format!("`patterns`: {error}")))?;
+            let rules = sources.iter().map(|_| OnceLock::new()).collect();
+            let _ = compiled.set(Compiled { any, rules });
+        }
+        let prefilter = if config.patterns.is_empty() {
+            let literals = builtins.iter().flat_map(|b| b.literals.iter());
+            Some(
+                AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .build(literals)
+                    .map_err(|error| RedactionConfigError(format!("the prefilter: {error}")))?,
+            )
+        } else {
+            None
+        };
         let secret_keys = config
             .secret_keys
             .iter()
@@ -191,8 +258,9 @@ impl RedactionModule {
         Ok(RedactionModule {
             redactor: Arc::new(Redactor {
                 config,
-                any,
-                rules,
+                sources,
+                prefilter,
+                compiled,
                 secret_keys,
             }),
         })
@@ -217,18 +285,42 @@ impl RedactionModule {
 }
 
 impl Redactor {
+    /// The regexes, compiled at the first call (configured patterns were compiled by `new`).
+    fn compiled(&self) -> &Compiled {
+        self.compiled.get_or_init(|| Compiled {
+            // Only the built-in patterns get here: constants, compiled by the tests.
+            any: RegexSet::new(self.sources.iter().map(|(source, _)| source))
+                .expect("the built-in patterns compile"),
+            rules: self.sources.iter().map(|_| OnceLock::new()).collect(),
+        })
+    }
+
     fn text(&self, text: &str, count: &mut usize) -> Option<String> {
-        let matched = self.any.matches(text);
+        if self.sources.is_empty()
+            || self
+                .prefilter
+                .as_ref()
+                .is_some_and(|literals| !literals.is_match(text))
+        {
+            return None;
+        }
+        let compiled = self.compiled();
+        let matched = compiled.any.matches(text);
         if !matched.matched_any() {
             return None;
         }
         let mut clean = text.to_owned();
         for index in matched.iter() {
-            let (regex, replacement) = &self.rules[index];
+            let regex = compiled.rules[index].get_or_init(|| {
+                Regex::new(&self.sources[index].0)
+                    .expect("every pattern compiled alone when the module was built")
+            });
             let found = regex.find_iter(&clean).count();
             if found > 0 {
                 *count += found;
-                clean = regex.replace_all(&clean, replacement.as_str()).into_owned();
+                clean = regex
+                    .replace_all(&clean, self.sources[index].1.as_str())
+                    .into_owned();
             }
         }
         (clean != text).then_some(clean)
@@ -319,5 +411,73 @@ impl HookModule for RedactionModule {
             )?;
         }
         Ok(mounted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_patterns_compile_together_and_alone() {
+        let every: Vec<&str> = BUILTIN.iter().chain([&EMAIL]).map(|b| b.regex).collect();
+        assert!(RegexSet::new(&every).is_ok());
+        for builtin in BUILTIN.iter().chain([&EMAIL]) {
+            assert!(Regex::new(builtin.regex).is_ok(), "{}", builtin.name);
+        }
+    }
+
+    /// The prefilter may only skip texts no pattern matches: every secret a pattern finds
+    /// holds one of its literals.
+    #[test]
+    fn every_secret_a_pattern_finds_holds_one_of_its_literals() {
+        let samples = [
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----",
+            "sk-ant-api03-AbCdEfGhIjKlMnOpQr",
+            "sk-proj-AbCdEfGhIjKlMnOpQrSt",
+            "rk_test_AbCdEfGhIjKlMnOpQr",
+            "ASIAABCDEFGHIJKLMNOP",
+            "ghs_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+            "github_pat_AbCdEfGhIjKlMnOpQrStUv",
+            "xoxb-1234567890-abc",
+            "AIzaSyAbCdEfGhIjKlMnOpQrStUvWxYz0123456",
+            "eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2Q",
+            "Authorization: BEARER abcdefgh12345678",
+            "mail me at someone@example.org",
+        ];
+        for builtin in BUILTIN.iter().chain([&EMAIL]) {
+            let regex = Regex::new(builtin.regex).unwrap_or_else(|e| panic!("{e}"));
+            let found: Vec<&str> = samples
+                .iter()
+                .filter_map(|sample| regex.find(sample).map(|m| m.as_str()))
+                .collect();
+            assert!(!found.is_empty(), "no sample for {}", builtin.name);
+            for secret in found {
+                let lower = secret.to_ascii_lowercase();
+                assert!(
+                    builtin
+                        .literals
+                        .iter()
+                        .any(|literal| lower.contains(&literal.to_ascii_lowercase())),
+                    "{}: `{secret}` holds none of {:?}",
+                    builtin.name,
+                    builtin.literals
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn nothing_is_compiled_for_a_text_without_a_candidate() {
+        let redaction =
+            RedactionModule::new(RedactionConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(redaction.redact_text("cargo test --workspace").is_none());
+        assert!(redaction.redactor.compiled.get().is_none());
+        assert!(
+            redaction
+                .redact_text("key sk-live-AbCdEfGhIjKlMnOpQrSt1234")
+                .is_some()
+        );
+        assert!(redaction.redactor.compiled.get().is_some());
     }
 }
