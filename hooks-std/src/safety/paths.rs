@@ -20,6 +20,8 @@ pub(crate) struct PathRules {
     pub(crate) workspace: PathBuf,
     pub(crate) home: Option<PathBuf>,
     temp: PathBuf,
+    /// Every temporary directory: `/tmp`, `/var/tmp` and the system's (`$TMPDIR`).
+    temps: Vec<PathBuf>,
     confine: bool,
 }
 
@@ -67,6 +69,14 @@ impl PathRules {
             workspace: resolve_links(&lexical(&workspace)),
             home: home.map(|home| lexical(&home)),
             temp: lexical(&std::env::temp_dir()),
+            temps: {
+                let mut temps = vec![PathBuf::from("/tmp"), PathBuf::from("/var/tmp")];
+                let system = lexical(&std::env::temp_dir());
+                if !temps.contains(&system) {
+                    temps.push(system);
+                }
+                temps
+            },
             confine,
         })
     }
@@ -95,6 +105,31 @@ impl PathRules {
     /// The system's temporary directory (scratch space, not the workspace).
     pub(crate) fn temp_dir(&self) -> &Path {
         &self.temp
+    }
+
+    /// `raw` with a leading `$TMPDIR`, `${TMPDIR}` or `${TMPDIR:-…}` replaced by the system's
+    /// temporary directory, if it has one.
+    pub(crate) fn expand_temp(&self, raw: &str) -> Option<String> {
+        let rest = raw
+            .strip_prefix("$TMPDIR")
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+            .or_else(|| raw.strip_prefix("${TMPDIR}"))
+            .or_else(|| {
+                raw.strip_prefix("${TMPDIR:-")
+                    .and_then(|rest| rest.split_once('}'))
+                    .map(|(_, rest)| rest)
+            })?;
+        Some(format!("{}{rest}", self.temp.display()))
+    }
+
+    /// Whether `path` (absolute, normalised) is a temporary directory or inside one.
+    pub(crate) fn in_temp(&self, path: &Path) -> bool {
+        self.temps.iter().any(|temp| path.starts_with(temp))
+    }
+
+    /// Whether `path` is one of the temporary directories themselves.
+    pub(crate) fn is_temp_root(&self, path: &Path) -> bool {
+        self.temps.iter().any(|temp| path == temp)
     }
 
     /// Whether `path` (absolute, normalised) is in a blocked system directory.

@@ -1,11 +1,17 @@
 //! Reading a shell command line the way a shell would, far enough to see what it runs.
 //!
-//! The split follows quotes ('…', "…"), backslash escapes, separators (`;`, `&&`, `||`, `|`,
-//! `&`, newlines), grouping (`( … )`, `{ … }`), redirections and comments. Scripts hidden
-//! inside a command (`$( … )`, backticks, `bash -c '…'`, `eval …`, `su -c …`) are returned
-//! as nested scripts, to be read in turn. Nothing is expanded or executed.
+//! The split follows quotes (`'…'`, `"…"`, `$'…'`), backslash escapes and line continuations,
+//! separators (`;`, `&&`, `||`, `|`, `|&`, `&`, newlines), grouping (`( … )`, `{ … }`),
+//! redirections, comments, heredocs (`<<`, `<<-`, quoted or not) and here-strings (`<<<`).
+//! Scripts hidden inside a command (`$( … )`, backticks, `<( … )`, `>( … )`) are returned as
+//! nested scripts, to be read in turn; the text a heredoc or here-string feeds a command is
+//! kept with that command, as data, for the rules that know whether the command runs it.
+//!
+//! It never fails: unbalanced quotes and substitutions run to the end of the line, so
+//! everything in the text is still read as words. Nothing is expanded or executed. It reads
+//! the input once, and nested scripts once per level of nesting.
 
-/// One simple command: its words (quotes removed) and where it redirects output to.
+/// One simple command: its words (quotes removed) and where it reads and writes.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct SimpleCommand {
     pub words: Vec<String>,
@@ -13,15 +19,25 @@ pub(crate) struct SimpleCommand {
     pub redirect_targets: Vec<String>,
     /// Files read by `<`.
     pub input_files: Vec<String>,
+    /// Text given on standard input by heredocs and here-strings.
+    pub stdin_text: Vec<String>,
+    /// The command whose output this one reads through a pipe (an index into
+    /// [`Script::commands`]).
+    pub pipe_from: Option<usize>,
+}
+
+impl SimpleCommand {
     /// Whether the command reads the previous command's output through a pipe.
-    pub piped_into: bool,
+    pub fn piped_into(&self) -> bool {
+        self.pipe_from.is_some()
+    }
 }
 
 /// What a command line holds.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Script {
     pub commands: Vec<SimpleCommand>,
-    /// Command lines found inside this one (substitutions).
+    /// Command lines found inside this one (command and process substitutions).
     pub nested: Vec<String>,
 }
 
@@ -35,9 +51,26 @@ pub(crate) fn parse(line: &str) -> Script {
         word: None,
         redirect_next: None,
         pipe_pending: false,
+        heredocs: Vec::new(),
     };
     parser.run();
     parser.script
+}
+
+/// Where the next word goes, when it is not an argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Redirect {
+    Write,
+    Read,
+    HereString,
+}
+
+/// A heredoc whose body starts at the next line.
+struct PendingHeredoc {
+    /// The index the declaring command has (or will have) in [`Script::commands`].
+    command: usize,
+    delimiter: String,
+    strip_tabs: bool,
 }
 
 struct Parser {
@@ -47,10 +80,10 @@ struct Parser {
     current: SimpleCommand,
     /// The word being read; `None` between words (an empty quoted word is `Some("")`).
     word: Option<String>,
-    /// The next word is the target of a redirection: `Some(true)` written, `Some(false)` read.
-    redirect_next: Option<bool>,
+    redirect_next: Option<Redirect>,
     /// The next command reads from a pipe.
     pipe_pending: bool,
+    heredocs: Vec<PendingHeredoc>,
 }
 
 impl Parser {
@@ -62,11 +95,16 @@ impl Parser {
         self.word.get_or_insert_with(String::new).push(c);
     }
 
+    fn push_str(&mut self, text: &str) {
+        self.word.get_or_insert_with(String::new).push_str(text);
+    }
+
     fn end_word(&mut self) {
         if let Some(word) = self.word.take() {
             match self.redirect_next.take() {
-                Some(true) => self.current.redirect_targets.push(word),
-                Some(false) => self.current.input_files.push(word),
+                Some(Redirect::Write) => self.current.redirect_targets.push(word),
+                Some(Redirect::Read) => self.current.input_files.push(word),
+                Some(Redirect::HereString) => self.current.stdin_text.push(word),
                 None => self.current.words.push(word),
             }
         }
@@ -76,11 +114,19 @@ impl Parser {
         self.end_word();
         self.redirect_next = None;
         let mut command = std::mem::take(&mut self.current);
+        let declared_heredoc = self
+            .heredocs
+            .iter()
+            .any(|h| h.command == self.script.commands.len());
         if !command.words.is_empty()
             || !command.redirect_targets.is_empty()
             || !command.input_files.is_empty()
+            || !command.stdin_text.is_empty()
+            || declared_heredoc
         {
-            command.piped_into = self.pipe_pending;
+            if self.pipe_pending {
+                command.pipe_from = self.script.commands.len().checked_sub(1);
+            }
             self.script.commands.push(command);
         }
         self.pipe_pending = piped_next;
@@ -90,14 +136,25 @@ impl Parser {
         while let Some(c) = self.peek(0) {
             self.at += 1;
             match c {
-                ' ' | '\t' => self.end_word(),
-                '\n' | ';' | '(' | ')' | '{' | '}' => self.end_command(false),
+                ' ' | '\t' | '\r' => self.end_word(),
+                '\n' => {
+                    self.end_command(false);
+                    self.heredoc_bodies();
+                }
+                ';' | '(' | ')' => self.end_command(false),
+                // Braces group only as words of their own: `{ a; }`, not `${x}` or `a{b,c}`.
+                '{' if self.word.is_none() && self.peek(0).is_none_or(char::is_whitespace) => {
+                    self.end_command(false);
+                }
+                '}' if self.word.is_none() => self.end_command(false),
                 '&' => {
                     if self.peek(0) == Some('>') {
-                        // `&>` redirects both streams.
-                        self.at += 1;
+                        // `&>` and `&>>` redirect both streams.
+                        while self.peek(0) == Some('>') {
+                            self.at += 1;
+                        }
                         self.end_word();
-                        self.redirect_next = Some(true);
+                        self.redirect_next = Some(Redirect::Write);
                     } else {
                         if self.peek(0) == Some('&') {
                             self.at += 1;
@@ -105,37 +162,19 @@ impl Parser {
                         self.end_command(false);
                     }
                 }
-                '|' => {
-                    if self.peek(0) == Some('|') {
+                '|' => match self.peek(0) {
+                    Some('|') => {
                         self.at += 1;
                         self.end_command(false);
-                    } else {
+                    }
+                    Some('&') => {
+                        self.at += 1;
                         self.end_command(true);
                     }
-                }
-                '>' | '<' => {
-                    // A descriptor number just before (`2>`) belongs to the redirection.
-                    if self
-                        .word
-                        .as_deref()
-                        .is_some_and(|w| w.chars().all(|d| d.is_ascii_digit()))
-                    {
-                        self.word = None;
-                    }
-                    self.end_word();
-                    while matches!(self.peek(0), Some('>') | Some('|')) {
-                        self.at += 1;
-                    }
-                    if self.peek(0) == Some('&') {
-                        // `2>&1`, `>&2`: a descriptor is duplicated, no file is named.
-                        self.at += 1;
-                        while self.peek(0).is_some_and(|d| d.is_ascii_digit() || d == '-') {
-                            self.at += 1;
-                        }
-                    } else {
-                        self.redirect_next = Some(c == '>');
-                    }
-                }
+                    _ => self.end_command(true),
+                },
+                '<' | '>' if self.peek(0) == Some('(') => self.process_substitution(c),
+                '>' | '<' => self.redirection(c),
                 '#' if self.word.is_none() => {
                     while self.peek(0).is_some_and(|c| c != '\n') {
                         self.at += 1;
@@ -151,33 +190,187 @@ impl Parser {
                 },
                 '\'' => {
                     let text = self.take_until('\'');
-                    self.word.get_or_insert_with(String::new).push_str(&text);
+                    self.push_str(&text);
                 }
                 '"' => self.double_quoted(),
                 '`' => self.backticks(),
-                '$' if self.peek(0) == Some('(') => self.command_substitution(),
+                '$' => self.dollar(),
                 other => self.push_char(other),
             }
         }
         self.end_command(false);
+        // A heredoc whose body never came still declared its command.
+        self.heredocs.clear();
     }
 
-    /// `$( … )`, its `$(` already read: a nested script, kept in the word as written.
+    /// `$` outside single quotes: a substitution, `${…}`, `$'…'`, or a plain `$`.
+    fn dollar(&mut self) {
+        match self.peek(0) {
+            Some('(') => self.command_substitution(),
+            Some('{') => {
+                self.at += 1;
+                let inner = self.take_until('}');
+                self.push_str(&format!("${{{inner}}}"));
+            }
+            Some('\'') => {
+                self.at += 1;
+                let text = self.ansi_c_quoted();
+                self.push_str(&text);
+            }
+            _ => self.push_char('$'),
+        }
+    }
+
+    /// `$'…'`, its opening quote already read: backslash escapes are decoded.
+    fn ansi_c_quoted(&mut self) -> String {
+        let mut text = String::new();
+        while let Some(c) = self.peek(0) {
+            self.at += 1;
+            match c {
+                '\'' => break,
+                '\\' => {
+                    let Some(escaped) = self.peek(0) else { break };
+                    self.at += 1;
+                    text.push(match escaped {
+                        'n' => '\n',
+                        't' => '\t',
+                        'r' => '\r',
+                        '0' => '\0',
+                        other => other,
+                    });
+                }
+                other => text.push(other),
+            }
+        }
+        text
+    }
+
+    /// `>`, `>>`, `>|`, `<`, `<<`, `<<-`, `<<<`, `2>&1`: the next word is where it goes.
+    fn redirection(&mut self, c: char) {
+        // A descriptor number just before (`2>`) belongs to the redirection.
+        if self
+            .word
+            .as_deref()
+            .is_some_and(|w| !w.is_empty() && w.chars().all(|d| d.is_ascii_digit()))
+        {
+            self.word = None;
+        }
+        self.end_word();
+        if c == '<' && self.peek(0) == Some('<') {
+            self.at += 1;
+            if self.peek(0) == Some('<') {
+                self.at += 1;
+                self.redirect_next = Some(Redirect::HereString);
+            } else {
+                self.heredoc_operator();
+            }
+            return;
+        }
+        while matches!(self.peek(0), Some('>') | Some('|')) {
+            self.at += 1;
+        }
+        if self.peek(0) == Some('&') {
+            // `2>&1`, `>&2`: a descriptor is duplicated, no file is named.
+            self.at += 1;
+            while self.peek(0).is_some_and(|d| d.is_ascii_digit() || d == '-') {
+                self.at += 1;
+            }
+        } else {
+            self.redirect_next = Some(if c == '>' {
+                Redirect::Write
+            } else {
+                Redirect::Read
+            });
+        }
+    }
+
+    /// `<<WORD` or `<<-WORD`, the `<<` already read: the body follows the end of the line.
+    fn heredoc_operator(&mut self) {
+        let strip_tabs = self.peek(0) == Some('-');
+        if strip_tabs {
+            self.at += 1;
+        }
+        while matches!(self.peek(0), Some(' ' | '\t')) {
+            self.at += 1;
+        }
+        let mut delimiter = String::new();
+        while let Some(c) = self.peek(0) {
+            match c {
+                '\'' | '"' => {
+                    self.at += 1;
+                    delimiter.push_str(&self.take_until(c));
+                }
+                '\\' => {
+                    self.at += 1;
+                    if let Some(escaped) = self.peek(0) {
+                        self.at += 1;
+                        delimiter.push(escaped);
+                    }
+                }
+                c if c.is_whitespace() || ";|&<>()".contains(c) => break,
+                other => {
+                    self.at += 1;
+                    delimiter.push(other);
+                }
+            }
+        }
+        self.heredocs.push(PendingHeredoc {
+            command: self.script.commands.len(),
+            delimiter,
+            strip_tabs,
+        });
+    }
+
+    /// At the start of a line: the bodies of the heredocs declared on the line before.
+    fn heredoc_bodies(&mut self) {
+        for heredoc in std::mem::take(&mut self.heredocs) {
+            let mut body = String::new();
+            loop {
+                if self.at >= self.chars.len() {
+                    break;
+                }
+                let line = self.take_until('\n');
+                let compared = if heredoc.strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    line.as_str()
+                };
+                if compared == heredoc.delimiter
+                    || compared.trim_end_matches('\r') == heredoc.delimiter
+                {
+                    break;
+                }
+                body.push_str(compared);
+                body.push('\n');
+            }
+            if let Some(command) = self.script.commands.get_mut(heredoc.command) {
+                command.stdin_text.push(body);
+            } else {
+                self.current.stdin_text.push(body);
+            }
+        }
+    }
+
+    /// `$( … )`, its `$` already read: a nested script, kept in the word as written.
     fn command_substitution(&mut self) {
         self.at += 1;
         let inner = self.take_balanced();
-        self.word
-            .get_or_insert_with(String::new)
-            .push_str(&format!("$({inner})"));
+        self.push_str(&format!("$({inner})"));
+        self.script.nested.push(inner);
+    }
+
+    /// `<( … )` or `>( … )`, the `<` or `>` already read: a nested script standing for a file.
+    fn process_substitution(&mut self, direction: char) {
+        self.at += 1;
+        let inner = self.take_balanced();
+        self.push_str(&format!("{direction}({inner})"));
         self.script.nested.push(inner);
     }
 
     /// `` `…` ``, its opening backtick already read: a nested script, kept in the word.
     fn backticks(&mut self) {
         let inner = self.take_until('`');
-        self.word
-            .get_or_insert_with(String::new)
-            .push_str(&format!("`{inner}`"));
+        self.push_str(&format!("`{inner}`"));
         self.script.nested.push(inner);
     }
 
@@ -194,17 +387,42 @@ impl Parser {
         text
     }
 
-    /// The text up to the `)` that closes an already opened `$(`.
+    /// The text up to the `)` that closes an already opened `(`, quotes and nested
+    /// substitutions respected (with a stack, not recursion: nesting depth costs no stack).
     fn take_balanced(&mut self) -> String {
-        let mut depth = 1;
+        #[derive(PartialEq)]
+        enum Frame {
+            Paren,
+            DoubleQuote,
+        }
+        let mut stack = vec![Frame::Paren];
         let mut text = String::new();
         while let Some(c) = self.peek(0) {
             self.at += 1;
+            let in_quotes = stack.last() == Some(&Frame::DoubleQuote);
             match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
+                '\\' => {
+                    text.push(c);
+                    if let Some(escaped) = self.peek(0) {
+                        self.at += 1;
+                        text.push(escaped);
+                    }
+                    continue;
+                }
+                '\'' if !in_quotes => {
+                    text.push(c);
+                    text.push_str(&self.take_until('\''));
+                    text.push('\'');
+                    continue;
+                }
+                '"' if in_quotes => {
+                    stack.pop();
+                }
+                '"' => stack.push(Frame::DoubleQuote),
+                '(' if !in_quotes || text.ends_with('$') => stack.push(Frame::Paren),
+                ')' if !in_quotes => {
+                    stack.pop();
+                    if stack.is_empty() {
                         break;
                     }
                 }
@@ -230,6 +448,7 @@ impl Parser {
                     _ => self.push_char('\\'),
                 },
                 '$' if self.peek(0) == Some('(') => self.command_substitution(),
+                '$' if self.peek(0) == Some('{') => self.dollar(),
                 '`' => self.backticks(),
                 other => self.push_char(other),
             }
@@ -255,6 +474,7 @@ mod tests {
             [["echo", "a \"quoted\" word"]]
         );
         assert_eq!(words("echo '' x"), [["echo", "", "x"]]);
+        assert_eq!(words("ec\\\nho $'a\\tb'"), [["echo", "a\tb"]]);
     }
 
     #[test]
@@ -266,12 +486,22 @@ mod tests {
             .map(|c| c.words[0].as_str())
             .collect();
         assert_eq!(names, ["cd", "rm", "echo", "true", "sh", "sleep", "ls"]);
-        assert!(script.commands[4].piped_into);
-        assert!(!script.commands[3].piped_into);
+        assert_eq!(script.commands[4].pipe_from, Some(3));
+        assert!(!script.commands[3].piped_into());
         assert_eq!(
             script.commands[6].words,
             ["ls"],
             "the comment is not a command"
+        );
+    }
+
+    #[test]
+    fn braces_group_only_as_words_of_their_own() {
+        assert_eq!(words("{ ls; }"), [["ls"]]);
+        assert_eq!(words("rm -rf ${TMPDIR}/x"), [["rm", "-rf", "${TMPDIR}/x"]]);
+        assert_eq!(
+            words("git stash drop stash@{0}"),
+            [["git", "stash", "drop", "stash@{0}"]]
         );
     }
 
@@ -287,14 +517,43 @@ mod tests {
     }
 
     #[test]
+    fn heredocs_and_here_strings_are_stdin_text_not_commands() {
+        let script = parse("sh <<'END' | tee log\nrm -x a\n  END\nEND\nls");
+        assert_eq!(script.commands.len(), 3, "{script:?}");
+        assert_eq!(script.commands[0].words, ["sh"]);
+        assert_eq!(script.commands[0].stdin_text, ["rm -x a\n  END\n"]);
+        assert_eq!(script.commands[1].words, ["tee", "log"]);
+        assert_eq!(script.commands[2].words, ["ls"]);
+        let stripped = parse("cat <<-X\n\tone\n\tX\n");
+        assert_eq!(stripped.commands[0].stdin_text, ["one\n"]);
+        let here = parse("wc -c <<< \"a b\"");
+        assert_eq!(here.commands[0].words, ["wc", "-c"]);
+        assert_eq!(here.commands[0].stdin_text, ["a b"]);
+    }
+
+    #[test]
     fn substitutions_are_returned_as_nested_scripts() {
-        let script = parse(r#"echo "$(rm -rf /)" `sudo rm x` $(echo $(id))"#);
-        assert_eq!(script.nested, ["rm -rf /", "sudo rm x", "echo $(id)"]);
+        let script =
+            parse(r#"echo "$(rm -rf /)" `sudo rm x` $(echo $(id)) <(curl a) "$(echo " ) ")""#);
+        assert_eq!(
+            script.nested,
+            [
+                "rm -rf /",
+                "sudo rm x",
+                "echo $(id)",
+                "curl a",
+                "echo \" ) \""
+            ]
+        );
     }
 
     #[test]
     fn unterminated_quotes_do_not_lose_the_rest() {
         assert_eq!(words("rm -rf '/"), [["rm", "-rf", "/"]]);
         assert_eq!(words("echo \"unterminated"), [["echo", "unterminated"]]);
+        assert_eq!(
+            parse("cat <<EOF\nnever closed").commands[0].stdin_text,
+            ["never closed\n"]
+        );
     }
 }
