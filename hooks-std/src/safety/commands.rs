@@ -46,6 +46,8 @@ const ELEVATING: &[&str] = &["sudo", "doas"];
 const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox"];
 /// Programs that fetch from the network and can print what they fetch.
 const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "http", "https", "xh", "aria2c"];
+/// Programs whose `-i` names a key they use, not one they read out.
+const IDENTITY_USERS: &[&str] = &["ssh", "scp", "sftp", "ssh-copy-id"];
 /// Programs that only print their arguments.
 const PRINTERS: &[&str] = &["echo", "printf"];
 
@@ -431,7 +433,17 @@ impl CommandRules<'_> {
             .or_else(|| {
                 self.enabled
                     .has("secrets")
-                    .then(|| args.iter().find_map(|arg| here.secret(arg)))
+                    .then(|| {
+                        args.iter()
+                            .enumerate()
+                            // `ssh -i key` uses a key without reading it out.
+                            .filter(|(i, _)| {
+                                !(IDENTITY_USERS.contains(&program)
+                                    && *i > 0
+                                    && args[i - 1] == "-i")
+                            })
+                            .find_map(|(_, arg)| here.secret(arg))
+                    })
                     .flatten()
             })
             .or_else(|| {
@@ -795,7 +807,12 @@ impl Here<'_, '_> {
             && recursive(&options)
             && self.on("system")
         {
-            if let Some(denial) = operands.iter().find_map(|t| self.dangerous_target(t)) {
+            // Only the trees the system depends on: permissions elsewhere can be put back.
+            if let Some(denial) = operands
+                .iter()
+                .filter_map(|t| self.dangerous_target(t))
+                .find(|d| matches!(d.rule.as_str(), "rm-root" | "rm-home" | "rm-system"))
+            {
                 return Some(Denial::new(&rules::RECURSIVE_PERMISSIONS, denial.message));
             }
         }

@@ -1,10 +1,11 @@
 //! The optional packs: rules that are a program and a pattern over its arguments, so they
 //! are data. Each pack is off until `packs` names it (or its group, or `all`).
 //!
-//! A rule applies to the programs it lists (by base name, after wrappers); its pattern is a
-//! regex over the arguments joined by single spaces, followed by any text the command reads
-//! from a heredoc or here-string (so `psql <<SQL … SQL` is read too); `unless` is a regex
-//! that, when it matches too, lets the command pass (`--dry-run`, a `WHERE` clause).
+//! A rule applies to the programs it lists (by base name after wrappers, in lower case; an
+//! empty list is any program); its pattern is a regex over the program and its arguments
+//! joined by single spaces, followed by any text the command reads from a heredoc, a
+//! here-string or an `echo` piped in (so `psql <<SQL … SQL` is read too); `unless` is a regex
+//! that, when it matches too, lets the command pass (`--dry-run`).
 
 use regex::Regex;
 
@@ -15,9 +16,9 @@ use super::{Pack, Rule};
 #[derive(Debug)]
 pub(crate) struct PatternRule {
     pub rule: Rule,
-    /// The programs it applies to.
+    /// The programs it applies to, in lower case; empty for any.
     pub programs: &'static [&'static str],
-    /// A regex over the arguments (and stdin text).
+    /// A regex over `program args…` (and stdin text).
     pub pattern: &'static str,
     /// A regex that excuses a match; empty for none.
     pub unless: &'static str,
@@ -68,12 +69,17 @@ impl Compiled {
         stdin: &[String],
     ) -> Option<&'static Rule> {
         let mut text: Option<String> = None;
+        let lower = program.to_ascii_lowercase();
         for (rule, pattern, unless) in &self.rules {
-            if !rule.programs.contains(&program) {
+            if !rule.programs.is_empty() && !rule.programs.contains(&lower.as_str()) {
                 continue;
             }
             let text = text.get_or_insert_with(|| {
-                let mut text = args.join(" ");
+                let mut text = program.to_owned();
+                for arg in args {
+                    text.push(' ');
+                    text.push_str(arg);
+                }
                 for body in stdin {
                     text.push('\n');
                     text.push_str(body);
