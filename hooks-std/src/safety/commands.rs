@@ -46,6 +46,28 @@ const ELEVATING: &[&str] = &["sudo", "doas"];
 const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox"];
 /// Programs that fetch from the network and can print what they fetch.
 const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "http", "https", "xh", "aria2c"];
+/// `find` tests that select some files only.
+const FIND_TESTS: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-regex",
+    "-iregex",
+    "-newer",
+    "-mtime",
+    "-mmin",
+    "-atime",
+    "-amin",
+    "-ctime",
+    "-cmin",
+    "-empty",
+    "-size",
+    "-user",
+    "-group",
+    "-perm",
+];
 /// Programs whose `-i` names a key they use, not one they read out.
 const IDENTITY_USERS: &[&str] = &["ssh", "scp", "sftp", "ssh-copy-id"];
 /// Programs that only print their arguments.
@@ -691,7 +713,16 @@ impl CommandRules<'_> {
             .collect();
         let roots = if roots.is_empty() { vec!["."] } else { roots };
         if args.iter().any(|a| a == "-delete") && self.enabled.has("filesystem") {
-            if let Some(denial) = roots.iter().find_map(|root| here.dangerous_target(root)) {
+            // With tests (`-name '*.orig'`) only some files go, so only the trees the system
+            // depends on are refused; without, the whole root goes.
+            let filtered = args.iter().any(|a| FIND_TESTS.contains(&a.as_str()));
+            if let Some(denial) = roots
+                .iter()
+                .filter_map(|root| here.dangerous_target(root))
+                .find(|d| {
+                    !filtered || matches!(d.rule.as_str(), "rm-root" | "rm-home" | "rm-system")
+                })
+            {
                 return Some(denial);
             }
         }
