@@ -521,3 +521,36 @@ async fn the_hook_tells_the_user_which_rule_fired() {
         "{result:?}"
     );
 }
+
+#[test]
+fn commands_nested_without_a_shell_hit_the_same_limit() {
+    let chain = format!("{}ls", "find . -exec ".repeat(2_000));
+    assert_eq!(rule(&chain).as_deref(), Some("input:too-deep"));
+    let wrappers = format!("{}git status", "xargs ".repeat(2_000));
+    assert_eq!(
+        rule(&wrappers),
+        None,
+        "wrappers are peeled in a loop, not nested"
+    );
+}
+
+#[test]
+fn commands_after_reserved_words_are_checked() {
+    assert_denied_by(
+        &["default"],
+        &[
+            ("if rm -rf ~; then echo gone; fi", "filesystem:rm-home"),
+            ("while true; do git clean -fdx; done", "git:clean-force"),
+            ("! git push --force", "git:push-force"),
+            ("for d in a b; do rm -rf /; done", "filesystem:rm-root"),
+            ("case $1 in x) git reset --hard;; esac", "git:reset-hard"),
+        ],
+    );
+    assert_allowed(
+        &["default"],
+        &[
+            "if command -v git >/dev/null; then echo found; fi",
+            "for f in *.rs; do wc -l $f; done",
+        ],
+    );
+}

@@ -43,6 +43,12 @@ const WRAPPERS: &[&str] = &[
     "proxychains4",
 ];
 const ELEVATING: &[&str] = &["sudo", "doas"];
+/// Reserved words a command may follow.
+const KEYWORDS: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "while", "until", "do", "done", "!", "esac",
+];
+/// Reserved words that start a header, not a command.
+const HEADERS: &[&str] = &["for", "select", "case", "function"];
 const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox"];
 /// Programs that fetch from the network and can print what they fetch.
 const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "http", "https", "xh", "aria2c"];
@@ -138,6 +144,20 @@ fn unwrap(words: &[String]) -> Unwrapped<'_> {
         let Some(program) = words.get(at).map(|w| program_name(w)) else {
             break;
         };
+        if KEYWORDS.contains(&program) {
+            // `if rm …`, `do rm …`, `! rm …`: the command follows the reserved word.
+            at += 1;
+            continue;
+        }
+        if HEADERS.contains(&program) {
+            // `for x in a b`, `case $x in`: a loop or case header runs nothing.
+            return Unwrapped {
+                argv: &[],
+                elevated,
+                via_xargs,
+                split_string,
+            };
+        }
         if !WRAPPERS.contains(&program) {
             break;
         }
@@ -392,6 +412,15 @@ impl CommandRules<'_> {
         fed: &Fed,
         depth: usize,
     ) -> Option<Denial> {
+        if depth > MAX_DEPTH {
+            // `find -exec find -exec …` nests without a shell: the same limit applies.
+            return Some(Denial::new(
+                &rules::TOO_DEEP,
+                "the command nests commands too deeply to be checked; run the inner command \
+                 directly"
+                    .to_owned(),
+            ));
+        }
         let (program, args) = match argv.split_first() {
             Some((program, args)) => (program_name(program), args),
             None => return None,

@@ -21,6 +21,20 @@
 //! | `home` | `$HOME` | what `~` means |
 //! | `confine_to_workspace` | `true` | deny file tools outside the workspace |
 //! | `priority` | `-100` | runs before most hooks |
+//! | `packs` | `[default]` | the rule packs switched on: names, groups (`database`), `default`, `all`; an unknown name is an error listing the valid ones |
+//! | `rm_policy` | `workspace` | where recursive deletion is allowed: `workspace` (inside the project and temporary directories) or `temp_only` (only `/tmp`, `/var/tmp`, `$TMPDIR`) |
+//!
+//! Every denial names the rule that fired, `[pack:rule]`, then what to do instead; the
+//! [packs] module lists every pack and rule. On by default: `filesystem`, `system`, `secrets`,
+//! `disk`, `download`, `git` and `inline`; the optional packs (databases, containers,
+//! Kubernetes, clouds, storage, secrets managers, messaging, search, DNS, CI/CD, ...) are
+//! switched on by name.
+//!
+//! A command line is read as a shell reads it (see `shell.rs`): every simple command of
+//! lists, pipelines, groups, command and process substitutions, with heredocs and
+//! here-strings kept as the text a command reads. Code given to an interpreter (`-c`, `-e`,
+//! a heredoc, a here-string, a pipe) is read for destructive calls and the shell commands it
+//! runs; text fed to a command that does not run it (`cat`, `tee`, `grep`) is data.
 //!
 //! ```
 //! use hooks_std::safety::{SafetyConfig, SafetyModule};
@@ -29,7 +43,9 @@
 //! let config: SafetyConfig = serde_json::from_value(json!({"workspace": "/srv/app"})).unwrap();
 //! let safety = SafetyModule::new(config).unwrap();
 //! let denial = safety.check(&json!({"command": "bash -c 'cd / && rm -rf *'"}));
-//! assert!(denial.unwrap().contains("root of the file system"));
+//! assert!(denial.unwrap().starts_with("[filesystem:rm-root]"));
+//! let git = safety.check(&json!({"command": "git -C app reset --hard"}));
+//! assert!(git.unwrap().starts_with("[git:reset-hard]"));
 //! assert_eq!(safety.check(&json!({"command": "cargo test"})), None);
 //! ```
 

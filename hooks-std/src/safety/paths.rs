@@ -102,11 +102,6 @@ impl PathRules {
         Ok(lexical(&base.join(expanded)))
     }
 
-    /// The system's temporary directory (scratch space, not the workspace).
-    pub(crate) fn temp_dir(&self) -> &Path {
-        &self.temp
-    }
-
     /// `raw` with a leading `$TMPDIR`, `${TMPDIR}` or `${TMPDIR:-…}` replaced by the system's
     /// temporary directory, if it has one.
     pub(crate) fn expand_temp(&self, raw: &str) -> Option<String> {

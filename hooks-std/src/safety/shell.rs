@@ -26,13 +26,6 @@ pub(crate) struct SimpleCommand {
     pub pipe_from: Option<usize>,
 }
 
-impl SimpleCommand {
-    /// Whether the command reads the previous command's output through a pipe.
-    pub fn piped_into(&self) -> bool {
-        self.pipe_from.is_some()
-    }
-}
-
 /// What a command line holds.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Script {
@@ -44,7 +37,7 @@ pub(crate) struct Script {
 /// Splits `line` into simple commands and nested scripts.
 pub(crate) fn parse(line: &str) -> Script {
     let mut parser = Parser {
-        chars: line.chars().collect(),
+        bytes: line.as_bytes(),
         at: 0,
         script: Script::default(),
         current: SimpleCommand::default(),
@@ -73,34 +66,44 @@ struct PendingHeredoc {
     strip_tabs: bool,
 }
 
-struct Parser {
-    chars: Vec<char>,
+/// The reader. It works on bytes: every character with a meaning to the shell is ASCII, so
+/// the text between them is copied whole and stays valid UTF-8.
+struct Parser<'a> {
+    bytes: &'a [u8],
     at: usize,
     script: Script,
     current: SimpleCommand,
     /// The word being read; `None` between words (an empty quoted word is `Some("")`).
-    word: Option<String>,
+    word: Option<Vec<u8>>,
     redirect_next: Option<Redirect>,
     /// The next command reads from a pipe.
     pipe_pending: bool,
     heredocs: Vec<PendingHeredoc>,
 }
 
-impl Parser {
-    fn peek(&self, offset: usize) -> Option<char> {
-        self.chars.get(self.at + offset).copied()
+/// `bytes` as text (they were cut from valid UTF-8 at ASCII characters).
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self, offset: usize) -> Option<u8> {
+        self.bytes.get(self.at + offset).copied()
     }
 
-    fn push_char(&mut self, c: char) {
-        self.word.get_or_insert_with(String::new).push(c);
+    fn push_byte(&mut self, c: u8) {
+        self.word.get_or_insert_with(Vec::new).push(c);
     }
 
-    fn push_str(&mut self, text: &str) {
-        self.word.get_or_insert_with(String::new).push_str(text);
+    fn push_bytes(&mut self, bytes: &[u8]) {
+        self.word
+            .get_or_insert_with(Vec::new)
+            .extend_from_slice(bytes);
     }
 
     fn end_word(&mut self) {
         if let Some(word) = self.word.take() {
+            let word = text(&word);
             match self.redirect_next.take() {
                 Some(Redirect::Write) => self.current.redirect_targets.push(word),
                 Some(Redirect::Read) => self.current.input_files.push(word),
@@ -136,66 +139,68 @@ impl Parser {
         while let Some(c) = self.peek(0) {
             self.at += 1;
             match c {
-                ' ' | '\t' | '\r' => self.end_word(),
-                '\n' => {
+                b' ' | b'\t' | b'\r' => self.end_word(),
+                b'\n' => {
                     self.end_command(false);
                     self.heredoc_bodies();
                 }
-                ';' | '(' | ')' => self.end_command(false),
+                b';' | b'(' | b')' => self.end_command(false),
                 // Braces group only as words of their own: `{ a; }`, not `${x}` or `a{b,c}`.
-                '{' if self.word.is_none() && self.peek(0).is_none_or(char::is_whitespace) => {
+                b'{' if self.word.is_none()
+                    && self.peek(0).is_none_or(|n| n.is_ascii_whitespace()) =>
+                {
                     self.end_command(false);
                 }
-                '}' if self.word.is_none() => self.end_command(false),
-                '&' => {
-                    if self.peek(0) == Some('>') {
+                b'}' if self.word.is_none() => self.end_command(false),
+                b'&' => {
+                    if self.peek(0) == Some(b'>') {
                         // `&>` and `&>>` redirect both streams.
-                        while self.peek(0) == Some('>') {
+                        while self.peek(0) == Some(b'>') {
                             self.at += 1;
                         }
                         self.end_word();
                         self.redirect_next = Some(Redirect::Write);
                     } else {
-                        if self.peek(0) == Some('&') {
+                        if self.peek(0) == Some(b'&') {
                             self.at += 1;
                         }
                         self.end_command(false);
                     }
                 }
-                '|' => match self.peek(0) {
-                    Some('|') => {
+                b'|' => match self.peek(0) {
+                    Some(b'|') => {
                         self.at += 1;
                         self.end_command(false);
                     }
-                    Some('&') => {
+                    Some(b'&') => {
                         self.at += 1;
                         self.end_command(true);
                     }
                     _ => self.end_command(true),
                 },
-                '<' | '>' if self.peek(0) == Some('(') => self.process_substitution(c),
-                '>' | '<' => self.redirection(c),
-                '#' if self.word.is_none() => {
-                    while self.peek(0).is_some_and(|c| c != '\n') {
+                b'<' | b'>' if self.peek(0) == Some(b'(') => self.process_substitution(c),
+                b'>' | b'<' => self.redirection(c),
+                b'#' if self.word.is_none() => {
+                    while self.peek(0).is_some_and(|c| c != b'\n') {
                         self.at += 1;
                     }
                 }
-                '\\' => match self.peek(0) {
-                    Some('\n') => self.at += 1,
+                b'\\' => match self.peek(0) {
+                    Some(b'\n') => self.at += 1,
                     Some(escaped) => {
                         self.at += 1;
-                        self.push_char(escaped);
+                        self.push_byte(escaped);
                     }
                     None => {}
                 },
-                '\'' => {
-                    let text = self.take_until('\'');
-                    self.push_str(&text);
+                b'\'' => {
+                    let quoted = self.take_until(b'\'');
+                    self.push_bytes(quoted);
                 }
-                '"' => self.double_quoted(),
-                '`' => self.backticks(),
-                '$' => self.dollar(),
-                other => self.push_char(other),
+                b'"' => self.double_quoted(),
+                b'`' => self.backticks(),
+                b'$' => self.dollar(),
+                other => self.push_byte(other),
             }
         }
         self.end_command(false);
@@ -206,59 +211,63 @@ impl Parser {
     /// `$` outside single quotes: a substitution, `${…}`, `$'…'`, or a plain `$`.
     fn dollar(&mut self) {
         match self.peek(0) {
-            Some('(') => self.command_substitution(),
-            Some('{') => {
+            Some(b'(') => self.command_substitution(),
+            Some(b'{') => {
                 self.at += 1;
-                let inner = self.take_until('}');
-                self.push_str(&format!("${{{inner}}}"));
+                let inner = self.take_until(b'}');
+                let mut expansion = Vec::with_capacity(inner.len() + 3);
+                expansion.extend_from_slice(b"${");
+                expansion.extend_from_slice(inner);
+                expansion.push(b'}');
+                self.push_bytes(&expansion);
             }
-            Some('\'') => {
+            Some(b'\'') => {
                 self.at += 1;
-                let text = self.ansi_c_quoted();
-                self.push_str(&text);
+                let decoded = self.ansi_c_quoted();
+                self.push_bytes(&decoded);
             }
-            _ => self.push_char('$'),
+            _ => self.push_byte(b'$'),
         }
     }
 
     /// `$'…'`, its opening quote already read: backslash escapes are decoded.
-    fn ansi_c_quoted(&mut self) -> String {
-        let mut text = String::new();
+    fn ansi_c_quoted(&mut self) -> Vec<u8> {
+        let mut decoded = Vec::new();
         while let Some(c) = self.peek(0) {
             self.at += 1;
             match c {
-                '\'' => break,
-                '\\' => {
+                b'\'' => break,
+                b'\\' => {
                     let Some(escaped) = self.peek(0) else { break };
                     self.at += 1;
-                    text.push(match escaped {
-                        'n' => '\n',
-                        't' => '\t',
-                        'r' => '\r',
-                        '0' => '\0',
+                    decoded.push(match escaped {
+                        b'n' => b'\n',
+                        b't' => b'\t',
+                        b'r' => b'\r',
+                        b'0' => 0,
                         other => other,
                     });
                 }
-                other => text.push(other),
+                other => decoded.push(other),
             }
         }
-        text
+        decoded
     }
 
     /// `>`, `>>`, `>|`, `<`, `<<`, `<<-`, `<<<`, `2>&1`: the next word is where it goes.
-    fn redirection(&mut self, c: char) {
+    fn redirection(&mut self, c: u8) {
         // A descriptor number just before (`2>`) belongs to the redirection.
         if self
             .word
             .as_deref()
-            .is_some_and(|w| !w.is_empty() && w.chars().all(|d| d.is_ascii_digit()))
+            .is_some_and(|w| !w.is_empty() && w.iter().all(u8::is_ascii_digit))
         {
             self.word = None;
         }
         self.end_word();
-        if c == '<' && self.peek(0) == Some('<') {
+        if c == b'<' && self.peek(0) == Some(b'<') {
             self.at += 1;
-            if self.peek(0) == Some('<') {
+            if self.peek(0) == Some(b'<') {
                 self.at += 1;
                 self.redirect_next = Some(Redirect::HereString);
             } else {
@@ -266,17 +275,20 @@ impl Parser {
             }
             return;
         }
-        while matches!(self.peek(0), Some('>') | Some('|')) {
+        while matches!(self.peek(0), Some(b'>' | b'|')) {
             self.at += 1;
         }
-        if self.peek(0) == Some('&') {
+        if self.peek(0) == Some(b'&') {
             // `2>&1`, `>&2`: a descriptor is duplicated, no file is named.
             self.at += 1;
-            while self.peek(0).is_some_and(|d| d.is_ascii_digit() || d == '-') {
+            while self
+                .peek(0)
+                .is_some_and(|d| d.is_ascii_digit() || d == b'-')
+            {
                 self.at += 1;
             }
         } else {
-            self.redirect_next = Some(if c == '>' {
+            self.redirect_next = Some(if c == b'>' {
                 Redirect::Write
             } else {
                 Redirect::Read
@@ -286,28 +298,28 @@ impl Parser {
 
     /// `<<WORD` or `<<-WORD`, the `<<` already read: the body follows the end of the line.
     fn heredoc_operator(&mut self) {
-        let strip_tabs = self.peek(0) == Some('-');
+        let strip_tabs = self.peek(0) == Some(b'-');
         if strip_tabs {
             self.at += 1;
         }
-        while matches!(self.peek(0), Some(' ' | '\t')) {
+        while matches!(self.peek(0), Some(b' ' | b'\t')) {
             self.at += 1;
         }
-        let mut delimiter = String::new();
+        let mut delimiter = Vec::new();
         while let Some(c) = self.peek(0) {
             match c {
-                '\'' | '"' => {
+                b'\'' | b'"' => {
                     self.at += 1;
-                    delimiter.push_str(&self.take_until(c));
+                    delimiter.extend_from_slice(self.take_until(c));
                 }
-                '\\' => {
+                b'\\' => {
                     self.at += 1;
                     if let Some(escaped) = self.peek(0) {
                         self.at += 1;
                         delimiter.push(escaped);
                     }
                 }
-                c if c.is_whitespace() || ";|&<>()".contains(c) => break,
+                c if c.is_ascii_whitespace() || b";|&<>()".contains(&c) => break,
                 other => {
                     self.at += 1;
                     delimiter.push(other);
@@ -316,7 +328,7 @@ impl Parser {
         }
         self.heredocs.push(PendingHeredoc {
             command: self.script.commands.len(),
-            delimiter,
+            delimiter: text(&delimiter),
             strip_tabs,
         });
     }
@@ -326,21 +338,21 @@ impl Parser {
         for heredoc in std::mem::take(&mut self.heredocs) {
             let mut body = String::new();
             loop {
-                if self.at >= self.chars.len() {
+                if self.at >= self.bytes.len() {
                     break;
                 }
-                let line = self.take_until('\n');
-                let compared = if heredoc.strip_tabs {
-                    line.trim_start_matches('\t')
-                } else {
-                    line.as_str()
-                };
-                if compared == heredoc.delimiter
-                    || compared.trim_end_matches('\r') == heredoc.delimiter
-                {
+                let line = self.take_until(b'\n');
+                let mut compared = line;
+                if heredoc.strip_tabs {
+                    while let [b'\t', rest @ ..] = compared {
+                        compared = rest;
+                    }
+                }
+                let delimiter = heredoc.delimiter.as_bytes();
+                if compared == delimiter || compared.strip_suffix(b"\r") == Some(delimiter) {
                     break;
                 }
-                body.push_str(compared);
+                body.push_str(&String::from_utf8_lossy(compared));
                 body.push('\n');
             }
             if let Some(command) = self.script.commands.get_mut(heredoc.command) {
@@ -355,102 +367,107 @@ impl Parser {
     fn command_substitution(&mut self) {
         self.at += 1;
         let inner = self.take_balanced();
-        self.push_str(&format!("$({inner})"));
-        self.script.nested.push(inner);
+        self.wrap_nested(b"$(", inner, b")");
     }
 
     /// `<( … )` or `>( … )`, the `<` or `>` already read: a nested script standing for a file.
-    fn process_substitution(&mut self, direction: char) {
+    fn process_substitution(&mut self, direction: u8) {
         self.at += 1;
         let inner = self.take_balanced();
-        self.push_str(&format!("{direction}({inner})"));
-        self.script.nested.push(inner);
+        self.wrap_nested(&[direction, b'('], inner, b")");
     }
 
     /// `` `…` ``, its opening backtick already read: a nested script, kept in the word.
     fn backticks(&mut self) {
-        let inner = self.take_until('`');
-        self.push_str(&format!("`{inner}`"));
-        self.script.nested.push(inner);
+        let inner = self.take_until(b'`');
+        self.wrap_nested(b"`", inner, b"`");
     }
 
-    /// The text up to the next `end` (not included), or to the end of the line.
-    fn take_until(&mut self, end: char) -> String {
-        let mut text = String::new();
-        while let Some(c) = self.peek(0) {
-            self.at += 1;
-            if c == end {
-                break;
+    /// Keeps a nested script in the current word as written, and returns it to be read.
+    fn wrap_nested(&mut self, open: &[u8], inner: &[u8], close: &[u8]) {
+        self.push_bytes(open);
+        self.push_bytes(inner);
+        self.push_bytes(close);
+        self.script.nested.push(text(inner));
+    }
+
+    /// The bytes up to the next `end` (not included), or to the end of the line.
+    fn take_until(&mut self, end: u8) -> &'a [u8] {
+        let bytes: &'a [u8] = self.bytes;
+        let start = self.at.min(bytes.len());
+        let rest = &bytes[start..];
+        match rest.iter().position(|&c| c == end) {
+            Some(length) => {
+                self.at = start + length + 1;
+                &rest[..length]
             }
-            text.push(c);
+            None => {
+                self.at = bytes.len();
+                rest
+            }
         }
-        text
     }
 
-    /// The text up to the `)` that closes an already opened `(`, quotes and nested
+    /// The bytes up to the `)` that closes an already opened `(`, quotes and nested
     /// substitutions respected (with a stack, not recursion: nesting depth costs no stack).
-    fn take_balanced(&mut self) -> String {
+    fn take_balanced(&mut self) -> &'a [u8] {
         #[derive(PartialEq)]
         enum Frame {
             Paren,
             DoubleQuote,
         }
+        let bytes: &'a [u8] = self.bytes;
+        let start = self.at.min(bytes.len());
         let mut stack = vec![Frame::Paren];
-        let mut text = String::new();
         while let Some(c) = self.peek(0) {
             self.at += 1;
             let in_quotes = stack.last() == Some(&Frame::DoubleQuote);
             match c {
-                '\\' => {
-                    text.push(c);
-                    if let Some(escaped) = self.peek(0) {
+                b'\\' => {
+                    if self.peek(0).is_some() {
                         self.at += 1;
-                        text.push(escaped);
                     }
-                    continue;
                 }
-                '\'' if !in_quotes => {
-                    text.push(c);
-                    text.push_str(&self.take_until('\''));
-                    text.push('\'');
-                    continue;
+                b'\'' if !in_quotes => {
+                    self.take_until(b'\'');
                 }
-                '"' if in_quotes => {
+                b'"' if in_quotes => {
                     stack.pop();
                 }
-                '"' => stack.push(Frame::DoubleQuote),
-                '(' if !in_quotes || text.ends_with('$') => stack.push(Frame::Paren),
-                ')' if !in_quotes => {
+                b'"' => stack.push(Frame::DoubleQuote),
+                b'(' if !in_quotes || bytes.get(self.at.wrapping_sub(2)) == Some(&b'$') => {
+                    stack.push(Frame::Paren);
+                }
+                b')' if !in_quotes => {
                     stack.pop();
                     if stack.is_empty() {
-                        break;
+                        return &bytes[start..self.at - 1];
                     }
                 }
                 _ => {}
             }
-            text.push(c);
         }
-        text
+        &bytes[start..self.at.min(bytes.len())]
     }
 
     fn double_quoted(&mut self) {
-        self.word.get_or_insert_with(String::new);
+        self.word.get_or_insert_with(Vec::new);
         while let Some(c) = self.peek(0) {
             self.at += 1;
             match c {
-                '"' => return,
-                '\\' => match self.peek(0) {
-                    Some(escaped @ ('"' | '\\' | '$' | '`')) => {
+                b'"' => return,
+                b'\\' => match self.peek(0) {
+                    Some(escaped @ (b'"' | b'\\' | b'$' | b'`')) => {
                         self.at += 1;
-                        self.push_char(escaped);
+                        self.push_byte(escaped);
                     }
-                    Some('\n') => self.at += 1,
-                    _ => self.push_char('\\'),
+                    Some(b'\n') => self.at += 1,
+                    _ => self.push_byte(b'\\'),
                 },
-                '$' if self.peek(0) == Some('(') => self.command_substitution(),
-                '$' if self.peek(0) == Some('{') => self.dollar(),
-                '`' => self.backticks(),
-                other => self.push_char(other),
+                b'$' if self.peek(0) == Some(b'(') => self.command_substitution(),
+                b'$' if self.peek(0) == Some(b'{') => self.dollar(),
+                b'`' => self.backticks(),
+                other => self.push_byte(other),
             }
         }
     }
@@ -487,7 +504,7 @@ mod tests {
             .collect();
         assert_eq!(names, ["cd", "rm", "echo", "true", "sh", "sleep", "ls"]);
         assert_eq!(script.commands[4].pipe_from, Some(3));
-        assert!(!script.commands[3].piped_into());
+        assert_eq!(script.commands[3].pipe_from, None);
         assert_eq!(
             script.commands[6].words,
             ["ls"],

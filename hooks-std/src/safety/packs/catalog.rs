@@ -7,6 +7,8 @@
 //! here-string or an `echo` piped in (so `psql <<SQL … SQL` is read too); `unless` is a regex
 //! that, when it matches too, lets the command pass (`--dry-run`).
 
+use std::collections::HashMap;
+
 use regex::Regex;
 
 use super::tables;
@@ -36,10 +38,14 @@ pub(crate) fn packs() -> Vec<Pack> {
         .collect()
 }
 
-/// The compiled rules of the packs switched on.
+/// The compiled rules of the packs switched on, indexed by program.
 #[derive(Debug, Default)]
 pub(crate) struct Compiled {
     rules: Vec<(&'static PatternRule, Regex, Option<Regex>)>,
+    /// For each program named by a rule, its rules (indexes into `rules`, in table order).
+    by_program: HashMap<&'static str, Vec<usize>>,
+    /// The rules for any program.
+    any_program: Vec<usize>,
 }
 
 impl Compiled {
@@ -58,7 +64,21 @@ impl Compiled {
             };
             rules.push((rule, compile(rule.pattern)?, unless));
         }
-        Ok(Compiled { rules })
+        let mut by_program: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        let mut any_program = Vec::new();
+        for (index, (rule, _, _)) in rules.iter().enumerate() {
+            if rule.programs.is_empty() {
+                any_program.push(index);
+            }
+            for program in rule.programs {
+                by_program.entry(program).or_default().push(index);
+            }
+        }
+        Ok(Compiled {
+            rules,
+            by_program,
+            any_program,
+        })
     }
 
     /// The first rule that `program` with `args` (and `stdin` text) breaks.
@@ -68,12 +88,21 @@ impl Compiled {
         args: &[String],
         stdin: &[String],
     ) -> Option<&'static Rule> {
-        let mut text: Option<String> = None;
+        if self.rules.is_empty() {
+            return None;
+        }
         let lower = program.to_ascii_lowercase();
-        for (rule, pattern, unless) in &self.rules {
-            if !rule.programs.is_empty() && !rule.programs.contains(&lower.as_str()) {
-                continue;
-            }
+        let named = self
+            .by_program
+            .get(lower.as_str())
+            .map_or(&[][..], Vec::as_slice);
+        if named.is_empty() && self.any_program.is_empty() {
+            return None;
+        }
+        let mut candidates: Vec<usize> = named.iter().chain(&self.any_program).copied().collect();
+        candidates.sort_unstable();
+        let mut text: Option<String> = None;
+        for (rule, pattern, unless) in candidates.into_iter().filter_map(|i| self.rules.get(i)) {
             let text = text.get_or_insert_with(|| {
                 let mut text = program.to_owned();
                 for arg in args {

@@ -5,6 +5,129 @@
 //! working directory and the shape of the command); the optional packs are tables of
 //! patterns over the command, since their rules are regular (`vault secrets disable`,
 //! `aws s3 rb`, `kubectl delete namespace`).
+//!
+//! Whatever the packs, a file tool's path is refused in a system directory
+//! (`system:system-path`), on a secret (`secrets:secret-file`) or outside the workspace
+//! (`workspace:outside`); a field of the wrong type or a command nested too deeply is refused
+//! (`input:bad-field`, `input:too-deep`); a `blocked_commands` rule is `user:blocked-command`.
+//!
+//! ## Default packs
+//!
+//! | rule | severity | refused because it | instead |
+//! |---|---|---|---|
+//! | `filesystem:rm-root` | critical | deletes the whole file system | delete the specific directory inside the project |
+//! | `filesystem:rm-home` | critical | deletes the user's home directory | delete the specific directory inside the project |
+//! | `filesystem:rm-system` | critical | deletes a system directory | work on files inside the project |
+//! | `filesystem:rm-workspace` | high | deletes the whole project | delete the specific build or output directory |
+//! | `filesystem:rm-outside-workspace` | high | deletes a directory outside the project | delete inside the project or a temporary directory |
+//! | `filesystem:rm-computed-path` | high | deletes a path computed when the command runs, which cannot be checked | name the directory directly |
+//! | `filesystem:rm-outside-temp` | high | deletes recursively outside the temporary directories, which this configuration forbids | delete specific files, or ask the user |
+//! | `filesystem:no-preserve-root` | critical | exists only to delete the whole file system | delete a specific directory |
+//! | `filesystem:elevated-delete` | critical | deletes as root, which can destroy the system | delete files you own, inside the project |
+//! | `filesystem:computed-program` | high | runs a program computed when the command runs, which cannot be checked | name the program directly |
+//! | `system:write-system-path` | critical | writes into a protected system directory | write inside the project |
+//! | `system:elevated-write` | high | changes files as root, which can break the system | work on files you own, inside the project |
+//! | `system:recursive-permissions` | high | changes permissions or owners of a whole tree the system depends on | change the specific files inside the project |
+//! | `system:system-path` | critical | is in a protected system directory | work on files inside the project |
+//! | `secrets:secret-file` | high | reads or writes a file that holds secrets | use environment variables, or ask the user to handle the file |
+//! | `disk:format` | critical | formats or partitions a disk | ask the user |
+//! | `disk:device-write` | critical | overwrites a disk device | write to a file |
+//! | `disk:power` | high | stops or restarts the machine | ask the user |
+//! | `disk:fork-bomb` | critical | exhausts the machine's processes | do not run it |
+//! | `download:pipe-to-shell` | critical | runs code from the network that nobody has read | download it to a file, read it, then run it |
+//! | `download:unread-pipe` | high | runs code nobody has read | save the script to a file, read it, then run it |
+//! | `git:reset-hard` | critical | throws away every uncommitted change in the working tree and the index | run `git stash` first, or `git reset --soft`/`--mixed` to move the branch and keep the changes |
+//! | `git:reset-merge` | high | can discard uncommitted changes in files the reset touches | commit or `git stash` first, then reset |
+//! | `git:clean-force` | critical | deletes untracked files for good; they are in no commit and cannot be recovered | look first with `git clean -n`, then delete the specific paths you mean |
+//! | `git:push-force` | critical | overwrites the remote branch and can destroy commits other people pushed | use `git push --force-with-lease`, which refuses when the remote moved, or push a new branch |
+//! | `git:checkout-discard` | high | overwrites the files with the committed version, losing their uncommitted changes | `git stash` the changes first, or `git diff` to see what would be lost |
+//! | `git:restore-worktree` | high | overwrites the files in the working tree, losing their uncommitted changes | use `git restore --staged` to unstage only, or `git stash` first |
+//! | `git:stash-clear` | critical | deletes every stash at once | drop a stash you have checked with `git stash show`, or leave them |
+//! | `git:stash-drop` | medium | deletes a stash and the work saved in it | `git stash pop` or `git stash apply` to get the work back, or ask the user |
+//! | `git:branch-force-delete` | high | deletes a branch even when its commits are merged nowhere | use `git branch -d`, which refuses to delete unmerged work |
+//! | `git:branch-force-move` | medium | moves an existing branch, leaving its commits unreachable | create a new branch with `git branch NAME` |
+//! | `inline:delete-call` | critical | deletes, from code given to an interpreter, what `rm` would not be allowed to | delete the specific directory inside the project |
+//!
+//! ## Optional packs
+//!
+//! Off by default; `packs: [default, NAME, ...]` switches one on, a group (`database`) all of
+//! its packs, `all` every pack.
+//!
+//! | pack | guards against | rules |
+//! |---|---|---|
+//! | `apigateway.apigee` | Apigee: deleting APIs, products, environments, undeploying | `apigateway.apigee:delete` |
+//! | `apigateway.aws` | AWS API Gateway: deleting APIs, stages, keys, domains | `apigateway.aws:delete` |
+//! | `apigateway.kong` | Kong: `deck reset`/`sync`, `DELETE` on the admin API | `apigateway.kong:deck-reset`, `apigateway.kong:deck-sync`, `apigateway.kong:admin-delete` |
+//! | `backup.borg` | Borg: deleting, pruning, compacting archives | `backup.borg:delete` |
+//! | `backup.rclone` | rclone: sync, move, delete and purge on remotes | `backup.rclone:delete`, `backup.rclone:sync` |
+//! | `backup.restic` | restic: forgetting and pruning snapshots, removing keys | `backup.restic:forget` |
+//! | `backup.velero` | Velero: deleting backups, restores, schedules; uninstalling | `backup.velero:delete` |
+//! | `cdn.cloudflare_workers` | Cloudflare Workers: deleting workers, KV, R2, D1; rollbacks | `cdn.cloudflare_workers:delete` |
+//! | `cdn.cloudfront` | CloudFront: deleting distributions and policies, invalidations | `cdn.cloudfront:delete` |
+//! | `cdn.fastly` | Fastly: deleting services, domains, backends; activating versions | `cdn.fastly:delete` |
+//! | `cicd.circleci` | CircleCI: deleting contexts, secrets, orbs, pipelines | `cicd.circleci:delete`, `cicd.circleci:api-delete` |
+//! | `cicd.github_actions` | GitHub Actions: deleting secrets and variables, disabling workflows | `cicd.github_actions:delete`, `cicd.github_actions:api-delete` |
+//! | `cicd.gitlab_ci` | GitLab CI: unregistering runners, deleting pipelines, jobs, variables | `cicd.gitlab_ci:runner-unregister`, `cicd.gitlab_ci:api-delete`, `cicd.gitlab_ci:glab-delete` |
+//! | `cicd.jenkins` | Jenkins: deleting jobs, nodes, views, credentials | `cicd.jenkins:delete`, `cicd.jenkins:api-delete` |
+//! | `cloud.aws` | AWS: terminating instances, deleting stacks, databases, images, logs | `cloud.aws:delete`, `cloud.aws:s3-remove` |
+//! | `cloud.azure` | Azure: deleting and untagging resources | `cloud.azure:delete` |
+//! | `cloud.gcp` | Google Cloud: deleting images, repositories, resources | `cloud.gcp:delete` |
+//! | `containers.docker` | Docker: prunes, forced removals, volume removal | `containers.docker:prune`, `containers.docker:volume-rm`, `containers.docker:force-rm` |
+//! | `database.mysql` | MySQL: dropping, truncating, deleting without `WHERE`, global grants | `database.mysql:drop`, `database.mysql:truncate`, `database.mysql:delete-without-where`, `database.mysql:admin-drop`, `database.mysql:grant-all` |
+//! | `database.postgresql` | PostgreSQL: dropping, truncating, deleting without `WHERE` | `database.postgresql:drop`, `database.postgresql:truncate`, `database.postgresql:delete-without-where`, `database.postgresql:dropdb` |
+//! | `database.redis` | Redis: flushing databases | `database.redis:flush` |
+//! | `database.sqlite` | SQLite: dropping, truncating, deleting without `WHERE` | `database.sqlite:drop`, `database.sqlite:delete-without-where` |
+//! | `dns.cloudflare` | Cloudflare DNS: deleting records and zones | `dns.cloudflare:delete`, `dns.cloudflare:api-delete`, `dns.cloudflare:terraform-destroy` |
+//! | `dns.generic` | DNS tools: dynamic deletes, zone transfers | `dns.generic:nsupdate`, `dns.generic:zone-transfer` |
+//! | `dns.route53` | Route 53: deleting zones, records, health checks | `dns.route53:delete` |
+//! | `email.mailgun` | Mailgun: `DELETE` on the API | `email.mailgun:api-delete` |
+//! | `email.postmark` | Postmark: `DELETE` on the API | `email.postmark:api-delete` |
+//! | `email.sendgrid` | SendGrid: `DELETE` on the API | `email.sendgrid:api-delete` |
+//! | `email.ses` | Amazon SES: deleting identities, templates, configuration sets | `email.ses:delete` |
+//! | `featureflags.flipt` | Flipt: deleting flags, segments, namespaces | `featureflags.flipt:delete`, `featureflags.flipt:api-delete` |
+//! | `featureflags.launchdarkly` | LaunchDarkly: deleting and archiving flags, projects | `featureflags.launchdarkly:delete`, `featureflags.launchdarkly:api-delete` |
+//! | `featureflags.split` | Split: deleting and killing splits | `featureflags.split:delete`, `featureflags.split:api-delete` |
+//! | `featureflags.unleash` | Unleash: deleting and archiving toggles, projects | `featureflags.unleash:delete`, `featureflags.unleash:api-delete` |
+//! | `infrastructure.terraform` | Terraform: destroy, state removal | `infrastructure.terraform:destroy` |
+//! | `kubernetes.kubectl` | Kubernetes: deleting resources, draining nodes | `kubernetes.kubectl:delete` |
+//! | `loadbalancer.elb` | Elastic Load Balancing: deleting balancers, deregistering targets | `loadbalancer.elb:delete` |
+//! | `loadbalancer.haproxy` | HAProxy: stopping, disabling servers | `loadbalancer.haproxy:stop`, `loadbalancer.haproxy:service-stop`, `loadbalancer.haproxy:runtime-disable` |
+//! | `loadbalancer.nginx` | nginx: stopping | `loadbalancer.nginx:stop`, `loadbalancer.nginx:service-stop` |
+//! | `loadbalancer.traefik` | Traefik: stopping, removing its container or routes | `loadbalancer.traefik:container-stop`, `loadbalancer.traefik:kubectl-delete`, `loadbalancer.traefik:service-stop` |
+//! | `messaging.kafka` | Kafka: deleting topics, records, groups; resetting offsets | `messaging.kafka:delete` |
+//! | `messaging.nats` | NATS: deleting and purging streams, consumers, buckets | `messaging.nats:delete` |
+//! | `messaging.rabbitmq` | RabbitMQ: deleting users, vhosts, queues; resets | `messaging.rabbitmq:delete` |
+//! | `messaging.sqs_sns` | SQS and SNS: deleting and purging queues, topics | `messaging.sqs_sns:delete` |
+//! | `monitoring.datadog` | Datadog: deleting monitors and dashboards | `monitoring.datadog:delete`, `monitoring.datadog:api-delete`, `monitoring.datadog:terraform-destroy` |
+//! | `monitoring.newrelic` | New Relic: deleting entities and applications | `monitoring.newrelic:delete`, `monitoring.newrelic:api-delete` |
+//! | `monitoring.pagerduty` | PagerDuty: deleting services, schedules, users | `monitoring.pagerduty:delete`, `monitoring.pagerduty:api-delete` |
+//! | `monitoring.prometheus` | Prometheus and Grafana: deleting series, rules, dashboards | `monitoring.prometheus:delete-series`, `monitoring.prometheus:grafana-delete`, `monitoring.prometheus:rule-delete`, `monitoring.prometheus:plugin-uninstall` |
+//! | `monitoring.splunk` | Splunk: removing and cleaning indexes | `monitoring.splunk:remove`, `monitoring.splunk:api-delete` |
+//! | `package_managers` | Package managers: publishing, uninstalling | `package_managers:publish`, `package_managers:uninstall` |
+//! | `payment.braintree` | Braintree: deleting customers, cancelling subscriptions | `payment.braintree:delete`, `payment.braintree:api-delete` |
+//! | `payment.square` | Square: deleting catalog objects, customers | `payment.square:delete`, `payment.square:api-delete` |
+//! | `payment.stripe` | Stripe: deleting objects, rolling keys | `payment.stripe:delete`, `payment.stripe:api-delete` |
+//! | `platform.github` | GitHub: deleting repositories, releases, secrets, keys | `platform.github:delete`, `platform.github:api-delete` |
+//! | `platform.gitlab` | GitLab: deleting repositories, releases, variables; restores | `platform.gitlab:delete`, `platform.gitlab:rails-destroy` |
+//! | `remote.rsync` | rsync: deleting on the destination, removing sources | `remote.rsync:delete` |
+//! | `remote.scp` | scp: copying into a remote system directory | `remote.scp:system-target` |
+//! | `remote.ssh` | ssh: destructive remote commands, forgetting keys and hosts | `remote.ssh:remote-command`, `remote.ssh:forget-keys` |
+//! | `search.algolia` | Algolia: deleting and clearing indices | `search.algolia:api-delete`, `search.algolia:delete`, `search.algolia:client-delete` |
+//! | `search.elasticsearch` | Elasticsearch: deleting and closing indices, delete-by-query | `search.elasticsearch:api-delete`, `search.elasticsearch:destructive-api` |
+//! | `search.meilisearch` | Meilisearch: deleting indexes, documents, keys | `search.meilisearch:api-delete`, `search.meilisearch:delete-batch` |
+//! | `search.opensearch` | OpenSearch: deleting indices and domains | `search.opensearch:api-delete`, `search.opensearch:destructive-api`, `search.opensearch:domain-delete` |
+//! | `secrets.aws_secrets` | AWS Secrets Manager and SSM: deleting and overwriting secrets | `secrets.aws_secrets:delete` |
+//! | `secrets.doppler` | Doppler: deleting secrets, configs, projects | `secrets.doppler:delete` |
+//! | `secrets.onepassword` | 1Password: deleting items, vaults, users | `secrets.onepassword:delete` |
+//! | `secrets.vault` | Vault: disabling engines, deleting and destroying secrets, revoking | `secrets.vault:delete` |
+//! | `storage.azure_blob` | Azure Blob Storage: deleting containers and blobs | `storage.azure_blob:delete`, `storage.azure_blob:azcopy-remove` |
+//! | `storage.gcs` | Google Cloud Storage: removing buckets and objects | `storage.gcs:remove`, `storage.gcs:gcloud-delete` |
+//! | `storage.minio` | MinIO: removing buckets, objects, users, policies | `storage.minio:remove` |
+//! | `storage.s3` | Amazon S3: removing buckets and objects, syncing with `--delete` | `storage.s3:remove`, `storage.s3:sync-delete`, `storage.s3:api-delete` |
+//! | `strict_git` | Git, strictly: pushing straight to `main` or `master` | `strict_git:push-main` |
+//! | `system.disk` | Disks: RAID, LVM, btrfs and device-mapper removals | `system.disk:volume-remove` |
+//! | `system.permissions` | Permissions: world-writable and set-uid modes | `system.permissions:world-writable` |
+//! | `system.services` | Services: stopping and disabling system services | `system.services:stop` |
 
 pub(crate) mod builtin;
 pub(crate) mod catalog;
@@ -234,6 +357,7 @@ impl Enabled {
     }
 
     /// The names of the packs that are on.
+    #[cfg(test)]
     pub(crate) fn names(&self) -> &[&'static str] {
         &self.names
     }
@@ -261,6 +385,22 @@ mod tests {
             error.contains("no pack `gti`") && error.contains("git"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn the_docs_table_lists_every_rule() {
+        let docs = include_str!("mod.rs");
+        let ids = builtin::RULES
+            .iter()
+            .chain(git::RULES)
+            .map(|rule| rule.id())
+            .chain(tables::RULES.iter().map(|rule| rule.rule.id()));
+        for id in ids {
+            assert!(
+                docs.contains(&format!("`{id}`")),
+                "{id} is not in the docs table"
+            );
+        }
     }
 
     #[test]
