@@ -359,11 +359,39 @@ impl CommandRules<'_> {
         depth: usize,
         cwd: &mut PathBuf,
     ) -> Option<Denial> {
-        let cwd_now = cwd.clone();
-        let here = Here {
-            rules: self,
-            cwd: &cwd_now,
+        let unwrapped = unwrap(&command.words);
+        let denial = {
+            let here = Here {
+                rules: self,
+                cwd: cwd.as_path(),
+            };
+            self.check_unwrapped(&here, command, &unwrapped, &fed, depth)
         };
+        if denial.is_some() {
+            return denial;
+        }
+        if let Some((program, args)) = unwrapped.argv.split_first() {
+            if program_name(program) == "cd" {
+                let target = args
+                    .iter()
+                    .find(|a| !a.starts_with('-'))
+                    .map_or("~", String::as_str);
+                if let Ok(moved) = self.paths.absolute_from(target, cwd) {
+                    *cwd = moved;
+                }
+            }
+        }
+        None
+    }
+
+    fn check_unwrapped(
+        &self,
+        here: &Here<'_, '_>,
+        command: &SimpleCommand,
+        unwrapped: &Unwrapped<'_>,
+        fed: &Fed,
+        depth: usize,
+    ) -> Option<Denial> {
         for target in &command.redirect_targets {
             if let Some(denial) = here.written_path(target) {
                 return Some(denial);
@@ -374,33 +402,27 @@ impl CommandRules<'_> {
                 return Some(denial);
             }
         }
-        let unwrapped = unwrap(&command.words);
         if let Some(line) = unwrapped.split_string {
             if let Some(denial) = self.check_at(line, depth + 1) {
                 return Some(denial);
             }
         }
-        let mut argv: Vec<String> = unwrapped.argv.to_vec();
-        if unwrapped.via_xargs {
+        if unwrapped
+            .argv
+            .first()
+            .is_some_and(|p| program_name(p) == "cd")
+        {
+            return None;
+        }
+        match fed {
             // `echo / | xargs rm -rf`: the printed words become arguments.
-            if let Fed::Text(text) = &fed {
+            Fed::Text(text) if unwrapped.via_xargs => {
+                let mut argv = unwrapped.argv.to_vec();
                 argv.extend(text.split_whitespace().map(str::to_owned));
+                self.check_argv(here, &argv, unwrapped.elevated, fed, depth)
             }
+            _ => self.check_argv(here, unwrapped.argv, unwrapped.elevated, fed, depth),
         }
-        if let Some(program) = argv.first() {
-            if program_name(program) == "cd" {
-                let target = argv
-                    .iter()
-                    .skip(1)
-                    .find(|a| !a.starts_with('-'))
-                    .map_or("~", String::as_str);
-                if let Ok(moved) = self.paths.absolute_from(target, &cwd_now) {
-                    *cwd = moved;
-                }
-                return None;
-            }
-        }
-        self.check_argv(&here, &argv, unwrapped.elevated, &fed, depth)
     }
 
     /// The checks on one command's words (wrappers removed), reading `fed` on its input.
@@ -820,6 +842,15 @@ impl Here<'_, '_> {
 
     /// Destructive programs and their dangerous uses.
     fn destructive(&self, program: &str, args: &[String], elevated: bool) -> Option<Denial> {
+        let interesting = elevated
+            || WRITERS.contains(&program)
+            || DISK_TOOLS.contains(&program)
+            || POWER.contains(&program)
+            || matches!(program, "unlink" | "init" | "systemctl" | "dd")
+            || program.starts_with("mkfs");
+        if !interesting {
+            return None;
+        }
         let (options, operands) = operands(args);
         let deleting = matches!(program, "rm" | "rmdir" | "unlink" | "shred");
         if deleting && self.on("filesystem") {
@@ -1043,7 +1074,11 @@ impl Here<'_, '_> {
 
     /// A path that names a protected file (keys, `.env`, credentials).
     fn secret(&self, word: &str) -> Option<Denial> {
-        if word.starts_with('-') || word.contains(char::is_whitespace) || !self.on("secrets") {
+        if word.starts_with('-')
+            || word.contains(char::is_whitespace)
+            || !self.on("secrets")
+            || !self.rules.paths.might_be_secret(word, self.cwd)
+        {
             return None;
         }
         let path = self.absolute(word).ok()?;

@@ -23,16 +23,23 @@ pub(crate) enum Language {
 impl Language {
     /// The language `program` (a base name) interprets.
     pub(crate) fn of(program: &str) -> Option<Language> {
-        let name = program.to_ascii_lowercase();
-        if name.starts_with("python") || name.starts_with("pypy") {
+        let starts = |prefix: &str| {
+            program
+                .get(..prefix.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+        };
+        if starts("python") || starts("pypy") {
             Some(Language::Python)
-        } else if matches!(name.as_str(), "node" | "nodejs" | "bun") {
+        } else if ["node", "nodejs", "bun"]
+            .iter()
+            .any(|name| program.eq_ignore_ascii_case(name))
+        {
             Some(Language::JavaScript)
-        } else if name.starts_with("ruby") {
+        } else if starts("ruby") {
             Some(Language::Ruby)
-        } else if name.starts_with("perl") {
+        } else if starts("perl") {
             Some(Language::Perl)
-        } else if name.starts_with("php") {
+        } else if starts("php") {
             Some(Language::Php)
         } else {
             None

@@ -9,6 +9,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use aho_corasick::AhoCorasick;
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
 /// Compiled path rules.
@@ -16,6 +17,9 @@ use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 pub(crate) struct PathRules {
     blocked: GlobSet,
     protected: GlobSet,
+    /// A literal every protected path must contain (one per pattern), to skip the glob match
+    /// for words that cannot be secrets; `None` when a pattern has no literal.
+    protected_hints: Option<AhoCorasick>,
     allowed: GlobSet,
     pub(crate) workspace: PathBuf,
     pub(crate) home: Option<PathBuf>,
@@ -65,6 +69,7 @@ impl PathRules {
         Ok(PathRules {
             blocked: glob_set("blocked_paths", blocked)?,
             protected: glob_set("protected_files", protected)?,
+            protected_hints: literal_hints(protected),
             allowed: glob_set("allowed_files", allowed)?,
             workspace: resolve_links(&lexical(&workspace)),
             home: home.map(|home| lexical(&home)),
@@ -132,6 +137,21 @@ impl PathRules {
         self.blocked.is_match(path)
     }
 
+    /// Whether `word`, taken from `cwd`, could name a protected file: false when none of the
+    /// protected patterns' literals appears in it, in `cwd` or in the home directory.
+    pub(crate) fn might_be_secret(&self, word: &str, cwd: &Path) -> bool {
+        let Some(hints) = &self.protected_hints else {
+            return true;
+        };
+        hints.is_match(word)
+            || hints.is_match(cwd.as_os_str().as_encoded_bytes())
+            || (home_relative(word).is_some()
+                && self
+                    .home
+                    .as_ref()
+                    .is_some_and(|home| hints.is_match(home.as_os_str().as_encoded_bytes())))
+    }
+
     /// Whether `path` is a protected file that is not explicitly allowed.
     pub(crate) fn is_secret(&self, path: &Path) -> bool {
         self.protected.is_match(path) && !self.allowed.is_match(path)
@@ -167,6 +187,20 @@ impl PathRules {
         }
         Verdict::Fine
     }
+}
+
+/// For each pattern, its longest literal run without a separator (a path component or part
+/// of one, which lexical normalisation keeps whole); `None` if a pattern has none.
+fn literal_hints(patterns: &[String]) -> Option<AhoCorasick> {
+    let mut hints = Vec::new();
+    for pattern in patterns {
+        let longest = pattern
+            .split(|c| "*?[]{}/\\!".contains(c))
+            .max_by_key(|part| part.len())
+            .filter(|part| !part.is_empty())?;
+        hints.push(longest.to_owned());
+    }
+    AhoCorasick::new(hints).ok()
 }
 
 /// The part after `~/`, `$HOME/` or `${HOME}/` (or `""` for the home directory itself).
@@ -237,6 +271,26 @@ mod tests {
         assert_eq!(
             lexical(Path::new("/srv/ws/./a/../../etc")),
             PathBuf::from("/srv/etc")
+        );
+    }
+
+    #[test]
+    fn literal_hints_skip_only_words_that_cannot_match() {
+        let patterns: Vec<String> = ["**/.env", "**/id_rsa*", "/etc/sudoers.d/**"]
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect();
+        let rules = PathRules::new(&[], &patterns, &[], "/srv/ws".into(), None, true)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let ws = Path::new("/srv/ws");
+        assert!(rules.might_be_secret("config/.env", ws));
+        assert!(rules.might_be_secret("id_rsa", ws));
+        assert!(rules.might_be_secret("x", Path::new("/etc/sudoers.d")));
+        assert!(!rules.might_be_secret("src/main.rs", ws));
+        let none = literal_hints(&["**/*".to_owned()]);
+        assert!(
+            none.is_none(),
+            "a pattern without a literal disables the shortcut"
         );
     }
 

@@ -83,8 +83,22 @@ struct Parser<'a> {
 
 /// `bytes` as text (they were cut from valid UTF-8 at ASCII characters).
 fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
 }
+
+/// The bytes `take_balanced` must look at; every other byte is skipped in bulk.
+const BALANCED_SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'\\' as usize] = true;
+    table[b'\'' as usize] = true;
+    table[b'"' as usize] = true;
+    table[b'(' as usize] = true;
+    table[b')' as usize] = true;
+    table
+};
 
 impl<'a> Parser<'a> {
     fn peek(&self, offset: usize) -> Option<u8> {
@@ -419,7 +433,16 @@ impl<'a> Parser<'a> {
         let bytes: &'a [u8] = self.bytes;
         let start = self.at.min(bytes.len());
         let mut stack = vec![Frame::Paren];
-        while let Some(c) = self.peek(0) {
+        loop {
+            let rest = bytes.get(self.at..).unwrap_or(&[]);
+            match rest.iter().position(|&b| BALANCED_SPECIAL[usize::from(b)]) {
+                Some(skip) => self.at += skip,
+                None => {
+                    self.at = bytes.len();
+                    break;
+                }
+            }
+            let Some(c) = self.peek(0) else { break };
             self.at += 1;
             let in_quotes = stack.last() == Some(&Frame::DoubleQuote);
             match c {

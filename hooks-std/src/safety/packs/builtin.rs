@@ -114,6 +114,7 @@ rule!(/// Not a denial: destructive-looking text fed to a command that does not 
     "is text fed to a command that does not run it, which is data", "");
 
 /// Every rule of the default packs, for the docs and tests.
+#[cfg(test)]
 pub(crate) const RULES: &[&Rule] = &[
     &RM_ROOT,
     &RM_HOME,

@@ -91,18 +91,20 @@ impl Compiled {
         if self.rules.is_empty() {
             return None;
         }
-        let lower = program.to_ascii_lowercase();
-        let named = self
-            .by_program
-            .get(lower.as_str())
-            .map_or(&[][..], Vec::as_slice);
+        let lower;
+        let key = if program.bytes().any(|b| b.is_ascii_uppercase()) {
+            lower = program.to_ascii_lowercase();
+            lower.as_str()
+        } else {
+            program
+        };
+        let named = self.by_program.get(key).map_or(&[][..], Vec::as_slice);
         if named.is_empty() && self.any_program.is_empty() {
             return None;
         }
-        let mut candidates: Vec<usize> = named.iter().chain(&self.any_program).copied().collect();
-        candidates.sort_unstable();
         let mut text: Option<String> = None;
-        for (rule, pattern, unless) in candidates.into_iter().filter_map(|i| self.rules.get(i)) {
+        let candidates = named.iter().chain(&self.any_program);
+        for (rule, pattern, unless) in candidates.filter_map(|i| self.rules.get(*i)) {
             let text = text.get_or_insert_with(|| {
                 let mut text = program.to_owned();
                 for arg in args {

@@ -86,6 +86,7 @@ pub(crate) const BRANCH_FORCE_MOVE: Rule = Rule {
 };
 
 /// Every rule of the pack, for the docs and the tests.
+#[cfg(test)]
 pub(crate) const RULES: &[&Rule] = &[
     &RESET_HARD,
     &RESET_MERGE,
