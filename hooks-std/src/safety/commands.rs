@@ -3,7 +3,7 @@
 //! (`sudo`, `env`, `command`, `nice`, `timeout`, `nohup`, `xargs`, `find -exec`) seen through,
 //! each checked against the packs that are on.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 
 use regex::Regex;
@@ -124,7 +124,10 @@ struct Unwrapped<'w> {
 
 /// The name a program word runs: its base name, a Windows `.exe` suffix removed.
 pub(crate) fn program_name(word: &str) -> &str {
-    let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    let base = match word.bytes().rposition(|b| b == b'/' || b == b'\\') {
+        Some(slash) => word.get(slash + 1..).unwrap_or(word),
+        None => word,
+    };
     base.strip_suffix(".exe")
         .or_else(|| base.strip_suffix(".EXE"))
         .unwrap_or(base)
@@ -361,10 +364,7 @@ impl CommandRules<'_> {
     ) -> Option<Denial> {
         let unwrapped = unwrap(&command.words);
         let denial = {
-            let here = Here {
-                rules: self,
-                cwd: cwd.as_path(),
-            };
+            let here = Here::new(self, cwd.as_path());
             self.check_unwrapped(&here, command, &unwrapped, &fed, depth)
         };
         if denial.is_some() {
@@ -829,6 +829,36 @@ fn downloads(line: &str) -> bool {
 pub(crate) struct Here<'r, 'a> {
     rules: &'r CommandRules<'a>,
     cwd: &'r Path,
+    /// Whether the directory's path holds a literal of the protected patterns, once known.
+    cwd_hinted: Cell<Option<bool>>,
+}
+
+impl<'r, 'a> Here<'r, 'a> {
+    fn new(rules: &'r CommandRules<'a>, cwd: &'r Path) -> Self {
+        Here {
+            rules,
+            cwd,
+            cwd_hinted: Cell::new(None),
+        }
+    }
+
+    /// Whether `word` could name a protected file from here (see
+    /// [`PathRules::might_be_secret`]), the directory's part computed once.
+    fn might_be_secret(&self, word: &str) -> bool {
+        let paths = self.rules.paths;
+        if paths.secret_hint(word.as_bytes()) {
+            return true;
+        }
+        let cwd_hinted = match self.cwd_hinted.get() {
+            Some(known) => known,
+            None => {
+                let known = paths.secret_hint(self.cwd.as_os_str().as_encoded_bytes());
+                self.cwd_hinted.set(Some(known));
+                known
+            }
+        };
+        cwd_hinted || (paths.home_hinted() && word.starts_with(['~', '$']))
+    }
 }
 
 impl Here<'_, '_> {
@@ -1077,7 +1107,7 @@ impl Here<'_, '_> {
         if word.starts_with('-')
             || word.contains(char::is_whitespace)
             || !self.on("secrets")
-            || !self.rules.paths.might_be_secret(word, self.cwd)
+            || !self.might_be_secret(word)
         {
             return None;
         }

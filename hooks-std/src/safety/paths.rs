@@ -20,6 +20,8 @@ pub(crate) struct PathRules {
     /// A literal every protected path must contain (one per pattern), to skip the glob match
     /// for words that cannot be secrets; `None` when a pattern has no literal.
     protected_hints: Option<AhoCorasick>,
+    /// Whether the home directory's path holds one of those literals.
+    home_hinted: bool,
     allowed: GlobSet,
     pub(crate) workspace: PathBuf,
     pub(crate) home: Option<PathBuf>,
@@ -66,10 +68,17 @@ impl PathRules {
         home: Option<PathBuf>,
         confine: bool,
     ) -> Result<Self, String> {
+        let protected_hints = literal_hints(protected);
+        let home_hinted = match (&protected_hints, &home) {
+            (None, _) => true,
+            (Some(hints), Some(home)) => hints.is_match(home.as_os_str().as_encoded_bytes()),
+            (Some(_), None) => false,
+        };
         Ok(PathRules {
             blocked: glob_set("blocked_paths", blocked)?,
             protected: glob_set("protected_files", protected)?,
-            protected_hints: literal_hints(protected),
+            protected_hints,
+            home_hinted,
             allowed: glob_set("allowed_files", allowed)?,
             workspace: resolve_links(&lexical(&workspace)),
             home: home.map(|home| lexical(&home)),
@@ -139,17 +148,23 @@ impl PathRules {
 
     /// Whether `word`, taken from `cwd`, could name a protected file: false when none of the
     /// protected patterns' literals appears in it, in `cwd` or in the home directory.
+    #[cfg(test)]
     pub(crate) fn might_be_secret(&self, word: &str, cwd: &Path) -> bool {
-        let Some(hints) = &self.protected_hints else {
-            return true;
-        };
-        hints.is_match(word)
-            || hints.is_match(cwd.as_os_str().as_encoded_bytes())
-            || (home_relative(word).is_some()
-                && self
-                    .home
-                    .as_ref()
-                    .is_some_and(|home| hints.is_match(home.as_os_str().as_encoded_bytes())))
+        self.secret_hint(word.as_bytes())
+            || self.secret_hint(cwd.as_os_str().as_encoded_bytes())
+            || (home_relative(word).is_some() && self.home_hinted)
+    }
+
+    /// Whether `text` holds a literal of the protected patterns (true when they have none).
+    pub(crate) fn secret_hint(&self, text: &[u8]) -> bool {
+        self.protected_hints
+            .as_ref()
+            .is_none_or(|hints| hints.is_match(text))
+    }
+
+    /// Whether the home directory's path holds a literal of the protected patterns.
+    pub(crate) fn home_hinted(&self) -> bool {
+        self.home_hinted
     }
 
     /// Whether `path` is a protected file that is not explicitly allowed.

@@ -89,6 +89,18 @@ fn text(bytes: &[u8]) -> String {
     }
 }
 
+/// The bytes with a meaning to `run`; a run of any others is part of a word.
+const RUN_SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let special = b" \t\r\n;(){}&|<>#\\'\"`$";
+    let mut i = 0;
+    while i < special.len() {
+        table[special[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 /// The bytes `take_balanced` must look at; every other byte is skipped in bulk.
 const BALANCED_SPECIAL: [bool; 256] = {
     let mut table = [false; 256];
@@ -106,7 +118,9 @@ impl<'a> Parser<'a> {
     }
 
     fn push_byte(&mut self, c: u8) {
-        self.word.get_or_insert_with(Vec::new).push(c);
+        self.word
+            .get_or_insert_with(|| Vec::with_capacity(16))
+            .push(c);
     }
 
     fn push_bytes(&mut self, bytes: &[u8]) {
@@ -214,7 +228,17 @@ impl<'a> Parser<'a> {
                 b'"' => self.double_quoted(),
                 b'`' => self.backticks(),
                 b'$' => self.dollar(),
-                other => self.push_byte(other),
+                _ => {
+                    // A run of ordinary bytes is copied at once.
+                    let start = self.at - 1;
+                    let bytes: &'a [u8] = self.bytes;
+                    let run = bytes[self.at..]
+                        .iter()
+                        .position(|&b| RUN_SPECIAL[usize::from(b)])
+                        .unwrap_or(bytes.len() - self.at);
+                    self.at += run;
+                    self.push_bytes(&bytes[start..self.at]);
+                }
             }
         }
         self.end_command(false);

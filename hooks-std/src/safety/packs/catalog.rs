@@ -1,8 +1,8 @@
 //! The optional packs: rules that are a program and a pattern over its arguments, so they
 //! are data. Each pack is off until `packs` names it (or its group, or `all`).
 //!
-//! A rule applies to the programs it lists (by base name after wrappers, in lower case; an
-//! empty list is any program); its pattern is a regex over the program and its arguments
+//! A rule applies to the programs it lists (by base name after wrappers, in lower case; a
+//! name ending in `.` is a prefix); its pattern is a regex over the program and its arguments
 //! joined by single spaces, followed by any text the command reads from a heredoc, a
 //! here-string or an `echo` piped in (so `psql <<SQL … SQL` is read too); `unless` is a regex
 //! that, when it matches too, lets the command pass (`--dry-run`).
@@ -18,7 +18,8 @@ use super::{Pack, Rule};
 #[derive(Debug)]
 pub(crate) struct PatternRule {
     pub rule: Rule,
-    /// The programs it applies to, in lower case; empty for any.
+    /// The programs it applies to, in lower case; one ending in `.` is a prefix
+    /// (`gateway.` for `gateway.customer.delete`).
     pub programs: &'static [&'static str],
     /// A regex over `program args…` (and stdin text).
     pub pattern: &'static str,
@@ -44,8 +45,8 @@ pub(crate) struct Compiled {
     rules: Vec<(&'static PatternRule, Regex, Option<Regex>)>,
     /// For each program named by a rule, its rules (indexes into `rules`, in table order).
     by_program: HashMap<&'static str, Vec<usize>>,
-    /// The rules for any program.
-    any_program: Vec<usize>,
+    /// Program prefixes and their rules.
+    by_prefix: Vec<(&'static str, usize)>,
 }
 
 impl Compiled {
@@ -65,19 +66,20 @@ impl Compiled {
             rules.push((rule, compile(rule.pattern)?, unless));
         }
         let mut by_program: HashMap<&'static str, Vec<usize>> = HashMap::new();
-        let mut any_program = Vec::new();
+        let mut by_prefix = Vec::new();
         for (index, (rule, _, _)) in rules.iter().enumerate() {
-            if rule.programs.is_empty() {
-                any_program.push(index);
-            }
             for program in rule.programs {
-                by_program.entry(program).or_default().push(index);
+                if program.ends_with('.') {
+                    by_prefix.push((*program, index));
+                } else {
+                    by_program.entry(program).or_default().push(index);
+                }
             }
         }
         Ok(Compiled {
             rules,
             by_program,
-            any_program,
+            by_prefix,
         })
     }
 
@@ -99,11 +101,14 @@ impl Compiled {
             program
         };
         let named = self.by_program.get(key).map_or(&[][..], Vec::as_slice);
-        if named.is_empty() && self.any_program.is_empty() {
-            return None;
-        }
+        let prefixed = self
+            .by_prefix
+            .iter()
+            .filter(|(prefix, _)| key.starts_with(prefix))
+            .map(|(_, index)| index);
+        let mut candidates = named.iter().chain(prefixed).peekable();
+        candidates.peek()?;
         let mut text: Option<String> = None;
-        let candidates = named.iter().chain(&self.any_program);
         for (rule, pattern, unless) in candidates.filter_map(|i| self.rules.get(*i)) {
             let text = text.get_or_insert_with(|| {
                 let mut text = program.to_owned();

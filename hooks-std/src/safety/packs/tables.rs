@@ -521,7 +521,7 @@ pub(crate) const RULES: &[PatternRule] = rules! {
         => "publishes a package for everyone, or withdraws one", "build and test locally, and let the user publish";
     "package_managers" "uninstall" Medium ["pip", "pip3", "brew", "poetry", "apt", "apt-get", "dnf", "yum", "pacman"] r"\s(?:uninstall|remove|purge|autoremove)\b|\s-R\w*\b"
         => "uninstalls packages others may depend on", "ask the user";
-    "payment.braintree" "delete" Critical [] r"(?i)^(?:braintree|gateway)\.[\w.]*\.(?:delete|cancel)\b"
+    "payment.braintree" "delete" Critical ["braintree.", "gateway."] r"(?i)^(?:braintree|gateway)\.[\w.]*\.(?:delete|cancel)\b"
         => "deletes Braintree records or cancels subscriptions", "find or search instead";
     "payment.braintree" "api-delete" Critical HTTP api_delete!(r"braintreegateway\.com")
         => "deletes through the Braintree API", "read it with GET";
