@@ -93,9 +93,12 @@ fn heredoc(bytes: usize) -> String {
     line
 }
 
+/// A generator of adversarial command lines of a given size in bytes.
+type Shape = fn(usize) -> String;
+
 fn adversarial(c: &mut Criterion) {
     let safety = module(&["all"]);
-    let shapes: [(&str, fn(usize) -> String); 4] = [
+    let shapes: [(&str, Shape); 4] = [
         ("nesting", nesting),
         ("quoting", quoting),
         ("segments", segments),

@@ -470,11 +470,8 @@ impl<'a> Parser<'a> {
             self.at += 1;
             let in_quotes = stack.last() == Some(&Frame::DoubleQuote);
             match c {
-                b'\\' => {
-                    if self.peek(0).is_some() {
-                        self.at += 1;
-                    }
-                }
+                // An escaped character is skipped (the end of the input stops the loop).
+                b'\\' => self.at += 1,
                 b'\'' if !in_quotes => {
                     self.take_until(b'\'');
                 }
