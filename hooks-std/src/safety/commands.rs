@@ -18,40 +18,55 @@ use super::shell::{self, Script, SimpleCommand};
 /// How deep scripts may nest (`bash -c "sh -c '…'"`) before the check gives up and denies.
 const MAX_DEPTH: usize = 8;
 
-/// Programs that run the rest of their arguments as a command.
-const WRAPPERS: &[&str] = &[
-    "sudo",
-    "doas",
-    "env",
-    "nohup",
-    "time",
-    "nice",
-    "ionice",
-    "command",
-    "exec",
-    "builtin",
-    "stdbuf",
-    "timeout",
-    "xargs",
-    "watch",
-    "unbuffer",
-    "chronic",
-    "caffeinate",
-    "setsid",
-    "torsocks",
-    "proxychains",
-    "proxychains4",
-];
-const ELEVATING: &[&str] = &["sudo", "doas"];
-/// Reserved words a command may follow.
-const KEYWORDS: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "while", "until", "do", "done", "!", "esac",
-];
-/// Reserved words that start a header, not a command.
-const HEADERS: &[&str] = &["for", "select", "case", "function"];
-const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox"];
-/// Programs that fetch from the network and can print what they fetch.
-const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "http", "https", "xh", "aria2c"];
+/// Runs the rest of its arguments as a command (`sudo`, `env`, `nice`, `xargs`, …).
+const WRAPPER: u16 = 1 << 0;
+/// Runs its command as root (`sudo`, `doas`).
+const ELEVATING: u16 = 1 << 1;
+/// A reserved word a command may follow (`if`, `do`, `!`).
+const KEYWORD: u16 = 1 << 2;
+/// A reserved word that starts a header, not a command (`for`, `case`).
+const HEADER: u16 = 1 << 3;
+/// A shell, which runs its `-c` script, heredoc or pipe.
+const SHELL: u16 = 1 << 4;
+/// Fetches from the network and can print what it fetches.
+const DOWNLOADER: u16 = 1 << 5;
+/// Only prints its arguments.
+const PRINTER: u16 = 1 << 6;
+/// Formats or partitions disks.
+const DISK_TOOL: u16 = 1 << 7;
+/// Stops or restarts the machine.
+const POWER: u16 = 1 << 8;
+/// Writes or removes the paths it is given.
+const WRITER: u16 = 1 << 9;
+
+/// The roles of `program` (a base name): one `match`, so that the check of every simple
+/// command costs one comparison per role rather than a search of each list.
+fn role(program: &str) -> u16 {
+    match program {
+        "sudo" | "doas" => WRAPPER | ELEVATING,
+        "env" | "nohup" | "time" | "nice" | "ionice" | "command" | "exec" | "builtin"
+        | "stdbuf" | "timeout" | "xargs" | "watch" | "unbuffer" | "chronic" | "caffeinate"
+        | "setsid" | "torsocks" | "proxychains" | "proxychains4" => WRAPPER,
+        "if" | "then" | "else" | "elif" | "fi" | "while" | "until" | "do" | "done" | "!"
+        | "esac" => KEYWORD,
+        "for" | "select" | "case" | "function" => HEADER,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "fish" | "ash" | "busybox" => SHELL,
+        "curl" | "wget" | "fetch" | "http" | "https" | "xh" | "aria2c" => DOWNLOADER,
+        "echo" | "printf" => PRINTER,
+        "mkfs" | "wipefs" | "fdisk" | "sfdisk" | "cfdisk" | "gdisk" | "sgdisk" | "parted"
+        | "mkswap" => DISK_TOOL,
+        "shutdown" | "reboot" | "halt" | "poweroff" => POWER,
+        "rm" | "rmdir" | "mv" | "cp" | "tee" | "truncate" | "ln" | "install" | "chmod"
+        | "chown" | "chgrp" | "shred" | "touch" | "mkdir" | "sed" | "dd" | "unlink" => WRITER,
+        _ => 0,
+    }
+}
+
+/// Whether `program` has any of the roles in `roles`.
+fn is(program: &str, roles: u16) -> bool {
+    role(program) & roles != 0
+}
+
 /// `find` tests that select some files only.
 const FIND_TESTS: &[&str] = &[
     "-name",
@@ -76,8 +91,6 @@ const FIND_TESTS: &[&str] = &[
 ];
 /// Programs whose `-i` names a key they use, not one they read out.
 const IDENTITY_USERS: &[&str] = &["ssh", "scp", "sftp", "ssh-copy-id"];
-/// Programs that only print their arguments.
-const PRINTERS: &[&str] = &["echo", "printf"];
 
 /// A user rule: a regex over the normalised command (`program arg arg`) and its reason.
 #[derive(Debug)]
@@ -147,12 +160,12 @@ fn unwrap(words: &[String]) -> Unwrapped<'_> {
         let Some(program) = words.get(at).map(|w| program_name(w)) else {
             break;
         };
-        if KEYWORDS.contains(&program) {
+        if is(program, KEYWORD) {
             // `if rm …`, `do rm …`, `! rm …`: the command follows the reserved word.
             at += 1;
             continue;
         }
-        if HEADERS.contains(&program) {
+        if is(program, HEADER) {
             // `for x in a b`, `case $x in`: a loop or case header runs nothing.
             return Unwrapped {
                 argv: &[],
@@ -161,10 +174,10 @@ fn unwrap(words: &[String]) -> Unwrapped<'_> {
                 split_string,
             };
         }
-        if !WRAPPERS.contains(&program) {
+        if !is(program, WRAPPER) {
             break;
         }
-        elevated |= ELEVATING.contains(&program);
+        elevated |= is(program, ELEVATING);
         via_xargs |= program == "xargs";
         at += 1;
         // The wrapper's own options, and the values of those that take one.
@@ -304,7 +317,13 @@ impl CommandRules<'_> {
                     .to_owned(),
             ));
         }
-        if self.enabled.has("disk") && self.fork_bomb.is_match(line) {
+        // A fork bomb needs a brace, a pipe and an ampersand: most lines skip the regex.
+        if self.enabled.has("disk")
+            && line.contains('{')
+            && line.contains('|')
+            && line.contains('&')
+            && self.fork_bomb.is_match(line)
+        {
             return Some(Denial::new(
                 &rules::FORK_BOMB,
                 "this is a fork bomb: it would exhaust the machine's processes; do not run it"
@@ -340,9 +359,9 @@ impl CommandRules<'_> {
         match argv.split_first() {
             Some((program, args)) => {
                 let program = program_name(program);
-                if PRINTERS.contains(&program) {
+                if is(program, PRINTER) {
                     Fed::Text(printed(args))
-                } else if DOWNLOADERS.contains(&program) {
+                } else if is(program, DOWNLOADER) {
                     Fed::Download(source.words.join(" "))
                 } else if program == "cat" && !source.stdin_text.is_empty() {
                     Fed::Text(source.stdin_text.join("\n"))
@@ -463,7 +482,7 @@ impl CommandRules<'_> {
                 ));
             }
         }
-        if SHELLS.contains(&program) {
+        if is(program, SHELL) {
             if let Some(denial) = self.shell(here, program, args, fed, depth) {
                 return Some(denial);
             }
@@ -538,7 +557,7 @@ impl CommandRules<'_> {
     /// text would be denied as a command, the allowance is recorded for the policy report.
     fn note_data(&self, program: &str, fed: &Fed, depth: usize) {
         let Fed::Text(text) = fed else { return };
-        if SHELLS.contains(&program) || Language::of(program).is_some() {
+        if is(program, SHELL) || Language::of(program).is_some() {
             return;
         }
         if self.check_at(text, depth + 1).is_some() {
@@ -659,7 +678,7 @@ impl CommandRules<'_> {
             for command in &inner.commands {
                 let Unwrapped { argv, .. } = unwrap(&command.words);
                 let text = match argv.split_first() {
-                    Some((p, args)) if PRINTERS.contains(&program_name(p)) => printed(args),
+                    Some((p, args)) if is(program_name(p), PRINTER) => printed(args),
                     _ => command.stdin_text.join("\n"),
                 };
                 if !text.is_empty() {
@@ -821,7 +840,7 @@ fn downloads(line: &str) -> bool {
     shell::parse(line).commands.iter().any(|command| {
         let Unwrapped { argv, .. } = unwrap(&command.words);
         argv.first()
-            .is_some_and(|p| DOWNLOADERS.contains(&program_name(p)))
+            .is_some_and(|p| is(program_name(p), DOWNLOADER))
     })
 }
 
@@ -873,9 +892,9 @@ impl Here<'_, '_> {
     /// Destructive programs and their dangerous uses.
     fn destructive(&self, program: &str, args: &[String], elevated: bool) -> Option<Denial> {
         let interesting = elevated
-            || WRITERS.contains(&program)
-            || DISK_TOOLS.contains(&program)
-            || POWER.contains(&program)
+            || is(program, WRITER)
+            || is(program, DISK_TOOL)
+            || is(program, POWER)
             || matches!(program, "unlink" | "init" | "systemctl" | "dd")
             || program.starts_with("mkfs");
         if !interesting {
@@ -937,7 +956,7 @@ impl Here<'_, '_> {
                 return Some(Denial::new(&rules::RECURSIVE_PERMISSIONS, denial.message));
             }
         }
-        if elevated && WRITERS.contains(&program) && self.on("system") {
+        if elevated && is(program, WRITER) && self.on("system") {
             return Some(Denial::new(
                 &rules::ELEVATED_WRITE,
                 format!(
@@ -946,7 +965,7 @@ impl Here<'_, '_> {
                 ),
             ));
         }
-        if WRITERS.contains(&program) {
+        if is(program, WRITER) {
             for operand in &operands {
                 if let Some(denial) = self.written_path(operand) {
                     return Some(denial);
@@ -957,7 +976,7 @@ impl Here<'_, '_> {
     }
 
     fn disk(&self, program: &str, args: &[String], operands: &[&str]) -> Option<Denial> {
-        if program.starts_with("mkfs") || DISK_TOOLS.contains(&program) {
+        if program.starts_with("mkfs") || is(program, DISK_TOOL) {
             return Some(Denial::new(
                 &rules::FORMAT,
                 format!(
@@ -980,7 +999,7 @@ impl Here<'_, '_> {
                 ));
             }
         }
-        if POWER.contains(&program)
+        if is(program, POWER)
             || (program == "init" && operands.first().is_some_and(|l| *l == "0" || *l == "6"))
             || (program == "systemctl"
                 && operands
@@ -1123,16 +1142,6 @@ impl Here<'_, '_> {
         })
     }
 }
-
-const DISK_TOOLS: &[&str] = &[
-    "mkfs", "wipefs", "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "mkswap",
-];
-const POWER: &[&str] = &["shutdown", "reboot", "halt", "poweroff"];
-/// Programs whose path arguments they write or remove.
-const WRITERS: &[&str] = &[
-    "rm", "rmdir", "mv", "cp", "tee", "truncate", "ln", "install", "chmod", "chown", "chgrp",
-    "shred", "touch", "mkdir", "sed", "dd", "unlink",
-];
 
 /// Block devices and raw memory (not `/dev/null`, `/dev/stdout`, ...).
 fn is_device(target: &str) -> bool {

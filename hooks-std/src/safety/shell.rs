@@ -131,7 +131,7 @@ impl<'a> Parser<'a> {
 
     fn end_word(&mut self) {
         if let Some(word) = self.word.take() {
-            let word = text(&word);
+            let word = String::from_utf8(word).unwrap_or_else(|invalid| text(invalid.as_bytes()));
             match self.redirect_next.take() {
                 Some(Redirect::Write) => self.current.redirect_targets.push(word),
                 Some(Redirect::Read) => self.current.input_files.push(word),

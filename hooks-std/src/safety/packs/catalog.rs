@@ -7,9 +7,8 @@
 //! here-string or an `echo` piped in (so `psql <<SQL … SQL` is read too); `unless` is a regex
 //! that, when it matches too, lets the command pass (`--dry-run`).
 
-use std::collections::HashMap;
-
 use regex::Regex;
+use rustc_hash::FxHashMap;
 
 use super::tables;
 use super::{Pack, Rule};
@@ -44,7 +43,7 @@ pub(crate) fn packs() -> Vec<Pack> {
 pub(crate) struct Compiled {
     rules: Vec<(&'static PatternRule, Regex, Option<Regex>)>,
     /// For each program named by a rule, its rules (indexes into `rules`, in table order).
-    by_program: HashMap<&'static str, Vec<usize>>,
+    by_program: FxHashMap<&'static str, Vec<usize>>,
     /// Program prefixes and their rules.
     by_prefix: Vec<(&'static str, usize)>,
 }
@@ -65,7 +64,7 @@ impl Compiled {
             };
             rules.push((rule, compile(rule.pattern)?, unless));
         }
-        let mut by_program: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        let mut by_program: FxHashMap<&'static str, Vec<usize>> = FxHashMap::default();
         let mut by_prefix = Vec::new();
         for (index, (rule, _, _)) in rules.iter().enumerate() {
             for program in rule.programs {
