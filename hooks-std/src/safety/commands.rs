@@ -5,8 +5,10 @@
 
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use regex::Regex;
+use rustc_hash::FxHashMap;
 
 use super::RmPolicy;
 use super::inline::{self, Finding, Language};
@@ -39,27 +41,78 @@ const POWER: u16 = 1 << 8;
 /// Writes or removes the paths it is given.
 const WRITER: u16 = 1 << 9;
 
-/// The roles of `program` (a base name): one `match`, so that the check of every simple
-/// command costs one comparison per role rather than a search of each list.
+/// The roles of `program` (a base name), from one table lookup: the check of every simple
+/// command asks several times.
 fn role(program: &str) -> u16 {
-    match program {
-        "sudo" | "doas" => WRAPPER | ELEVATING,
-        "env" | "nohup" | "time" | "nice" | "ionice" | "command" | "exec" | "builtin"
-        | "stdbuf" | "timeout" | "xargs" | "watch" | "unbuffer" | "chronic" | "caffeinate"
-        | "setsid" | "torsocks" | "proxychains" | "proxychains4" => WRAPPER,
-        "if" | "then" | "else" | "elif" | "fi" | "while" | "until" | "do" | "done" | "!"
-        | "esac" => KEYWORD,
-        "for" | "select" | "case" | "function" => HEADER,
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "fish" | "ash" | "busybox" => SHELL,
-        "curl" | "wget" | "fetch" | "http" | "https" | "xh" | "aria2c" => DOWNLOADER,
-        "echo" | "printf" => PRINTER,
-        "mkfs" | "wipefs" | "fdisk" | "sfdisk" | "cfdisk" | "gdisk" | "sgdisk" | "parted"
-        | "mkswap" => DISK_TOOL,
-        "shutdown" | "reboot" | "halt" | "poweroff" => POWER,
-        "rm" | "rmdir" | "mv" | "cp" | "tee" | "truncate" | "ln" | "install" | "chmod"
-        | "chown" | "chgrp" | "shred" | "touch" | "mkdir" | "sed" | "dd" | "unlink" => WRITER,
-        _ => 0,
-    }
+    static ROLES: OnceLock<FxHashMap<&'static str, u16>> = OnceLock::new();
+    let roles = ROLES.get_or_init(|| {
+        let table: &[(u16, &[&str])] = &[
+            (WRAPPER | ELEVATING, &["sudo", "doas"]),
+            (
+                WRAPPER,
+                &[
+                    "env",
+                    "nohup",
+                    "time",
+                    "nice",
+                    "ionice",
+                    "command",
+                    "exec",
+                    "builtin",
+                    "stdbuf",
+                    "timeout",
+                    "xargs",
+                    "watch",
+                    "unbuffer",
+                    "chronic",
+                    "caffeinate",
+                    "setsid",
+                    "torsocks",
+                    "proxychains",
+                    "proxychains4",
+                ],
+            ),
+            (
+                KEYWORD,
+                &[
+                    "if", "then", "else", "elif", "fi", "while", "until", "do", "done", "!", "esac",
+                ],
+            ),
+            (HEADER, &["for", "select", "case", "function"]),
+            (
+                SHELL,
+                &["sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox"],
+            ),
+            (
+                DOWNLOADER,
+                &["curl", "wget", "fetch", "http", "https", "xh", "aria2c"],
+            ),
+            (PRINTER, &["echo", "printf"]),
+            (
+                DISK_TOOL,
+                &[
+                    "mkfs", "wipefs", "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted",
+                    "mkswap",
+                ],
+            ),
+            (POWER, &["shutdown", "reboot", "halt", "poweroff"]),
+            (
+                WRITER,
+                &[
+                    "rm", "rmdir", "mv", "cp", "tee", "truncate", "ln", "install", "chmod",
+                    "chown", "chgrp", "shred", "touch", "mkdir", "sed", "dd", "unlink",
+                ],
+            ),
+        ];
+        let mut roles = FxHashMap::default();
+        for (role, names) in table {
+            for name in *names {
+                *roles.entry(*name).or_insert(0) |= role;
+            }
+        }
+        roles
+    });
+    roles.get(program).copied().unwrap_or(0)
 }
 
 /// Whether `program` has any of the roles in `roles`.
@@ -160,12 +213,13 @@ fn unwrap(words: &[String]) -> Unwrapped<'_> {
         let Some(program) = words.get(at).map(|w| program_name(w)) else {
             break;
         };
-        if is(program, KEYWORD) {
+        let roles = role(program);
+        if roles & KEYWORD != 0 {
             // `if rm …`, `do rm …`, `! rm …`: the command follows the reserved word.
             at += 1;
             continue;
         }
-        if is(program, HEADER) {
+        if roles & HEADER != 0 {
             // `for x in a b`, `case $x in`: a loop or case header runs nothing.
             return Unwrapped {
                 argv: &[],
@@ -174,10 +228,10 @@ fn unwrap(words: &[String]) -> Unwrapped<'_> {
                 split_string,
             };
         }
-        if !is(program, WRAPPER) {
+        if roles & WRAPPER == 0 {
             break;
         }
-        elevated |= is(program, ELEVATING);
+        elevated |= roles & ELEVATING != 0;
         via_xargs |= program == "xargs";
         at += 1;
         // The wrapper's own options, and the values of those that take one.
@@ -892,9 +946,7 @@ impl Here<'_, '_> {
     /// Destructive programs and their dangerous uses.
     fn destructive(&self, program: &str, args: &[String], elevated: bool) -> Option<Denial> {
         let interesting = elevated
-            || is(program, WRITER)
-            || is(program, DISK_TOOL)
-            || is(program, POWER)
+            || is(program, WRITER | DISK_TOOL | POWER)
             || matches!(program, "unlink" | "init" | "systemctl" | "dd")
             || program.starts_with("mkfs");
         if !interesting {

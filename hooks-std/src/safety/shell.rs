@@ -36,10 +36,19 @@ pub(crate) struct Script {
 
 /// Splits `line` into simple commands and nested scripts.
 pub(crate) fn parse(line: &str) -> Script {
+    // Room for every command at once: growing a large list step by step costs more than
+    // the count (the allocator consolidates its free lists on each large request).
+    let separators = line
+        .bytes()
+        .filter(|b| matches!(b, b';' | b'|' | b'&' | b'\n'))
+        .count();
     let mut parser = Parser {
         bytes: line.as_bytes(),
         at: 0,
-        script: Script::default(),
+        script: Script {
+            commands: Vec::with_capacity(separators + 1),
+            nested: Vec::new(),
+        },
         current: SimpleCommand::default(),
         word: None,
         redirect_next: None,
