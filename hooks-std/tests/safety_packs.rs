@@ -554,3 +554,32 @@ fn commands_after_reserved_words_are_checked() {
         ],
     );
 }
+
+#[test]
+fn any_text_gets_the_same_answer_twice_and_never_a_panic() {
+    // Lines made of shell punctuation, quotes, heredoc markers and a few command names, from
+    // a fixed linear congruential sequence: the same lines on every run.
+    const PIECES: &[&str] = &[
+        "$(", ")", "`", "\"", "'", "<<", "<<<", "EOF", "\n", "<(", ">(", "|", "||", "&&", ";", "&",
+        "{", "}", "(", "\\", "$'", "${", " ", "\t", "rm", "-rf", "/", "~", "git", "reset",
+        "--hard", "bash", "-c", "python3", "-c", "sudo", "xargs", "find", "-exec", "-delete", "é",
+        "#", "=", "*", "..", "$TMPDIR", "curl", "sh",
+    ];
+    let all = module(&["all"], RmPolicy::TempOnly);
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..3_000 {
+        let mut line = String::new();
+        for _ in 0..(state >> 59) + 1 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            line.push_str(PIECES[(state >> 33) as usize % PIECES.len()]);
+        }
+        let input = json!({ "command": line });
+        let first = all.check(&input);
+        assert_eq!(first, all.check(&input), "{line:?}");
+        if let Some(reason) = first {
+            assert!(reason.starts_with('['), "{line:?}: {reason}");
+        }
+    }
+}
