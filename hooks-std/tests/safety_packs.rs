@@ -323,126 +323,405 @@ fn unreadable_input_fails_closed() {
     assert_eq!(rule(&deep).as_deref(), Some("input:too-deep"));
 }
 
+/// For each optional pack: a command it refuses, and a near miss it lets through.
+const OPTIONAL: &[(&str, &str, &str)] = &[
+    (
+        "database.postgresql",
+        "psql -c 'drop table orders'",
+        "psql -c 'select count(*) from orders'",
+    ),
+    (
+        "database.postgresql",
+        "psql <<SQL\ndelete from orders;\nSQL",
+        "psql <<SQL\ndelete from orders where id = 7;\nSQL",
+    ),
+    (
+        "database.mysql",
+        "mysql -e 'TRUNCATE sessions'",
+        "mysql -e 'SHOW TABLES'",
+    ),
+    (
+        "database.sqlite",
+        "sqlite3 app.db 'DROP TABLE notes'",
+        "sqlite3 app.db '.tables'",
+    ),
+    (
+        "database.redis",
+        "redis-cli -n 2 flushdb",
+        "redis-cli -n 2 dbsize",
+    ),
+    (
+        "containers.docker",
+        "docker builder prune -af",
+        "docker image ls",
+    ),
+    (
+        "kubernetes.kubectl",
+        "kubectl -n staging delete deploy web",
+        "kubectl -n staging get deploy web",
+    ),
+    (
+        "infrastructure.terraform",
+        "terraform -chdir=infra destroy -auto-approve",
+        "terraform -chdir=infra plan",
+    ),
+    (
+        "storage.s3",
+        "aws s3 rm s3://team-assets/old --recursive",
+        "aws s3 ls s3://team-assets/old",
+    ),
+    (
+        "storage.gcs",
+        "gsutil -m rm gs://team-assets/**",
+        "gsutil ls gs://team-assets",
+    ),
+    (
+        "cloud.aws",
+        "aws ec2 terminate-instances --instance-ids i-0abc",
+        "aws ec2 describe-instances",
+    ),
+    (
+        "secrets.vault",
+        "vault kv destroy -versions=2 kv/app",
+        "vault kv get kv/app",
+    ),
+    (
+        "messaging.kafka",
+        "kafka-topics --bootstrap-server b:9092 --delete --topic audit",
+        "kafka-topics --bootstrap-server b:9092 --list",
+    ),
+    (
+        "search.elasticsearch",
+        "curl -XDELETE http://es:9200/audit-2023",
+        "curl http://es:9200/_cat/indices",
+    ),
+    (
+        "remote.rsync",
+        "rsync -a --delete site/ web:/srv/site/",
+        "rsync -a --delete -n site/ web:/srv/site/",
+    ),
+    (
+        "remote.ssh",
+        "ssh build 'rm -rf ~/cache'",
+        "ssh build 'df -h'",
+    ),
+    (
+        "platform.github",
+        "gh release delete v0.3.0 --yes",
+        "gh release view v0.3.0",
+    ),
+    (
+        "package_managers",
+        "cargo publish -p hooks-std",
+        "cargo build -p hooks-std",
+    ),
+    (
+        "strict_git",
+        "git push origin HEAD:main",
+        "git push origin HEAD:topic",
+    ),
+    (
+        "system.services",
+        "systemctl stop postgresql",
+        "systemctl status postgresql",
+    ),
+    (
+        "payment.stripe",
+        "stripe products delete prod_9",
+        "stripe products list",
+    ),
+    (
+        "apigateway.apigee",
+        "gcloud apigee products delete gold-tier --organization=acme",
+        "gcloud apigee products list --organization=acme",
+    ),
+    (
+        "apigateway.aws",
+        "aws apigateway delete-stage --rest-api-id r1 --stage-name beta",
+        "aws apigateway get-stage --rest-api-id r1 --stage-name beta",
+    ),
+    (
+        "apigateway.kong",
+        "curl -X DELETE http://127.0.0.1:8001/consumers/bob",
+        "curl http://127.0.0.1:8001/consumers/bob",
+    ),
+    (
+        "backup.borg",
+        "borg prune --keep-daily 3 /backups/repo",
+        "borg list /backups/repo",
+    ),
+    (
+        "backup.rclone",
+        "rclone purge b2:old-builds",
+        "rclone lsf b2:old-builds",
+    ),
+    (
+        "backup.restic",
+        "restic -r /srv/restic forget --keep-last 2 --prune",
+        "restic -r /srv/restic snapshots",
+    ),
+    (
+        "backup.velero",
+        "velero schedule delete weekly",
+        "velero schedule describe weekly",
+    ),
+    (
+        "cdn.cloudflare_workers",
+        "wrangler r2 bucket delete assets-staging",
+        "wrangler r2 bucket list",
+    ),
+    (
+        "cdn.cloudfront",
+        "aws cloudfront create-invalidation --distribution-id E1 --paths '/index.html'",
+        "aws cloudfront get-distribution --id E1",
+    ),
+    (
+        "cdn.fastly",
+        "fastly backend delete --name api-origin --version latest",
+        "fastly backend list --version latest",
+    ),
+    (
+        "cicd.circleci",
+        "circleci context delete github acme ci-secrets",
+        "circleci context list github acme",
+    ),
+    (
+        "cicd.github_actions",
+        "gh variable delete DEPLOY_ENV",
+        "gh variable list",
+    ),
+    (
+        "cicd.gitlab_ci",
+        "gitlab-runner unregister --name build-box-2",
+        "gitlab-runner verify",
+    ),
+    (
+        "cicd.jenkins",
+        "java -jar jenkins-cli.jar -s http://ci:8080/ delete-view nightly",
+        "java -jar jenkins-cli.jar -s http://ci:8080/ list-views",
+    ),
+    (
+        "cloud.azure",
+        "az group delete --name rg-scratch --yes",
+        "az group show --name rg-scratch",
+    ),
+    (
+        "cloud.gcp",
+        "gcloud compute instances delete vm-7 --zone europe-west1-b",
+        "gcloud compute instances list",
+    ),
+    (
+        "dns.cloudflare",
+        "curl -X DELETE https://api.cloudflare.com/client/v4/zones/z9/dns_records/r4",
+        "curl https://api.cloudflare.com/client/v4/zones/z9/dns_records",
+    ),
+    (
+        "dns.generic",
+        "dig axfr corp.example @ns1.corp.example",
+        "dig mx corp.example",
+    ),
+    (
+        "dns.route53",
+        "aws route53 delete-hosted-zone --id Z9",
+        "aws route53 get-hosted-zone --id Z9",
+    ),
+    (
+        "email.mailgun",
+        "curl -X DELETE https://api.mailgun.net/v3/mg.example.org/webhooks/opened",
+        "curl https://api.mailgun.net/v3/mg.example.org/webhooks",
+    ),
+    (
+        "email.postmark",
+        "curl -X DELETE https://api.postmarkapp.com/webhooks/42",
+        "curl https://api.postmarkapp.com/webhooks",
+    ),
+    (
+        "email.sendgrid",
+        "curl -X DELETE https://api.sendgrid.com/v3/marketing/lists/7",
+        "curl https://api.sendgrid.com/v3/marketing/lists",
+    ),
+    (
+        "email.ses",
+        "aws sesv2 delete-email-identity --email-identity news.example.org",
+        "aws sesv2 list-email-identities",
+    ),
+    (
+        "featureflags.flipt",
+        "flipt segment delete internal-staff",
+        "flipt segment list",
+    ),
+    (
+        "featureflags.launchdarkly",
+        "ldcli flags archive new-checkout --project web",
+        "ldcli flags get new-checkout --project web",
+    ),
+    (
+        "featureflags.split",
+        "split splits kill new-search",
+        "split splits get new-search",
+    ),
+    (
+        "featureflags.unleash",
+        "unleash features archive dark-mode",
+        "unleash features get dark-mode",
+    ),
+    (
+        "loadbalancer.elb",
+        "aws elbv2 deregister-targets --target-group-arn arn:tg --targets Id=i-9",
+        "aws elbv2 describe-target-health --target-group-arn arn:tg",
+    ),
+    (
+        "loadbalancer.haproxy",
+        "systemctl stop haproxy",
+        "systemctl status haproxy",
+    ),
+    ("loadbalancer.nginx", "nginx -s quit", "nginx -s reload"),
+    (
+        "loadbalancer.traefik",
+        "docker kill traefik-edge",
+        "docker logs traefik-edge",
+    ),
+    (
+        "messaging.nats",
+        "nats stream purge EVENTS -f",
+        "nats stream info EVENTS",
+    ),
+    (
+        "messaging.rabbitmq",
+        "rabbitmqctl delete_vhost /qa",
+        "rabbitmqctl list_vhosts",
+    ),
+    (
+        "messaging.sqs_sns",
+        "aws sqs purge-queue --queue-url https://sqs.eu-west-1.amazonaws.com/1/jobs",
+        "aws sqs get-queue-attributes --queue-url https://sqs.eu-west-1.amazonaws.com/1/jobs",
+    ),
+    (
+        "monitoring.datadog",
+        "datadog-ci monitors delete 4242",
+        "datadog-ci monitors get 4242",
+    ),
+    (
+        "monitoring.newrelic",
+        "newrelic workload delete wl-1",
+        "newrelic workload get wl-1",
+    ),
+    (
+        "monitoring.pagerduty",
+        "pd escalation-policy delete P9",
+        "pd escalation-policy list",
+    ),
+    (
+        "monitoring.prometheus",
+        "kubectl delete prometheusrule node-alerts",
+        "kubectl get prometheusrule node-alerts",
+    ),
+    (
+        "monitoring.splunk",
+        "splunk clean eventdata -index web",
+        "splunk search 'index=web | head 5'",
+    ),
+    (
+        "payment.braintree",
+        "gateway.customer.delete('c-77')",
+        "gateway.customer.find('c-77')",
+    ),
+    (
+        "payment.square",
+        "square catalog delete item-12",
+        "square catalog list",
+    ),
+    (
+        "platform.gitlab",
+        "glab release delete v2.0.0",
+        "glab release view v2.0.0",
+    ),
+    (
+        "remote.scp",
+        "scp sshd_config admin@bastion:/etc/ssh/",
+        "scp sshd_config admin@bastion:/home/admin/",
+    ),
+    (
+        "search.algolia",
+        "algolia indices clear docs-staging",
+        "algolia indices list",
+    ),
+    (
+        "search.meilisearch",
+        "curl -X DELETE http://search:7700/indexes/docs",
+        "curl http://search:7700/indexes/docs/stats",
+    ),
+    (
+        "search.opensearch",
+        "aws opensearch delete-domain --domain-name logs-qa",
+        "aws opensearch describe-domain --domain-name logs-qa",
+    ),
+    (
+        "secrets.aws_secrets",
+        "aws secretsmanager put-secret-value --secret-id app/db --secret-string x",
+        "aws secretsmanager describe-secret --secret-id app/db",
+    ),
+    (
+        "secrets.doppler",
+        "doppler configs delete qa --project web -y",
+        "doppler configs list --project web",
+    ),
+    (
+        "secrets.onepassword",
+        "op vault delete Sandbox",
+        "op vault list",
+    ),
+    (
+        "storage.azure_blob",
+        "az storage blob delete-batch --source logs --account-name acct",
+        "az storage blob list -c logs --account-name acct",
+    ),
+    (
+        "storage.minio",
+        "mc rb --force local/scratch",
+        "mc ls local/scratch",
+    ),
+    ("system.disk", "lvremove -y vg0/scratch", "lvs vg0"),
+    (
+        "system.permissions",
+        "chmod 777 deploy.sh",
+        "chmod 755 deploy.sh",
+    ),
+];
+
 #[test]
 fn optional_packs_are_off_until_named() {
-    let table: &[(&str, &str, &str)] = &[
-        (
-            "database.postgresql",
-            "psql -c 'drop table orders'",
-            "psql -c 'select count(*) from orders'",
-        ),
-        (
-            "database.postgresql",
-            "psql <<SQL\ndelete from orders;\nSQL",
-            "psql <<SQL\ndelete from orders where id = 7;\nSQL",
-        ),
-        (
-            "database.mysql",
-            "mysql -e 'TRUNCATE sessions'",
-            "mysql -e 'SHOW TABLES'",
-        ),
-        (
-            "database.sqlite",
-            "sqlite3 app.db 'DROP TABLE notes'",
-            "sqlite3 app.db '.tables'",
-        ),
-        (
-            "database.redis",
-            "redis-cli -n 2 flushdb",
-            "redis-cli -n 2 dbsize",
-        ),
-        (
-            "containers.docker",
-            "docker builder prune -af",
-            "docker image ls",
-        ),
-        (
-            "kubernetes.kubectl",
-            "kubectl -n staging delete deploy web",
-            "kubectl -n staging get deploy web",
-        ),
-        (
-            "infrastructure.terraform",
-            "terraform -chdir=infra destroy -auto-approve",
-            "terraform -chdir=infra plan",
-        ),
-        (
-            "storage.s3",
-            "aws s3 rm s3://team-assets/old --recursive",
-            "aws s3 ls s3://team-assets/old",
-        ),
-        (
-            "storage.gcs",
-            "gsutil -m rm gs://team-assets/**",
-            "gsutil ls gs://team-assets",
-        ),
-        (
-            "cloud.aws",
-            "aws ec2 terminate-instances --instance-ids i-0abc",
-            "aws ec2 describe-instances",
-        ),
-        (
-            "secrets.vault",
-            "vault kv destroy -versions=2 kv/app",
-            "vault kv get kv/app",
-        ),
-        (
-            "messaging.kafka",
-            "kafka-topics --bootstrap-server b:9092 --delete --topic audit",
-            "kafka-topics --bootstrap-server b:9092 --list",
-        ),
-        (
-            "search.elasticsearch",
-            "curl -XDELETE http://es:9200/audit-2023",
-            "curl http://es:9200/_cat/indices",
-        ),
-        (
-            "remote.rsync",
-            "rsync -a --delete site/ web:/srv/site/",
-            "rsync -a --delete -n site/ web:/srv/site/",
-        ),
-        (
-            "remote.ssh",
-            "ssh build 'rm -rf ~/cache'",
-            "ssh build 'df -h'",
-        ),
-        (
-            "platform.github",
-            "gh release delete v0.3.0 --yes",
-            "gh release view v0.3.0",
-        ),
-        (
-            "package_managers",
-            "cargo publish -p hooks-std",
-            "cargo build -p hooks-std",
-        ),
-        (
-            "strict_git",
-            "git push origin HEAD:main",
-            "git push origin HEAD:topic",
-        ),
-        (
-            "system.services",
-            "systemctl stop postgresql",
-            "systemctl status postgresql",
-        ),
-        (
-            "payment.stripe",
-            "stripe products delete prod_9",
-            "stripe products list",
-        ),
-    ];
-    for (pack, blocked, near_miss) in table {
+    let mut wrong = Vec::new();
+    for (pack, blocked, near_miss) in OPTIONAL {
         let packs = ["default", *pack];
         let id = rule_with(&packs, blocked);
-        assert!(
-            id.as_deref()
-                .is_some_and(|id| id.starts_with(&format!("{pack}:"))),
-            "{pack}: {blocked:?} gave {id:?}"
-        );
-        assert_eq!(rule(blocked), None, "{pack} is off by default: {blocked:?}");
-        assert_eq!(rule_with(&packs, near_miss), None, "{pack}: {near_miss:?}");
+        if !id
+            .as_deref()
+            .is_some_and(|id| id.starts_with(&format!("{pack}:")))
+        {
+            wrong.push(format!("{pack}: {blocked:?} gave {id:?}"));
+        }
+        if let Some(id) = rule(blocked) {
+            wrong.push(format!(
+                "{pack} is off by default, yet {blocked:?} gave {id}"
+            ));
+        }
+        if let Some(id) = rule_with(&packs, near_miss) {
+            wrong.push(format!("{pack}: the near miss {near_miss:?} gave {id}"));
+        }
     }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn every_optional_pack_has_its_own_case() {
+    let untested: Vec<&str> = hooks_std::safety::packs::all_packs()
+        .into_iter()
+        .filter(|pack| !pack.default_on)
+        .map(|pack| pack.name)
+        .filter(|name| !OPTIONAL.iter().any(|(pack, _, _)| pack == name))
+        .collect();
+    assert!(untested.is_empty(), "{untested:?}");
 }
 
 #[test]

@@ -537,7 +537,7 @@ impl CommandRules<'_> {
             }
         }
         if is(program, SHELL) {
-            if let Some(denial) = self.shell(here, program, args, fed, depth) {
+            if let Some(denial) = self.shell(program, args, fed, depth) {
                 return Some(denial);
             }
         }
@@ -620,14 +620,7 @@ impl CommandRules<'_> {
     }
 
     /// A shell: the script it is given (`-c`, a heredoc, a pipe, a process substitution).
-    fn shell(
-        &self,
-        here: &Here<'_, '_>,
-        program: &str,
-        args: &[String],
-        fed: &Fed,
-        depth: usize,
-    ) -> Option<Denial> {
+    fn shell(&self, program: &str, args: &[String], fed: &Fed, depth: usize) -> Option<Denial> {
         let mut at = 0;
         let mut script: Option<&str> = None;
         let mut file: Option<&str> = None;
@@ -663,7 +656,6 @@ impl CommandRules<'_> {
         if let Some(file) = file {
             return self.sourced(std::slice::from_ref(&file.to_owned()));
         }
-        let _ = here;
         match fed {
             Fed::Text(text) => self.check_at(text, depth + 1),
             Fed::Download(source) if self.enabled.has("download") => Some(Denial::new(
