@@ -15,7 +15,7 @@ use super::inline::{self, Finding, Language};
 use super::packs::builtin as rules;
 use super::packs::{self, Denial, Enabled, Rule, catalog, git};
 use super::paths::PathRules;
-use super::shell::{self, Script, SimpleCommand};
+use super::shell::{self, Event, SimpleCommand};
 
 /// How deep scripts may nest (`bash -c "sh -c '…'"`) before the check gives up and denies.
 const MAX_DEPTH: usize = 8;
@@ -384,38 +384,39 @@ impl CommandRules<'_> {
                     .to_owned(),
             ));
         }
-        let script = shell::parse(line);
-        for nested in &script.nested {
-            if let Some(denial) = self.check_at(nested, depth + 1) {
-                return Some(denial);
-            }
-        }
-        // `cd` moves where later relative paths point: `cd / && rm -rf *` deletes the root.
+        // Each command is checked as soon as it is read, and the reading stops at the first
+        // denial. `cd` moves where later relative paths point: `cd / && rm -rf *`.
+        let mut denial = None;
         let mut cwd = self.paths.workspace.clone();
-        for command in &script.commands {
-            let fed = self.fed(&script, command);
-            if let Some(denial) = self.check_command(command, fed, depth, &mut cwd) {
-                return Some(denial);
-            }
-        }
-        None
+        shell::read(line, &mut |event| {
+            denial = match event {
+                Event::Nested(inner) => self.check_at(inner, depth + 1),
+                Event::Command(command, source) => {
+                    let fed = self.fed(command, source);
+                    self.check_command(command, fed, depth, &mut cwd)
+                }
+            };
+            denial.is_some()
+        });
+        denial
     }
 
     /// What `command` reads on standard input.
-    fn fed(&self, script: &Script, command: &SimpleCommand) -> Fed {
+    fn fed(&self, command: &SimpleCommand, source: Option<&SimpleCommand>) -> Fed {
         if !command.stdin_text.is_empty() {
             return Fed::Text(command.stdin_text.join("\n"));
         }
-        let Some(source) = command.pipe_from.and_then(|i| script.commands.get(i)) else {
+        let Some(source) = source else {
             return Fed::Nothing;
         };
         let Unwrapped { argv, .. } = unwrap(&source.words);
         match argv.split_first() {
             Some((program, args)) => {
                 let program = program_name(program);
-                if is(program, PRINTER) {
+                let roles = role(program);
+                if roles & PRINTER != 0 {
                     Fed::Text(printed(args))
-                } else if is(program, DOWNLOADER) {
+                } else if roles & DOWNLOADER != 0 {
                     Fed::Download(source.words.join(" "))
                 } else if program == "cat" && !source.stdin_text.is_empty() {
                     Fed::Text(source.stdin_text.join("\n"))
@@ -536,7 +537,8 @@ impl CommandRules<'_> {
                 ));
             }
         }
-        if is(program, SHELL) {
+        let roles = role(program);
+        if roles & SHELL != 0 {
             if let Some(denial) = self.shell(program, args, fed, depth) {
                 return Some(denial);
             }
@@ -575,7 +577,7 @@ impl CommandRules<'_> {
             _ => {}
         }
         let denial = here
-            .destructive(program, args, elevated)
+            .destructive(program, roles, args, elevated)
             .or_else(|| {
                 self.enabled
                     .has("secrets")
@@ -936,9 +938,15 @@ impl Here<'_, '_> {
     }
 
     /// Destructive programs and their dangerous uses.
-    fn destructive(&self, program: &str, args: &[String], elevated: bool) -> Option<Denial> {
+    fn destructive(
+        &self,
+        program: &str,
+        roles: u16,
+        args: &[String],
+        elevated: bool,
+    ) -> Option<Denial> {
         let interesting = elevated
-            || is(program, WRITER | DISK_TOOL | POWER)
+            || roles & (WRITER | DISK_TOOL | POWER) != 0
             || matches!(program, "unlink" | "init" | "systemctl" | "dd")
             || program.starts_with("mkfs");
         if !interesting {
@@ -1000,7 +1008,7 @@ impl Here<'_, '_> {
                 return Some(Denial::new(&rules::RECURSIVE_PERMISSIONS, denial.message));
             }
         }
-        if elevated && is(program, WRITER) && self.on("system") {
+        if elevated && roles & WRITER != 0 && self.on("system") {
             return Some(Denial::new(
                 &rules::ELEVATED_WRITE,
                 format!(
@@ -1009,7 +1017,7 @@ impl Here<'_, '_> {
                 ),
             ));
         }
-        if is(program, WRITER) {
+        if roles & WRITER != 0 {
             for operand in &operands {
                 if let Some(denial) = self.written_path(operand) {
                     return Some(denial);

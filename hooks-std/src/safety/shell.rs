@@ -34,21 +34,26 @@ pub(crate) struct Script {
     pub nested: Vec<String>,
 }
 
-/// Splits `line` into simple commands and nested scripts.
-pub(crate) fn parse(line: &str) -> Script {
-    // Room for every command at once: growing a large list step by step costs more than
-    // the count (the allocator consolidates its free lists on each large request).
-    let separators = line
-        .bytes()
-        .filter(|b| matches!(b, b';' | b'|' | b'&' | b'\n'))
-        .count();
+/// What the reader reports, in the order a shell meets it.
+pub(crate) enum Event<'e> {
+    /// A complete simple command, with the command whose output it reads through a pipe.
+    Command(&'e SimpleCommand, Option<&'e SimpleCommand>),
+    /// A command line nested in this one (a command or process substitution).
+    Nested(&'e str),
+}
+
+/// Reads `line`, reporting each simple command as soon as it is complete (with its heredoc
+/// bodies) and each nested script as it is met, until `sink` returns `true`. Only the
+/// previous command is kept, so a long line costs no more memory than a short one.
+pub(crate) fn read(line: &str, sink: &mut dyn FnMut(Event<'_>) -> bool) {
     let mut parser = Parser {
         bytes: line.as_bytes(),
         at: 0,
-        script: Script {
-            commands: Vec::with_capacity(separators + 1),
-            nested: Vec::new(),
-        },
+        sink,
+        stopped: false,
+        count: 0,
+        last: None,
+        pending: Vec::new(),
         current: SimpleCommand::default(),
         word: None,
         redirect_next: None,
@@ -56,7 +61,19 @@ pub(crate) fn parse(line: &str) -> Script {
         heredocs: Vec::new(),
     };
     parser.run();
-    parser.script
+}
+
+/// Splits `line` into simple commands and nested scripts, all at once.
+pub(crate) fn parse(line: &str) -> Script {
+    let mut script = Script::default();
+    read(line, &mut |event| {
+        match event {
+            Event::Command(command, _) => script.commands.push(command.clone()),
+            Event::Nested(inner) => script.nested.push(inner.to_owned()),
+        }
+        false
+    });
+    script
 }
 
 /// Where the next word goes, when it is not an argument.
@@ -69,7 +86,7 @@ enum Redirect {
 
 /// A heredoc whose body starts at the next line.
 struct PendingHeredoc {
-    /// The index the declaring command has (or will have) in [`Script::commands`].
+    /// The ordinal of the declaring command in the line (its index in [`Script::commands`]).
     command: usize,
     delimiter: String,
     strip_tabs: bool,
@@ -77,10 +94,18 @@ struct PendingHeredoc {
 
 /// The reader. It works on bytes: every character with a meaning to the shell is ASCII, so
 /// the text between them is copied whole and stays valid UTF-8.
-struct Parser<'a> {
+struct Parser<'a, 's> {
     bytes: &'a [u8],
     at: usize,
-    script: Script,
+    sink: &'s mut dyn FnMut(Event<'_>) -> bool,
+    /// The sink asked to stop.
+    stopped: bool,
+    /// How many commands were completed.
+    count: usize,
+    /// The last command reported: the source of the next one, if that one reads a pipe.
+    last: Option<SimpleCommand>,
+    /// Completed commands waiting for the bodies of heredocs declared on their line.
+    pending: Vec<SimpleCommand>,
     current: SimpleCommand,
     /// The word being read; `None` between words (an empty quoted word is `Some("")`).
     word: Option<Vec<u8>>,
@@ -121,7 +146,7 @@ const BALANCED_SPECIAL: [bool; 256] = {
     table
 };
 
-impl<'a> Parser<'a> {
+impl<'a> Parser<'a, '_> {
     fn peek(&self, offset: usize) -> Option<u8> {
         self.bytes.get(self.at + offset).copied()
     }
@@ -154,10 +179,7 @@ impl<'a> Parser<'a> {
         self.end_word();
         self.redirect_next = None;
         let mut command = std::mem::take(&mut self.current);
-        let declared_heredoc = self
-            .heredocs
-            .iter()
-            .any(|h| h.command == self.script.commands.len());
+        let declared_heredoc = self.heredocs.iter().any(|h| h.command == self.count);
         if !command.words.is_empty()
             || !command.redirect_targets.is_empty()
             || !command.input_files.is_empty()
@@ -165,15 +187,39 @@ impl<'a> Parser<'a> {
             || declared_heredoc
         {
             if self.pipe_pending {
-                command.pipe_from = self.script.commands.len().checked_sub(1);
+                command.pipe_from = self.count.checked_sub(1);
             }
-            self.script.commands.push(command);
+            self.count += 1;
+            if self.heredocs.is_empty() && self.pending.is_empty() {
+                self.report(command);
+            } else {
+                self.pending.push(command);
+            }
         }
         self.pipe_pending = piped_next;
     }
 
+    /// Hands a complete command to the sink, with its pipe source.
+    fn report(&mut self, command: SimpleCommand) {
+        if !self.stopped {
+            let source = command.pipe_from.and(self.last.as_ref());
+            self.stopped = (self.sink)(Event::Command(&command, source));
+        }
+        self.last = Some(command);
+    }
+
+    /// Hands the commands that waited for their heredoc bodies to the sink.
+    fn report_pending(&mut self) {
+        for command in std::mem::take(&mut self.pending) {
+            self.report(command);
+        }
+    }
+
     fn run(&mut self) {
         while let Some(c) = self.peek(0) {
+            if self.stopped {
+                return;
+            }
             self.at += 1;
             match c {
                 b' ' | b'\t' | b'\r' => self.end_word(),
@@ -253,6 +299,7 @@ impl<'a> Parser<'a> {
         self.end_command(false);
         // A heredoc whose body never came still declared its command.
         self.heredocs.clear();
+        self.report_pending();
     }
 
     /// `$` outside single quotes: a substitution, `${…}`, `$'…'`, or a plain `$`.
@@ -374,7 +421,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.heredocs.push(PendingHeredoc {
-            command: self.script.commands.len(),
+            command: self.count,
             delimiter: text(&delimiter),
             strip_tabs,
         });
@@ -402,12 +449,17 @@ impl<'a> Parser<'a> {
                 body.push_str(&String::from_utf8_lossy(compared));
                 body.push('\n');
             }
-            if let Some(command) = self.script.commands.get_mut(heredoc.command) {
-                command.stdin_text.push(body);
-            } else {
-                self.current.stdin_text.push(body);
+            let waiting = self.count - self.pending.len();
+            match heredoc
+                .command
+                .checked_sub(waiting)
+                .and_then(|i| self.pending.get_mut(i))
+            {
+                Some(command) => command.stdin_text.push(body),
+                None => self.current.stdin_text.push(body),
             }
         }
+        self.report_pending();
     }
 
     /// `$( … )`, its `$` already read: a nested script, kept in the word as written.
@@ -435,7 +487,13 @@ impl<'a> Parser<'a> {
         self.push_bytes(open);
         self.push_bytes(inner);
         self.push_bytes(close);
-        self.script.nested.push(text(inner));
+        if !self.stopped {
+            let inner = match std::str::from_utf8(inner) {
+                Ok(inner) => std::borrow::Cow::Borrowed(inner),
+                Err(_) => std::borrow::Cow::Owned(text(inner)),
+            };
+            self.stopped = (self.sink)(Event::Nested(&inner));
+        }
     }
 
     /// The bytes up to the next `end` (not included), or to the end of the line.
