@@ -14,7 +14,7 @@
 //! | `command_fields` | `command`, `cmd`, `script` | tool-input fields read as shell commands |
 //! | `path_fields` | `file_path`, `path`, `filename`, `notebook_path`, `target`, `destination` | tool-input fields read as paths |
 //! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch |
-//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud and package credentials | secrets no tool may read or write |
+//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers | secrets no tool may read or write |
 //! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files` |
 //! | `blocked_commands` | none | extra rules: `{pattern, reason}`, a regex over `program args...` |
 //! | `workspace` | the current directory | the project root; relative paths start there |
@@ -22,7 +22,7 @@
 //! | `confine_to_workspace` | `true` | deny file tools outside the workspace |
 //! | `priority` | `-100` | runs before most hooks |
 //! | `packs` | `[default]` | the rule packs switched on: names, groups (`database`), `default`, `all`; an unknown name is an error listing the valid ones |
-//! | `rm_policy` | `workspace` | where recursive deletion is allowed: `workspace` (inside the project and temporary directories) or `temp_only` (only `/tmp`, `/var/tmp`, `$TMPDIR`) |
+//! | `rm_policy` | `workspace` | where recursive deletion is allowed: `workspace` (inside the project and temporary directories) or `temp_only` (`rm -rf` only under `/tmp`, `/var/tmp`, `$TMPDIR`) |
 //!
 //! Every denial names the rule that fired, `[pack:rule]`, then what to do instead; the
 //! [packs] module lists every pack and rule. On by default: `filesystem`, `system`, `secrets`,
