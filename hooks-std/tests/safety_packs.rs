@@ -77,6 +77,9 @@ fn git_rules_fire_through_paths_flags_and_wrappers() {
             ("cd repo; git branch -D spike", "git:branch-force-delete"),
             ("git branch -f main HEAD~3", "git:branch-force-move"),
             ("git --no-pager re\\\nset --hard", "git:reset-hard"),
+            ("git switch -f release", "git:switch-discard"),
+            ("sudo git rm -f config/app.toml", "git:rm-force"),
+            ("git update-ref -d refs/heads/spike", "git:plumbing-reset"),
         ],
     );
 }
@@ -97,6 +100,8 @@ fn git_near_misses_pass() {
             "git commit -m 'undo the git reset --hard from yesterday'",
             "my-git reset --hard",
             "git log --grep 'push --force'",
+            "git switch -c spike",
+            "git rm --cached -r build",
         ],
     );
 }

@@ -85,6 +85,31 @@ pub(crate) const BRANCH_FORCE_MOVE: Rule = Rule {
     alternative: "create a new branch with `git branch NAME`",
 };
 
+/// `git switch --discard-changes`.
+pub(crate) const SWITCH_DISCARD: Rule = Rule {
+    pack: PACK,
+    name: "switch-discard",
+    severity: Severity::High,
+    reason: "switches branch by throwing away uncommitted changes",
+    alternative: "commit or `git stash` first, then switch",
+};
+/// `git rm -f`.
+pub(crate) const RM_FORCE: Rule = Rule {
+    pack: PACK,
+    name: "rm-force",
+    severity: Severity::High,
+    reason: "deletes files even when they have changes no commit holds",
+    alternative: "commit the changes first, or use `git rm --cached` to untrack only",
+};
+/// `git update-ref -d`, `git read-tree --reset -u`: plumbing that drops refs or work.
+pub(crate) const PLUMBING_RESET: Rule = Rule {
+    pack: PACK,
+    name: "plumbing-reset",
+    severity: Severity::High,
+    reason: "deletes a ref or overwrites the working tree through plumbing, with no safety net",
+    alternative: "use `git branch -d` or `git restore --staged`, or ask the user",
+};
+
 /// Every rule of the pack, for the docs and the tests.
 #[cfg(test)]
 pub(crate) const RULES: &[&Rule] = &[
@@ -98,6 +123,9 @@ pub(crate) const RULES: &[&Rule] = &[
     &STASH_DROP,
     &BRANCH_FORCE_DELETE,
     &BRANCH_FORCE_MOVE,
+    &SWITCH_DISCARD,
+    &RM_FORCE,
+    &PLUMBING_RESET,
 ];
 
 /// Global options of `git` that take a value in the next word.
@@ -182,6 +210,12 @@ pub(crate) fn check(args: &[String]) -> Option<&'static Rule> {
             Some("drop") => Some(&STASH_DROP),
             _ => None,
         },
+        "switch" if has("--discard-changes") || flag(rest, 'f', &["force"]) => {
+            Some(&SWITCH_DISCARD)
+        }
+        "rm" if flag(rest, 'f', &["force"]) && !has("--cached") => Some(&RM_FORCE),
+        "update-ref" if flag(rest, 'd', &[]) => Some(&PLUMBING_RESET),
+        "read-tree" if has("--reset") && flag(rest, 'u', &[]) => Some(&PLUMBING_RESET),
         "branch" => {
             let force = flag(rest, 'f', &["force"]);
             if flag(rest, 'D', &[]) || (flag(rest, 'd', &["delete"]) && force) {
@@ -220,6 +254,13 @@ mod tests {
         assert_eq!(rule("stash clear"), Some("stash-clear"));
         assert_eq!(rule("branch -Dr origin/x"), Some("branch-force-delete"));
         assert_eq!(rule("branch -f topic v1"), Some("branch-force-move"));
+        assert_eq!(
+            rule("switch --discard-changes topic"),
+            Some("switch-discard")
+        );
+        assert_eq!(rule("rm -rf vendor"), Some("rm-force"));
+        assert_eq!(rule("update-ref -d refs/heads/old"), Some("plumbing-reset"));
+        assert_eq!(rule("read-tree -u --reset v2"), Some("plumbing-reset"));
     }
 
     #[test]
@@ -237,6 +278,11 @@ mod tests {
             "branch -d merged",
             "commit -m reset --hard",
             "-c color.ui=auto log",
+            "switch topic",
+            "rm --cached -rf vendor",
+            "rm notes.md",
+            "update-ref refs/heads/new HEAD",
+            "read-tree --reset v2",
         ] {
             assert_eq!(rule(line), None, "{line}");
         }

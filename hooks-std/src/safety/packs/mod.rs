@@ -46,6 +46,9 @@
 //! | `git:stash-drop` | medium | deletes a stash and the work saved in it | `git stash pop` or `git stash apply` to get the work back, or ask the user |
 //! | `git:branch-force-delete` | high | deletes a branch even when its commits are merged nowhere | use `git branch -d`, which refuses to delete unmerged work |
 //! | `git:branch-force-move` | medium | moves an existing branch, leaving its commits unreachable | create a new branch with `git branch NAME` |
+//! | `git:switch-discard` | high | switches branch by throwing away uncommitted changes | commit or `git stash` first, then switch |
+//! | `git:rm-force` | high | deletes files even when they have changes no commit holds | commit the changes first, or use `git rm --cached` to untrack only |
+//! | `git:plumbing-reset` | high | deletes a ref or overwrites the working tree through plumbing, with no safety net | use `git branch -d` or `git restore --staged`, or ask the user |
 //! | `inline:delete-call` | critical | deletes, from code given to an interpreter, what `rm` would not be allowed to | delete the specific directory inside the project |
 //!
 //! ## Optional packs
