@@ -3,6 +3,8 @@
 //! - `validate`: proves the workspace's hooks are sound (hooks files, annotated hooks,
 //!   behavioural suites, hygiene) with a ✓/✗ report; `--json` for CI, `--only` for a part.
 //! - `ci`: the checks CI runs, in the order `.ci/run` runs them, stopping at the first failure.
+//! - `safety-corpus`: measures the safety module against the peer guard's expectations in
+//!   `../shared/peer/dcg/` (caught/kept per pack, every miss listed).
 //! - `bench`: runs the criterion benchmarks and refreshes the generated table of BENCHMARKS.md.
 
 use std::path::{Path, PathBuf};
@@ -10,6 +12,7 @@ use std::process::ExitCode;
 
 mod bench;
 mod ci;
+mod safety_corpus;
 mod validate;
 
 const USAGE: &str = "usage: cargo xtask <task>
@@ -21,6 +24,11 @@ tasks:
             UI tests); PART is config, annotated, behaviour or hygiene; --module runs the
             suite only on modules whose name contains NAME
   ci        run what CI runs: fmt --check, clippy -D warnings, validate, the demo, docs, tests
+  safety-corpus [--packs LIST] [--json] [--policy] [--quiet] [--corpus DIR]
+            measure the safety module against the peer guard's test expectations read from
+            ../shared/peer/dcg/: blocks caught and allows kept per pack, misses listed
+            (--packs: these packs for every case instead of each case's own; --policy: list
+            the cases where our documented policy differs; --corpus: the corpus's folder)
   bench [--tables-only]
             run the benchmarks and refresh BENCHMARKS.md's generated table
             (--tables-only: from the results already in target/criterion)";
@@ -38,6 +46,7 @@ fn main() -> ExitCode {
         "validate" => validate::run(rest),
         "ci" => no_arguments(task, rest).and_then(|()| ci::run()),
         "bench" => bench::run(rest),
+        "safety-corpus" => safety_corpus::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -14,13 +14,27 @@
 //! | `command_fields` | `command`, `cmd`, `script` | tool-input fields read as shell commands |
 //! | `path_fields` | `file_path`, `path`, `filename`, `notebook_path`, `target`, `destination` | tool-input fields read as paths |
 //! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch |
-//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud and package credentials | secrets no tool may read or write |
+//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers | secrets no tool may read or write |
 //! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files` |
 //! | `blocked_commands` | none | extra rules: `{pattern, reason}`, a regex over `program args...` |
 //! | `workspace` | the current directory | the project root; relative paths start there |
 //! | `home` | `$HOME` | what `~` means |
 //! | `confine_to_workspace` | `true` | deny file tools outside the workspace |
 //! | `priority` | `-100` | runs before most hooks |
+//! | `packs` | `[default]` | the rule packs switched on: names, groups (`database`), `default`, `all`; an unknown name is an error listing the valid ones |
+//! | `rm_policy` | `workspace` | where recursive deletion is allowed: `workspace` (inside the project and temporary directories) or `temp_only` (`rm -rf` only under `/tmp`, `/var/tmp`, `$TMPDIR`) |
+//!
+//! Every denial names the rule that fired, `[pack:rule]`, then what to do instead; the
+//! [packs] module lists every pack and rule. On by default: `filesystem`, `system`, `secrets`,
+//! `disk`, `download`, `git` and `inline`; the optional packs (databases, containers,
+//! Kubernetes, clouds, storage, secrets managers, messaging, search, DNS, CI/CD, ...) are
+//! switched on by name.
+//!
+//! A command line is read as a shell reads it (see `shell.rs`): every simple command of
+//! lists, pipelines, groups, command and process substitutions, with heredocs and
+//! here-strings kept as the text a command reads. Code given to an interpreter (`-c`, `-e`,
+//! a heredoc, a here-string, a pipe) is read for destructive calls and the shell commands it
+//! runs; text fed to a command that does not run it (`cat`, `tee`, `grep`) is data.
 //!
 //! ```
 //! use hooks_std::safety::{SafetyConfig, SafetyModule};
@@ -29,14 +43,19 @@
 //! let config: SafetyConfig = serde_json::from_value(json!({"workspace": "/srv/app"})).unwrap();
 //! let safety = SafetyModule::new(config).unwrap();
 //! let denial = safety.check(&json!({"command": "bash -c 'cd / && rm -rf *'"}));
-//! assert!(denial.unwrap().contains("root of the file system"));
+//! assert!(denial.unwrap().starts_with("[filesystem:rm-root]"));
+//! let git = safety.check(&json!({"command": "git -C app reset --hard"}));
+//! assert!(git.unwrap().starts_with("[git:reset-hard]"));
 //! assert_eq!(safety.check(&json!({"command": "cargo test"})), None);
 //! ```
 
 mod commands;
+mod inline;
+pub mod packs;
 mod paths;
 mod shell;
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -47,7 +66,33 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use commands::{CommandRules, UserRule};
+use packs::builtin as rules;
+pub use packs::{Denial, Severity};
+use packs::{Enabled, catalog};
 use paths::{PathRules, Verdict};
+
+/// Where recursive deletion is allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RmPolicy {
+    /// Inside the workspace (but not the workspace itself) and in temporary directories:
+    /// agents clean their build directories.
+    #[default]
+    Workspace,
+    /// Only in temporary directories (`/tmp`, `/var/tmp`, `$TMPDIR`), named literally: any
+    /// other `rm -rf` is denied, as the strictest guards do.
+    TempOnly,
+}
+
+/// The verdict on a tool call, with the policy allowances that decided it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Evaluation {
+    /// Why the call must not run, if it must not.
+    pub denial: Option<Denial>,
+    /// Ids of the policy allowances that let a deletion through (`policy:workspace`,
+    /// `policy:temp-dir`): what a stricter policy would have denied.
+    pub allowances: Vec<String>,
+}
 
 /// An extra command rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,6 +129,10 @@ pub struct SafetyConfig {
     pub confine_to_workspace: bool,
     /// The handler's priority.
     pub priority: i32,
+    /// The packs switched on: names, groups (`database`), `default` or `all`.
+    pub packs: Vec<String>,
+    /// Where recursive deletion is allowed.
+    pub rm_policy: RmPolicy,
 }
 
 fn strings(list: &[&str]) -> Vec<String> {
@@ -137,6 +186,13 @@ impl Default for SafetyConfig {
                 "**/.npmrc",
                 "**/.pgpass",
                 "**/.docker/config.json",
+                "**/.git-credentials",
+                "**/.kube/config",
+                "/etc/shadow",
+                "/etc/shadow-",
+                "/etc/gshadow",
+                "/etc/sudoers",
+                "/etc/sudoers.d/**",
             ]),
             allowed_files: strings(&[
                 "**/.env.example",
@@ -149,6 +205,8 @@ impl Default for SafetyConfig {
             home: None,
             confine_to_workspace: true,
             priority: -100,
+            packs: strings(&["default"]),
+            rm_policy: RmPolicy::Workspace,
         }
     }
 }
@@ -164,6 +222,8 @@ struct Rules {
     paths: PathRules,
     user_rules: Vec<UserRule>,
     fork_bomb: Regex,
+    enabled: Enabled,
+    catalog: catalog::Compiled,
 }
 
 /// The safety module: see the [module docs](self).
@@ -215,12 +275,17 @@ impl SafetyModule {
             .collect::<Result<_, _>>()?;
         let fork_bomb = Regex::new(r"(\w+|:)\s*\(\s*\)\s*\{[^}]*\|\s*(\w+|:)\s*&")
             .map_err(|e| SafetyConfigError(e.to_string()))?;
+        let enabled = Enabled::resolve(&config.packs).map_err(SafetyConfigError)?;
+        let catalog =
+            catalog::Compiled::new(|pack| enabled.has(pack)).map_err(SafetyConfigError)?;
         Ok(SafetyModule {
             rules: Arc::new(Rules {
                 config,
                 paths,
                 user_rules,
                 fork_bomb,
+                enabled,
+                catalog,
             }),
         })
     }
@@ -230,17 +295,47 @@ impl SafetyModule {
         SafetyModule::new(SafetyConfig::default())
     }
 
-    /// Why the tool call with input `tool_input` must not run, if it must not.
+    /// Why the tool call with input `tool_input` must not run, if it must not: the rule's
+    /// id, then what to do instead.
     pub fn check(&self, tool_input: &Value) -> Option<String> {
+        self.evaluate(tool_input)
+            .denial
+            .map(|denial| denial.to_string())
+    }
+
+    /// The full verdict on the tool call with input `tool_input`: the denial, with its pack
+    /// and rule, and the policy allowances that let deletions through.
+    pub fn evaluate(&self, tool_input: &Value) -> Evaluation {
         let Value::Object(fields) = tool_input else {
-            return None;
+            return Evaluation::default();
         };
         let rules = &*self.rules;
         let commands = CommandRules {
             paths: &rules.paths,
             user_rules: &rules.user_rules,
             fork_bomb: &rules.fork_bomb,
+            enabled: &rules.enabled,
+            catalog: &rules.catalog,
+            rm_policy: rules.config.rm_policy,
+            exemptions: RefCell::new(Vec::new()),
         };
+        let denial = self.denial(fields, &commands);
+        let mut allowances: Vec<String> = Vec::new();
+        for rule in commands.exemptions.into_inner() {
+            let id = rule.id();
+            if !allowances.contains(&id) {
+                allowances.push(id);
+            }
+        }
+        Evaluation { denial, allowances }
+    }
+
+    fn denial(
+        &self,
+        fields: &serde_json::Map<String, Value>,
+        commands: &CommandRules<'_>,
+    ) -> Option<Denial> {
+        let rules = &*self.rules;
         for field in &rules.config.command_fields {
             let denial = match fields.get(field) {
                 None | Some(Value::Null) => None,
@@ -250,10 +345,13 @@ impl SafetyModule {
                     let line: Vec<&str> = words.iter().filter_map(Value::as_str).collect();
                     commands.check(&shell_join(&line))
                 }
-                Some(other) => Some(format!(
-                    "`{field}` should be a command line but is {}; it cannot be checked, so it \
-                     does not run",
-                    kind(other)
+                Some(other) => Some(Denial::new(
+                    &rules::BAD_FIELD,
+                    format!(
+                        "`{field}` should be a command line but is {}; it cannot be checked, so \
+                         it does not run",
+                        kind(other)
+                    ),
                 )),
             };
             if denial.is_some() {
@@ -264,10 +362,13 @@ impl SafetyModule {
             let denial = match fields.get(field) {
                 None | Some(Value::Null) => None,
                 Some(Value::String(path)) => path_denial(&rules.paths, path),
-                Some(other) => Some(format!(
-                    "`{field}` should be a path but is {}; it cannot be checked, so the tool \
-                     does not run",
-                    kind(other)
+                Some(other) => Some(Denial::new(
+                    &rules::BAD_FIELD,
+                    format!(
+                        "`{field}` should be a path but is {}; it cannot be checked, so the tool \
+                         does not run",
+                        kind(other)
+                    ),
                 )),
             };
             if denial.is_some() {
@@ -278,30 +379,40 @@ impl SafetyModule {
     }
 }
 
-fn path_denial(paths: &PathRules, raw: &str) -> Option<String> {
-    match paths.check(raw) {
-        Verdict::Fine => None,
-        Verdict::System(path) => Some(format!(
-            "`{raw}` resolves to `{}`, in a protected system directory; work on files inside \
+fn path_denial(paths: &PathRules, raw: &str) -> Option<Denial> {
+    let (rule, message) = match paths.check(raw) {
+        Verdict::Fine => return None,
+        Verdict::System(path) => (
+            &rules::PATH_SYSTEM,
+            format!(
+                "`{raw}` resolves to `{}`, in a protected system directory; work on files inside \
              the project instead",
-            path.display()
-        )),
-        Verdict::Secret(path) => Some(format!(
-            "`{raw}` resolves to `{}`, which holds secrets and is protected; ask the user to \
+                path.display()
+            ),
+        ),
+        Verdict::Secret(path) => (
+            &rules::PATH_SECRET,
+            format!(
+                "`{raw}` resolves to `{}`, which holds secrets and is protected; ask the user to \
              handle it, or use an example file",
-            path.display()
-        )),
-        Verdict::Outside(path) => Some(format!(
-            "`{raw}` resolves to `{}`, outside the workspace `{}`; keep file operations inside \
+                path.display()
+            ),
+        ),
+        Verdict::Outside(path) => (
+            &rules::PATH_OUTSIDE,
+            format!(
+                "`{raw}` resolves to `{}`, outside the workspace `{}`; keep file operations inside \
              the project",
-            path.display(),
-            paths.workspace.display()
-        )),
-        Verdict::Invalid(why) => Some(format!(
-            "`{}` is not a usable path: {why}",
-            raw.escape_debug()
-        )),
-    }
+                path.display(),
+                paths.workspace.display()
+            ),
+        ),
+        Verdict::Invalid(why) => (
+            &rules::PATH_INVALID,
+            format!("`{}` is not a usable path: {why}", raw.escape_debug()),
+        ),
+    };
+    Some(Denial::new(rule, message))
 }
 
 /// Joins argv words into a command line, quoting the ones a shell would split.
@@ -337,9 +448,13 @@ fn kind(value: &Value) -> &'static str {
 impl Hook for SafetyModule {
     async fn handle(&self, _event: &str, data: &Value) -> HookResult {
         let tool = data["tool_name"].as_str().unwrap_or("the tool");
-        match self.check(&data["tool_input"]) {
-            Some(reason) => HookResult::deny(reason).with_user_message(
-                format!("safety: blocked a call to `{tool}`"),
+        match self.evaluate(&data["tool_input"]).denial {
+            Some(denial) => HookResult::deny(denial.to_string()).with_user_message(
+                format!(
+                    "safety: blocked a call to `{tool}` (rule {}, {})",
+                    denial.id(),
+                    denial.severity
+                ),
                 MessageLevel::Warning,
             ),
             None => HookResult::cont(),

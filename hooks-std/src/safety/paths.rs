@@ -9,6 +9,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use aho_corasick::AhoCorasick;
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
 /// Compiled path rules.
@@ -16,10 +17,17 @@ use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 pub(crate) struct PathRules {
     blocked: GlobSet,
     protected: GlobSet,
+    /// A literal every protected path must contain (one per pattern), to skip the glob match
+    /// for words that cannot be secrets; `None` when a pattern has no literal.
+    protected_hints: Option<AhoCorasick>,
+    /// Whether the home directory's path holds one of those literals.
+    home_hinted: bool,
     allowed: GlobSet,
     pub(crate) workspace: PathBuf,
     pub(crate) home: Option<PathBuf>,
     temp: PathBuf,
+    /// Every temporary directory: `/tmp`, `/var/tmp` and the system's (`$TMPDIR`).
+    temps: Vec<PathBuf>,
     confine: bool,
 }
 
@@ -60,13 +68,29 @@ impl PathRules {
         home: Option<PathBuf>,
         confine: bool,
     ) -> Result<Self, String> {
+        let protected_hints = literal_hints(protected);
+        let home_hinted = match (&protected_hints, &home) {
+            (None, _) => true,
+            (Some(hints), Some(home)) => hints.is_match(home.as_os_str().as_encoded_bytes()),
+            (Some(_), None) => false,
+        };
         Ok(PathRules {
             blocked: glob_set("blocked_paths", blocked)?,
             protected: glob_set("protected_files", protected)?,
+            protected_hints,
+            home_hinted,
             allowed: glob_set("allowed_files", allowed)?,
             workspace: resolve_links(&lexical(&workspace)),
             home: home.map(|home| lexical(&home)),
             temp: lexical(&std::env::temp_dir()),
+            temps: {
+                let mut temps = vec![PathBuf::from("/tmp"), PathBuf::from("/var/tmp")];
+                let system = lexical(&std::env::temp_dir());
+                if !temps.contains(&system) {
+                    temps.push(system);
+                }
+                temps
+            },
             confine,
         })
     }
@@ -92,14 +116,55 @@ impl PathRules {
         Ok(lexical(&base.join(expanded)))
     }
 
-    /// The system's temporary directory (scratch space, not the workspace).
-    pub(crate) fn temp_dir(&self) -> &Path {
-        &self.temp
+    /// `raw` with a leading `$TMPDIR`, `${TMPDIR}` or `${TMPDIR:-…}` replaced by the system's
+    /// temporary directory, if it has one.
+    pub(crate) fn expand_temp(&self, raw: &str) -> Option<String> {
+        let rest = raw
+            .strip_prefix("$TMPDIR")
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+            .or_else(|| raw.strip_prefix("${TMPDIR}"))
+            .or_else(|| {
+                raw.strip_prefix("${TMPDIR:-")
+                    .and_then(|rest| rest.split_once('}'))
+                    .map(|(_, rest)| rest)
+            })?;
+        Some(format!("{}{rest}", self.temp.display()))
+    }
+
+    /// Whether `path` (absolute, normalised) is a temporary directory or inside one.
+    pub(crate) fn in_temp(&self, path: &Path) -> bool {
+        self.temps.iter().any(|temp| path.starts_with(temp))
+    }
+
+    /// Whether `path` is one of the temporary directories themselves.
+    pub(crate) fn is_temp_root(&self, path: &Path) -> bool {
+        self.temps.iter().any(|temp| path == temp)
     }
 
     /// Whether `path` (absolute, normalised) is in a blocked system directory.
     pub(crate) fn is_system(&self, path: &Path) -> bool {
         self.blocked.is_match(path)
+    }
+
+    /// Whether `word`, taken from `cwd`, could name a protected file: false when none of the
+    /// protected patterns' literals appears in it, in `cwd` or in the home directory.
+    #[cfg(test)]
+    pub(crate) fn might_be_secret(&self, word: &str, cwd: &Path) -> bool {
+        self.secret_hint(word.as_bytes())
+            || self.secret_hint(cwd.as_os_str().as_encoded_bytes())
+            || (home_relative(word).is_some() && self.home_hinted)
+    }
+
+    /// Whether `text` holds a literal of the protected patterns (true when they have none).
+    pub(crate) fn secret_hint(&self, text: &[u8]) -> bool {
+        self.protected_hints
+            .as_ref()
+            .is_none_or(|hints| hints.is_match(text))
+    }
+
+    /// Whether the home directory's path holds a literal of the protected patterns.
+    pub(crate) fn home_hinted(&self) -> bool {
+        self.home_hinted
     }
 
     /// Whether `path` is a protected file that is not explicitly allowed.
@@ -137,6 +202,20 @@ impl PathRules {
         }
         Verdict::Fine
     }
+}
+
+/// For each pattern, its longest literal run without a separator (a path component or part
+/// of one, which lexical normalisation keeps whole); `None` if a pattern has none.
+fn literal_hints(patterns: &[String]) -> Option<AhoCorasick> {
+    let mut hints = Vec::new();
+    for pattern in patterns {
+        let longest = pattern
+            .split(|c| "*?[]{}/\\!".contains(c))
+            .max_by_key(|part| part.len())
+            .filter(|part| !part.is_empty())?;
+        hints.push(longest.to_owned());
+    }
+    AhoCorasick::new(hints).ok()
 }
 
 /// The part after `~/`, `$HOME/` or `${HOME}/` (or `""` for the home directory itself).
@@ -207,6 +286,26 @@ mod tests {
         assert_eq!(
             lexical(Path::new("/srv/ws/./a/../../etc")),
             PathBuf::from("/srv/etc")
+        );
+    }
+
+    #[test]
+    fn literal_hints_skip_only_words_that_cannot_match() {
+        let patterns: Vec<String> = ["**/.env", "**/id_rsa*", "/etc/sudoers.d/**"]
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect();
+        let rules = PathRules::new(&[], &patterns, &[], "/srv/ws".into(), None, true)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let ws = Path::new("/srv/ws");
+        assert!(rules.might_be_secret("config/.env", ws));
+        assert!(rules.might_be_secret("id_rsa", ws));
+        assert!(rules.might_be_secret("x", Path::new("/etc/sudoers.d")));
+        assert!(!rules.might_be_secret("src/main.rs", ws));
+        let none = literal_hints(&["**/*".to_owned()]);
+        assert!(
+            none.is_none(),
+            "a pattern without a literal disables the shortcut"
         );
     }
 
