@@ -48,6 +48,7 @@ mod merge;
 pub mod module;
 mod observer;
 mod outcome;
+mod panic;
 mod registry;
 mod result;
 pub mod session;
