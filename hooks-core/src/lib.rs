@@ -41,6 +41,7 @@
 
 pub mod annotated;
 pub mod approval;
+mod error;
 mod guard;
 mod handler;
 pub mod injection;
@@ -58,6 +59,7 @@ mod tool;
 
 pub use annotated::{AnnotatedHook, annotated_hooks, registration_works};
 pub use approval::{ApprovalProvider, ApprovalRequest, ScriptedApprovals};
+pub use error::{BoxError, HandlerError};
 pub use handler::{BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker};
 pub use hooks_events as events;
 pub use hooks_events::{EventName, EventNameError};
