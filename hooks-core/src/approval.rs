@@ -144,7 +144,9 @@ impl fmt::Debug for Approvals {
 
 impl Approvals {
     /// Approvals asked through `provider` (`None`: every request gets its default), with
-    /// decisions emitted on `registry`.
+    /// decisions emitted on `registry`: the rules on their own, e.g. to test a provider. A
+    /// session's approvals are set on its builder,
+    /// [`HookSessionBuilder::approvals`](crate::session::HookSessionBuilder::approvals).
     pub fn new(provider: Option<Arc<dyn ApprovalProvider>>, registry: HookRegistry) -> Self {
         Approvals {
             provider,

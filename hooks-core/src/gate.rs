@@ -111,7 +111,8 @@ pub enum BeforeTool {
 #[must_use = "a tool call gate does nothing until its steps are run"]
 pub struct ToolCallGate<'s> {
     session: &'s HookSession,
-    /// `tool_name` and the caller's own fields: what every event of the call carries.
+    name: String,
+    /// The caller's own fields, which every event of the call carries.
     fields: Map<String, Value>,
     injections: Vec<InjectionAudit>,
 }
@@ -120,13 +121,29 @@ impl<'s> ToolCallGate<'s> {
     /// Adds `fields` to the data of every event of the call (e.g. an id of the call or of the
     /// run it belongs to). The gate's own fields (`tool_name`, `tool_input`, `tool_result`,
     /// `error`) are set after them and win.
-    pub fn with_fields(mut self, fields: impl IntoIterator<Item = (String, Value)>) -> Self {
-        let name = self.fields.remove(TOOL_NAME);
-        self.fields.extend(fields);
-        if let Some(name) = name {
-            self.fields.insert(TOOL_NAME.to_owned(), name);
+    pub fn with_fields(mut self, fields: Map<String, Value>) -> Self {
+        if self.fields.is_empty() {
+            self.fields = fields;
+        } else {
+            self.fields.extend(fields);
         }
         self
+    }
+
+    /// The data of one event of the call: the caller's `fields`, the tool's name, the input
+    /// and `extra`.
+    fn event_data(
+        &self,
+        mut data: Map<String, Value>,
+        input: Value,
+        extra: Option<(&str, Value)>,
+    ) -> Value {
+        data.insert(TOOL_NAME.to_owned(), Value::from(self.name.as_str()));
+        data.insert(TOOL_INPUT.to_owned(), input);
+        if let Some((key, value)) = extra {
+            data.insert(key.to_owned(), value);
+        }
+        Value::Object(data)
     }
 
     /// The `tool:pre` gate: a deny blocks the call, an `ask_user` goes to the approval
@@ -135,9 +152,9 @@ impl<'s> ToolCallGate<'s> {
     /// blocks the call. When the call is blocked, what the agent is told is stored in the
     /// history as the call's result.
     pub async fn before(&mut self, input: Value) -> BeforeTool {
-        let mut data = self.fields.clone();
-        data.insert(TOOL_INPUT.to_owned(), input);
-        let mut gated = self.session.gate(TOOL_PRE, Value::Object(data)).await;
+        // The `after` step needs the fields as the caller gave them: a copy goes to the hooks.
+        let data = self.event_data(self.fields.clone(), input, None);
+        let mut gated = self.session.gate(TOOL_PRE, data).await;
         self.injections.append(&mut gated.injections);
         let rewritten = gated.outcome.is_modified();
         let input = take_field(&mut gated.take_data(), TOOL_INPUT).unwrap_or(Value::Null);
@@ -179,14 +196,9 @@ impl<'s> ToolCallGate<'s> {
                 Some(error),
             ),
         };
-        let mut data = self.fields;
-        data.insert(TOOL_INPUT.to_owned(), input.clone());
-        data.insert(field.to_owned(), value);
-        let mut emitted = self
-            .session
-            .registry()
-            .emit(event, Value::Object(data))
-            .await;
+        let fields = std::mem::take(&mut self.fields);
+        let data = self.event_data(fields, input.clone(), Some((field, value)));
+        let mut emitted = self.session.registry().emit(event, data).await;
         let rewritten = emitted.is_modified();
         let status = match error {
             None => ran(&mut emitted),
@@ -276,11 +288,10 @@ impl HookSession {
     /// The gates of one call of the tool named `tool_name`, for a caller that calls the tool
     /// itself; see [`ToolCallGate`].
     pub fn tool_call_gate(&self, tool_name: &str) -> ToolCallGate<'_> {
-        let mut fields = Map::new();
-        fields.insert(TOOL_NAME.to_owned(), Value::from(tool_name));
         ToolCallGate {
             session: self,
-            fields,
+            name: tool_name.to_owned(),
+            fields: Map::new(),
             injections: Vec::new(),
         }
     }

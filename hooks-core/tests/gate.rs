@@ -297,10 +297,10 @@ async fn the_callers_fields_reach_both_events_but_never_replace_the_tool_name() 
     recorder.attach(&registry);
     let session = session(&registry);
     let fields = || {
-        [
-            ("call_id".to_owned(), json!("c1")),
-            ("tool_name".to_owned(), json!("an impostor")),
-        ]
+        let mut fields = serde_json::Map::new();
+        fields.insert("call_id".to_owned(), json!("c1"));
+        fields.insert("tool_name".to_owned(), json!("an impostor"));
+        fields
     };
 
     let mut gate = session.tool_call_gate("read_file").with_fields(fields());

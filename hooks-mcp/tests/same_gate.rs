@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use common::{TestServer, call, connect, texts};
 use hooks_core::session::HookSessionBuilder;
-use hooks_core::{HookRegistry, HookResult, HookSession, ScriptedApprovals, ToolError, tool_fn};
+use hooks_core::{
+    HookRegistry, HookResult, HookSession, ScriptedApprovals, ToolCallStatus, ToolError, tool_fn,
+};
 use hooks_mcp::HookedServer;
 use serde_json::{Value, json};
 
@@ -74,6 +76,17 @@ fn policies() -> Vec<Policy> {
             answer: None,
         },
         Policy {
+            name: "output dropped",
+            register: |r| {
+                on(
+                    r,
+                    "tool:post",
+                    HookResult::modify(json!({"tool_name": "echo"})),
+                )
+            },
+            answer: None,
+        },
+        Policy {
             name: "output rewritten",
             register: |r| {
                 on(
@@ -122,7 +135,38 @@ async fn an_mcp_client_and_run_tool_are_told_the_same() {
             "{}",
             policy.name
         );
-        let failed = !matches!(expected.status, hooks_core::ToolCallStatus::Ran { .. });
+        let failed = !matches!(expected.status, ToolCallStatus::Ran { .. });
         assert_eq!(answered.is_error, Some(failed), "{}", policy.name);
     }
+}
+
+#[tokio::test]
+async fn a_rewritten_error_reaches_an_mcp_client_as_run_tool_reports_it() {
+    let policy = Policy {
+        name: "error rewritten",
+        register: |r| {
+            on(
+                r,
+                "tool:error",
+                HookResult::modify(json!({"error": "try later"})),
+            )
+        },
+        answer: None,
+    };
+    // The same as the test server's `fail`: it fails with "disk full".
+    let fail = tool_fn("fail", |_: Value| async {
+        Err::<Value, _>(ToolError::new("disk full"))
+    });
+    let expected = session(&policy).build().run_tool(&fail, json!({})).await;
+    let ToolCallStatus::Errored { error } = expected.status else {
+        panic!("{}: {expected:?}", policy.name);
+    };
+
+    let server = HookedServer::builder(TestServer::default(), session(&policy)).build();
+    let client = connect(server).await;
+    let answered = client.call_tool(call("fail", json!({}))).await.unwrap();
+
+    assert_eq!(error, "try later");
+    assert_eq!(texts(&answered), [error]);
+    assert_eq!(answered.is_error, Some(true));
 }

@@ -117,7 +117,8 @@ impl RigHooks {
         name: &str,
         call_id: Option<String>,
     ) -> ToolCallGate<'_> {
-        let mut fields = ids.fields(1);
+        // Room for the call id and the gate's own fields (name, input, result or error).
+        let mut fields = ids.fields(4);
         if let Some(call_id) = call_id {
             fields.insert(CALL_ID_FIELD.into(), Value::from(call_id));
         }

@@ -70,6 +70,17 @@ fn policies() -> Vec<Policy> {
             answer: None,
         },
         Policy {
+            name: "output dropped",
+            register: |r| {
+                on(
+                    r,
+                    "tool:post",
+                    HookResult::modify(json!({"tool_name": "read_file"})),
+                );
+            },
+            answer: None,
+        },
+        Policy {
             name: "output rewritten",
             register: |r| {
                 on(
