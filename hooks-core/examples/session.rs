@@ -151,8 +151,8 @@ fn fake_tool(name: &'static str) -> impl Tool {
     })
 }
 
-#[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// The registry with the example's hooks, each on its event.
+fn registry() -> Result<HookRegistry, Box<dyn std::error::Error>> {
     let registry = HookRegistry::new();
     registry.set_default_fields([("session_id", json!("demo-session"))]);
 
@@ -175,26 +175,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("  {event:<14} {}", names.join(", "));
     }
     println!();
+    Ok(registry)
+}
 
-    // The user's answers to approval prompts, scripted: "Allow always" is remembered.
-    let approvals = Arc::new(PrintedApprovals(ScriptedApprovals::choosing([
-        "Allow always",
-    ])));
-    let context = Arc::new(InMemoryContext::new());
-    let session = HookSession::builder(registry.clone())
-        .approvals(approvals.clone())
-        .context(context.clone())
-        .display(Arc::new(PrintedDisplay))
-        .build();
-
-    describe_emit(
-        events::SESSION_START,
-        &registry
-            .emit(events::SESSION_START, json!({"source": "startup"}))
-            .await,
-    );
-
-    let prompt = "deploy the app with key sk-live-4242 please";
+/// The user's prompt through `prompt:submit`, then the model call through `provider:request`.
+async fn prompt_and_model_call(session: &HookSession, prompt: &str) {
     println!("prompt {prompt:?}");
     match session.submit_prompt(prompt).await {
         Proceed::Yes(prompt) => println!("    => proceeds as {prompt:?}"),
@@ -212,7 +197,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
         }
     }
+}
 
+/// The agent's five tool calls, each through the session's tool-call gate.
+async fn tool_calls(session: &HookSession) {
     let calls = [
         ("bash", json!({"command": "ls -la"})),
         ("bash", json!({"command": "rm -rf / --no-preserve-root"})),
@@ -235,7 +223,30 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let outcome = session.run_tool(&fake_tool(tool), input).await;
         describe_tool(&outcome);
     }
+}
 
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let registry = registry()?;
+    // The user's answers to approval prompts, scripted: "Allow always" is remembered.
+    let approvals = Arc::new(PrintedApprovals(ScriptedApprovals::choosing([
+        "Allow always",
+    ])));
+    let context = Arc::new(InMemoryContext::new());
+    let session = HookSession::builder(registry.clone())
+        .approvals(approvals.clone())
+        .context(context.clone())
+        .display(Arc::new(PrintedDisplay))
+        .build();
+
+    describe_emit(
+        events::SESSION_START,
+        &registry
+            .emit(events::SESSION_START, json!({"source": "startup"}))
+            .await,
+    );
+    prompt_and_model_call(&session, "deploy the app with key sk-live-4242 please").await;
+    tool_calls(&session).await;
     describe_emit(
         events::SESSION_END,
         &registry

@@ -9,14 +9,18 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::events::{APPROVAL_DENIED, APPROVAL_GRANTED, APPROVAL_REQUIRED};
-use crate::guard::CatchPanic;
 use crate::handler::BoxFuture;
+use crate::panic::panic_message;
 use crate::{ApprovalDefault, HookRegistry, HookResult};
 
 /// What is put to the user.
@@ -140,7 +144,9 @@ impl fmt::Debug for Approvals {
 
 impl Approvals {
     /// Approvals asked through `provider` (`None`: every request gets its default), with
-    /// decisions emitted on `registry`.
+    /// decisions emitted on `registry`: the rules on their own, e.g. to test a provider. A
+    /// session's approvals are set on its builder,
+    /// [`HookSessionBuilder::approvals`](crate::session::HookSessionBuilder::approvals).
     pub fn new(provider: Option<Arc<dyn ApprovalProvider>>, registry: HookRegistry) -> Self {
         Approvals {
             provider,
@@ -247,6 +253,36 @@ fn interpret(answer: &str, options: &[String]) -> Option<bool> {
         Some(true)
     } else {
         None
+    }
+}
+
+/// An approval provider's answer with panic isolation: a panic, when the call is made or
+/// while it is polled, becomes an [`ApprovalError`] carrying the panic message.
+struct CatchPanic<'a> {
+    call: Result<BoxFuture<'a, Result<String, ApprovalError>>, Option<String>>,
+}
+
+impl<'a> CatchPanic<'a> {
+    fn new(start: impl FnOnce() -> BoxFuture<'a, Result<String, ApprovalError>>) -> Self {
+        CatchPanic {
+            call: catch_unwind(AssertUnwindSafe(start))
+                .map_err(|payload| Some(panic_message(&*payload))),
+        }
+    }
+}
+
+impl Future for CatchPanic<'_> {
+    type Output = Result<String, ApprovalError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let message = match &mut self.call {
+            Err(message) => message.take().unwrap_or_default(),
+            Ok(call) => match catch_unwind(AssertUnwindSafe(|| call.as_mut().poll(cx))) {
+                Ok(poll) => return poll,
+                Err(payload) => panic_message(&*payload),
+            },
+        };
+        Poll::Ready(Err(ApprovalError(format!("it panicked: {message}"))))
     }
 }
 

@@ -1,20 +1,18 @@
 //! Isolation of one handler call: a panic or a timeout becomes a [`FailureKind`], never a crash
-//! or a hang of the emit. An approval provider's call is isolated the same way (its timeout
-//! is enforced by the caller).
+//! or a hang of the emit.
 //!
 //! The timer is armed only when the handler first returns `Pending`: most handlers answer on
 //! their first poll, and for them a call costs no timer registration at all.
 
-use std::any::Any;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use crate::approval::ApprovalError;
 use crate::handler::{Answer, BoxFuture};
 use crate::outcome::FailureKind;
+use crate::panic::panic_message;
 
 /// A handler call with panic isolation and an optional timeout.
 pub(crate) struct Guarded<'a> {
@@ -84,48 +82,6 @@ fn arm_timer(timeout: Duration) -> Timer {
             );
             Timer::Unavailable
         }
-    }
-}
-
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(message) = payload.downcast_ref::<&str>() {
-        (*message).to_owned()
-    } else if let Some(message) = payload.downcast_ref::<String>() {
-        message.clone()
-    } else {
-        "non-string panic payload".to_owned()
-    }
-}
-
-/// An approval provider's answer with panic isolation: a panic, when the call is made or
-/// while it is polled, becomes an [`ApprovalError`] carrying the panic message.
-pub(crate) struct CatchPanic<'a> {
-    call: Result<BoxFuture<'a, Result<String, ApprovalError>>, Option<String>>,
-}
-
-impl<'a> CatchPanic<'a> {
-    pub(crate) fn new(
-        start: impl FnOnce() -> BoxFuture<'a, Result<String, ApprovalError>>,
-    ) -> Self {
-        CatchPanic {
-            call: catch_unwind(AssertUnwindSafe(start))
-                .map_err(|payload| Some(panic_message(&*payload))),
-        }
-    }
-}
-
-impl Future for CatchPanic<'_> {
-    type Output = Result<String, ApprovalError>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let message = match &mut self.call {
-            Err(message) => message.take().unwrap_or_default(),
-            Ok(call) => match catch_unwind(AssertUnwindSafe(|| call.as_mut().poll(cx))) {
-                Ok(poll) => return poll,
-                Err(payload) => panic_message(&*payload),
-            },
-        };
-        Poll::Ready(Err(ApprovalError(format!("it panicked: {message}"))))
     }
 }
 

@@ -1,8 +1,8 @@
 //! Handlers: what can be registered, and the one erased form the registry stores.
 //!
 //! Three shapes register directly:
-//! - an `async fn(&str, &Value) -> HookResult` (or `-> Result<HookResult, E>` with `E: Display`,
-//!   where an error is logged and the handler skipped);
+//! - an `async fn(&str, &Value) -> HookResult` (or `-> Result<HookResult, E>` with `E` any
+//!   error that converts into a [`BoxError`], where an error is logged and the handler skipped);
 //! - a closure with the same signature returning a future (annotate the argument types so the
 //!   closure is general over their lifetimes: `|event: &str, data: &Value| async move { .. }`);
 //! - a value of a type implementing [`Hook`].
@@ -18,6 +18,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::HookResult;
+use crate::error::BoxError;
 use crate::outcome::FailureKind;
 
 /// A boxed, sendable future, as returned by [`Tool::call`](crate::Tool::call) and
@@ -27,19 +28,19 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// What a handler's future may resolve to: a [`HookResult`], or a `Result` whose error makes
 /// the registry log the failure and skip the handler.
 pub trait IntoHookResult {
-    /// Converts into a result, or the error message of a failed handler.
-    fn into_hook_result(self) -> Result<HookResult, String>;
+    /// Converts into a result, or the error of a failed handler.
+    fn into_hook_result(self) -> Result<HookResult, BoxError>;
 }
 
 impl IntoHookResult for HookResult {
-    fn into_hook_result(self) -> Result<HookResult, String> {
+    fn into_hook_result(self) -> Result<HookResult, BoxError> {
         Ok(self)
     }
 }
 
-impl<E: fmt::Display> IntoHookResult for Result<HookResult, E> {
-    fn into_hook_result(self) -> Result<HookResult, String> {
-        self.map_err(|error| error.to_string())
+impl<E: Into<BoxError>> IntoHookResult for Result<HookResult, E> {
+    fn into_hook_result(self) -> Result<HookResult, BoxError> {
+        self.map_err(Into::into)
     }
 }
 
@@ -110,7 +111,7 @@ impl Answer {
         match output.into_hook_result() {
             Ok(result) if result.is_plain_continue() => Answer::Continue,
             Ok(result) => Answer::Full(Box::new(result)),
-            Err(message) => Answer::Failed(FailureKind::Error(message)),
+            Err(error) => Answer::Failed(FailureKind::Error(error.into())),
         }
     }
 }
@@ -167,15 +168,14 @@ impl Handler {
     }
 
     /// Calls the handler directly, without the registry's timeout and panic isolation: the
-    /// answer, or the message of the error the handler returned.
-    pub async fn call(&self, event: &str, data: &Value) -> Result<HookResult, String> {
+    /// answer, or the error the handler returned (a [`HandlerError`](crate::HandlerError)
+    /// holding it).
+    pub async fn call(&self, event: &str, data: &Value) -> Result<HookResult, BoxError> {
         match self.erased_call(event, data).await {
             Answer::Continue => Ok(HookResult::cont()),
             Answer::Full(result) => Ok(*result),
-            Answer::Failed(failure) => Err(match failure {
-                FailureKind::Error(message) => message,
-                other => other.to_string(),
-            }),
+            Answer::Failed(FailureKind::Error(error)) => Err(Box::new(error)),
+            Answer::Failed(other) => Err(other.to_string().into()),
         }
     }
 

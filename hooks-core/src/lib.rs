@@ -13,7 +13,10 @@
 //! - [`EmitResult`]: the folded answer of an emit, keeping the provenance of every injection
 //!   and user message;
 //! - [`hook`]: the `#[hook(event = "...", priority = N)]` attribute, and [`annotated`] for the
-//!   hooks it registers at compile time.
+//!   hooks it registers at compile time;
+//! - [`HookSession`]: the results applied to a running agent session, configured by one
+//!   builder, and [`gate`]: its tool-call gate as public steps for integrations that call the
+//!   tool themselves.
 //!
 //! ```
 //! use hooks_core::{HookRegistry, HookResult, HookAction};
@@ -41,6 +44,8 @@
 
 pub mod annotated;
 pub mod approval;
+mod error;
+pub mod gate;
 mod guard;
 mod handler;
 pub mod injection;
@@ -48,6 +53,7 @@ mod merge;
 pub mod module;
 mod observer;
 mod outcome;
+mod panic;
 mod registry;
 mod result;
 pub mod session;
@@ -57,6 +63,8 @@ mod tool;
 
 pub use annotated::{AnnotatedHook, annotated_hooks, registration_works};
 pub use approval::{ApprovalProvider, ApprovalRequest, ScriptedApprovals};
+pub use error::{BoxError, HandlerError};
+pub use gate::{BeforeTool, Gated, ToolCallGate};
 pub use handler::{BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker};
 pub use hooks_events as events;
 pub use hooks_events::{EventName, EventNameError};
@@ -73,7 +81,7 @@ pub use result::{
     ApprovalDefault, DEFAULT_APPROVAL_OPTIONS, DEFAULT_APPROVAL_TIMEOUT_SECS, HookAction,
     HookResult, InjectionRole, InvalidValue, MessageLevel,
 };
-pub use session::{HookSession, Proceed, ToolCallOutcome, ToolCallStatus};
+pub use session::{HookSession, HookSessionBuilder, Proceed, ToolCallOutcome, ToolCallStatus};
 pub use sinks::{ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay};
 pub use tool::{Tool, ToolError, tool_fn};
 

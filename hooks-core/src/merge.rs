@@ -5,8 +5,8 @@
 //! - every injection is kept, in order, with its provenance;
 //! - the first ask_user decides unless a later handler denies;
 //! - every user message is kept;
-//! - the merged action is the strongest seen: deny > ask_user > inject_context > modify >
-//!   continue.
+//! - the merged action is the strongest seen, ranked by [`HookAction::strength`]: deny >
+//!   ask_user > inject_context > modify > continue.
 
 use std::sync::Arc;
 
@@ -103,11 +103,14 @@ impl Merge {
                 return Flow::Stop;
             }
             HookAction::AskUser => match &self.decision {
-                None => self.decision = Some((answer, Arc::clone(hook))),
-                Some((_, first)) => tracing::debug!(
-                    hook = %hook, first = %first, event = %self.event,
-                    "a later ask_user is superseded by the first"
-                ),
+                // Only a stronger answer replaces a decision: a later ask_user does not.
+                Some((first, by)) if first.action.strength() >= answer.action.strength() => {
+                    tracing::debug!(
+                        hook = %hook, first = %by, event = %self.event,
+                        "a later ask_user is superseded by the first"
+                    );
+                }
+                _ => self.decision = Some((answer, Arc::clone(hook))),
             },
             HookAction::Modify => match answer.data.take() {
                 Some(replacement) => {
@@ -133,11 +136,16 @@ impl Merge {
             Some((decided, hook)) => (*decided, Some(hook)),
             None => (HookResult::default(), None),
         };
-        if decided_by.is_none() {
-            if !self.injections.is_empty() {
-                result.action = HookAction::InjectContext;
-            } else if let Some(last) = self.modifications.last() {
-                result.action = HookAction::Modify;
+        // What was done besides a decision counts too: the strongest action of all wins.
+        let done = [
+            (!self.injections.is_empty()).then_some(HookAction::InjectContext),
+            (!self.modifications.is_empty()).then_some(HookAction::Modify),
+        ];
+        if let Some(action) = done.into_iter().flatten().max_by_key(|a| a.strength())
+            && action.strength() > result.action.strength()
+        {
+            result.action = action;
+            if let (HookAction::Modify, Some(last)) = (action, self.modifications.last()) {
                 result.reason.clone_from(&last.reason);
             }
         }

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::error::HandlerError;
 use crate::{HookAction, HookResult, InjectionRole, MessageLevel};
 
 /// The result of [`HookRegistry::emit`](crate::HookRegistry::emit).
@@ -170,8 +171,8 @@ pub struct HandlerFailure {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum FailureKind {
-    /// It returned an error.
-    Error(String),
+    /// It returned an error; the error itself, with its type and sources.
+    Error(HandlerError),
     /// It panicked; the panic message, when it was a string.
     Panic(String),
     /// It did not finish within its timeout.
@@ -183,7 +184,7 @@ pub enum FailureKind {
 impl fmt::Display for FailureKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FailureKind::Error(message) => write!(f, "returned an error: {message}"),
+            FailureKind::Error(error) => write!(f, "returned an error: {}", error.chain()),
             FailureKind::Panic(message) => write!(f, "panicked: {message}"),
             FailureKind::Timeout(after) => write!(f, "timed out after {after:?}"),
             FailureKind::InvalidResult(why) => write!(f, "returned an unusable result: {why}"),

@@ -3,21 +3,24 @@
 //! An emit says what the hooks decided; the session carries it out: asks for approval,
 //! delivers injections within the policy (persistent ones to the history, ephemeral ones to
 //! the next model call only), shows user messages, and runs whole tool calls through
-//! `tool:pre` → approval → the tool → `tool:post` or `tool:error`.
+//! `tool:pre` → approval → the tool → `tool:post` or `tool:error` (the steps are in
+//! [`gate`](crate::gate)).
+//!
+//! A session is configured in one place, [`HookSession::builder`]: the approval provider,
+//! the injection policy, the history and the display. The integrations (rig, MCP) take the
+//! same builder.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::approval::{ApprovalDecision, ApprovalProvider, ApprovalRequest, Approvals};
-use crate::events::{PROMPT_SUBMIT, PROVIDER_REQUEST, TOOL_ERROR, TOOL_POST, TOOL_PRE};
+use crate::approval::{ApprovalDecision, ApprovalProvider, Approvals};
 use crate::injection::{
     INJECTION_AUDIT_EVENT, InjectionAudit, InjectionPolicy, Placement, admit, estimate_tokens,
 };
 use crate::sinks::{ContextMessage, ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay};
-use crate::tool::Tool;
-use crate::{EmitResult, HookAction, HookRegistry, MessageLevel, UserMessage, timestamp};
+use crate::{EmitResult, HookRegistry, MessageLevel, UserMessage, timestamp};
 
 /// The name under which the session's own warnings (truncated or rejected injections) reach
 /// the display.
@@ -83,7 +86,8 @@ pub enum ToolCallStatus {
     },
 }
 
-/// The result of [`HookSession::run_tool`].
+/// The result of [`HookSession::run_tool`], and of a [`ToolCallGate`](crate::gate::ToolCallGate)'s
+/// steps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCallOutcome {
     /// What happened.
@@ -92,9 +96,10 @@ pub struct ToolCallOutcome {
     pub input: Value,
     /// Every injection applied during the call, in order.
     pub injections: Vec<InjectionAudit>,
-    /// Whether a `tool:post` hook replaced the event data, and so perhaps the output; when
-    /// false, the output is the tool's own, moved through untouched (an adapter holding the
-    /// tool's native result can send that instead of converting the output back).
+    /// Whether a `tool:post` (or `tool:error`) hook replaced the event data, and so perhaps
+    /// the output (or the error); when false, the output is the tool's own, moved through
+    /// untouched (an adapter holding the tool's native result can send that instead of
+    /// converting the output back).
     pub output_rewritten: bool,
 }
 
@@ -141,13 +146,6 @@ pub struct ModelRequest {
     pub ephemeral: Vec<ContextMessage>,
 }
 
-/// What one gated emit settled to.
-struct Gate {
-    blocked: Option<Blocked>,
-    data: Value,
-    audits: Vec<InjectionAudit>,
-}
-
 #[derive(Default)]
 struct SessionState {
     turn_tokens: usize,
@@ -176,6 +174,9 @@ impl fmt::Debug for HookSession {
 }
 
 /// Builds a [`HookSession`]; everything but the registry has a default.
+///
+/// This is the one place a session's policy is set: the integrations (`hooks-rig`,
+/// `hooks-mcp`) take a builder too, and a registry alone converts into one with every default.
 pub struct HookSessionBuilder {
     registry: HookRegistry,
     provider: Option<Arc<dyn ApprovalProvider>>,
@@ -214,6 +215,27 @@ impl HookSessionBuilder {
         self
     }
 
+    /// The history to use unless [`context`](Self::context) gives one: for an integration
+    /// whose default differs from the kernel's.
+    #[must_use]
+    pub fn default_context(mut self, context: impl FnOnce() -> Arc<dyn ContextSink>) -> Self {
+        self.context.get_or_insert_with(context);
+        self
+    }
+
+    /// The display to use unless [`display`](Self::display) gives one: for an integration
+    /// whose default differs from the kernel's.
+    #[must_use]
+    pub fn default_display(mut self, display: impl FnOnce() -> Arc<dyn DisplaySink>) -> Self {
+        self.display.get_or_insert_with(display);
+        self
+    }
+
+    /// The registry the session will emit on.
+    pub fn registry(&self) -> &HookRegistry {
+        &self.registry
+    }
+
     /// The session.
     pub fn build(self) -> HookSession {
         HookSession {
@@ -228,6 +250,23 @@ impl HookSessionBuilder {
                 .unwrap_or_else(|| Arc::new(InMemoryDisplay::new())),
             state: Mutex::new(SessionState::default()),
         }
+    }
+}
+
+impl fmt::Debug for HookSessionBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HookSessionBuilder")
+            .field("registry", &self.registry)
+            .field("approvals", &self.provider.is_some())
+            .field("policy", &self.policy)
+            .finish_non_exhaustive()
+    }
+}
+
+impl From<HookRegistry> for HookSessionBuilder {
+    /// A builder over `registry` with every default.
+    fn from(registry: HookRegistry) -> Self {
+        HookSession::builder(registry)
     }
 }
 
@@ -350,169 +389,24 @@ impl HookSession {
         ));
     }
 
-    /// Settles a blocking result: `Some(blocked)` when the operation must not proceed.
-    async fn settle(&self, outcome: &EmitResult, event: &str) -> Option<Blocked> {
-        match outcome.action {
-            HookAction::Deny => Some(Blocked::ByHook {
-                reason: outcome.reason.clone().unwrap_or_else(|| {
-                    format!(
-                        "`{}` denied `{event}` without a reason",
-                        outcome.decided_by.as_deref().unwrap_or("a hook")
-                    )
-                }),
-                hook: outcome.decided_by.clone(),
-            }),
-            HookAction::AskUser => {
-                let request = ApprovalRequest::from_result(
-                    &outcome.result,
-                    event,
-                    outcome.decided_by.clone(),
-                );
-                let decision = self.approvals.decide(&request).await;
-                (!decision.allowed).then_some(Blocked::ByApproval {
-                    prompt: request.prompt,
-                    decision,
-                })
-            }
-            _ => None,
-        }
-    }
-
-    /// Emits `event`, applies the outcome and settles it.
-    async fn gate(&self, event: &str, data: Value) -> Gate {
-        let mut outcome = self.registry.emit(event, data).await;
-        let audits = self.apply(&outcome).await;
-        Gate {
-            blocked: self.settle(&outcome, event).await,
-            data: outcome.result.data.take().unwrap_or(Value::Null),
-            audits,
-        }
-    }
-
-    /// Submits a user prompt: starts a new turn, then emits `prompt:submit`. Hooks may rewrite
-    /// the prompt (modify), refuse it (deny) or ask first.
-    pub async fn submit_prompt(&self, prompt: &str) -> Proceed<String> {
-        self.start_turn();
-        let mut gate = self.gate(PROMPT_SUBMIT, json!({ "prompt": prompt })).await;
-        match (gate.blocked, gate.data["prompt"].take()) {
-            (Some(blocked), _) => Proceed::No(blocked),
-            (None, Value::String(prompt)) => Proceed::Yes(prompt),
-            (None, _) => Proceed::No(Blocked::InvalidModification {
-                reason: "a prompt:submit hook left no text in `prompt`".to_owned(),
-            }),
-        }
-    }
-
-    /// Clears a model request through `provider:request` (where hooks may, e.g., redact it)
-    /// and hands over the ephemeral injections for this call only.
-    pub async fn provider_request(&self, request: Value) -> Proceed<ModelRequest> {
-        let mut gate = self
-            .gate(PROVIDER_REQUEST, object([("request", request)]))
-            .await;
-        match (gate.blocked, gate.data["request"].take()) {
-            (Some(blocked), _) => Proceed::No(blocked),
-            (None, Value::Null) => Proceed::No(Blocked::InvalidModification {
-                reason: "a provider:request hook left no `request`".to_owned(),
-            }),
-            (None, request) => Proceed::Yes(ModelRequest {
-                request,
-                ephemeral: self.take_ephemeral(),
-            }),
-        }
-    }
-
-    /// Runs one tool call through the whole pipeline: `tool:pre` (deny stops it, ask_user goes
-    /// to the approval provider, modify rewrites the input), the tool, then `tool:post` (which
-    /// may rewrite or withhold the output) or `tool:error`. The result the agent sees is stored
-    /// in the history as a tool result before the `tool:post` injections are applied, so that
-    /// they can be appended to it.
-    pub async fn run_tool(&self, tool: &dyn Tool, input: Value) -> ToolCallOutcome {
-        let name = Value::from(tool.name());
-        let pre_data = object([("tool_name", name.clone()), ("tool_input", input)]);
-        let mut gate = self.gate(TOOL_PRE, pre_data).await;
-        let mut injections = gate.audits;
-        let input = gate.data["tool_input"].take();
-        let blocked = match (gate.blocked, &input) {
-            (Some(blocked), _) => Some(blocked),
-            (None, Value::Null) => Some(Blocked::InvalidModification {
-                reason: "a tool:pre hook left no `tool_input`".to_owned(),
-            }),
-            (None, _) => None,
-        };
-        if let Some(blocked) = blocked {
-            let status = ToolCallStatus::Blocked(blocked);
-            self.record_result(&status);
-            return ToolCallOutcome {
-                status,
-                input,
-                injections,
-                output_rewritten: false,
-            };
-        }
-
-        let mut output_rewritten = false;
-        let status = match tool.call(input.clone()).await {
-            Ok(output) => {
-                let data = object([
-                    ("tool_name", name),
-                    ("tool_input", input.clone()),
-                    ("tool_result", output),
-                ]);
-                let mut post = self.registry.emit(TOOL_POST, data).await;
-                output_rewritten = post.is_modified();
-                let status = match post.action {
-                    HookAction::Deny => ToolCallStatus::Withheld {
-                        reason: post
-                            .reason
-                            .clone()
-                            .unwrap_or_else(|| "no reason given".into()),
-                    },
-                    _ => {
-                        let mut data = post.result.data.take().unwrap_or(Value::Null);
-                        ToolCallStatus::Ran {
-                            output: data["tool_result"].take(),
-                        }
-                    }
-                };
-                self.record_result(&status);
-                injections.extend(self.apply(&post).await);
-                status
-            }
-            Err(error) => {
-                let data = object([
-                    ("tool_name", name),
-                    ("tool_input", input.clone()),
-                    ("error", Value::from(error.message.clone())),
-                ]);
-                let failed = self.registry.emit(TOOL_ERROR, data).await;
-                let status = ToolCallStatus::Errored {
-                    error: error.message,
-                };
-                self.record_result(&status);
-                injections.extend(self.apply(&failed).await);
-                status
-            }
-        };
-        ToolCallOutcome {
-            status,
-            input,
-            injections,
-            output_rewritten,
-        }
-    }
-
-    /// Stores what the agent is told of its tool call as the call's result in the history.
-    fn record_result(&self, status: &ToolCallStatus) {
+    /// Stores what the agent is told of a tool call as the call's result in the history
+    /// (only rendered when the history keeps it).
+    pub(crate) fn record_result(&self, agent_message: impl FnOnce() -> String) {
         if self.context.keeps_history() {
             self.context
-                .add_message(ContextMessage::tool_result(status.agent_message()));
+                .add_message(ContextMessage::tool_result(agent_message()));
         }
+    }
+
+    /// The approvals of the session.
+    pub(crate) fn approvals(&self) -> &Approvals {
+        &self.approvals
     }
 }
 
 /// A JSON object of `fields`, moved in. (`json!` serialises its operands by reference, which
 /// would copy a tool input or a whole model request.)
-fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+pub(crate) fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
     Value::Object(
         fields
             .into_iter()

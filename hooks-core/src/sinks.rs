@@ -63,9 +63,11 @@ pub trait ContextSink: Send + Sync {
     /// tool result to append to (the caller then adds a message instead).
     fn append_to_last_tool_result(&self, text: &str) -> bool;
 
-    /// Whether this history keeps what it is given. A sink that drops everything answers
-    /// `false`, and the session then skips building the tool-result message (which renders
-    /// a JSON output as text) for it. Injections are still given to it.
+    /// Whether this history wants the session's record of each tool call's result. A sink
+    /// that drops everything, or whose tool results are kept by someone else (an agent
+    /// framework that owns the conversation), answers `false`, and the session then skips
+    /// building the tool-result message (which renders a JSON output as text) for it.
+    /// Injections are still given to it.
     fn keeps_history(&self) -> bool {
         true
     }

@@ -449,6 +449,44 @@ async fn a_handler_error_is_skipped_and_reported() {
     );
 }
 
+#[derive(Debug, thiserror::Error)]
+#[error("the policy store is unavailable")]
+struct StoreDown(#[source] std::io::Error);
+
+async fn typed_failure(_: &str, _: &Value) -> Result<HookResult, StoreDown> {
+    Err(StoreDown(std::io::Error::other("connection refused")))
+}
+
+#[tokio::test]
+async fn a_handlers_typed_error_is_reported_with_its_type_and_sources() {
+    let registry = registry();
+    registry
+        .register("tool:pre", typed_failure, 0, "typed")
+        .unwrap();
+
+    let outcome = registry.emit("tool:pre", json!({})).await;
+
+    let FailureKind::Error(error) = &outcome.failures[0].kind else {
+        panic!("not an error: {:?}", outcome.failures);
+    };
+    assert!(error.downcast_ref::<StoreDown>().is_some(), "{error:?}");
+    assert_eq!(
+        outcome.failures[0].to_string(),
+        "hook `typed` returned an error: the policy store is unavailable: connection refused"
+    );
+}
+
+#[tokio::test]
+async fn calling_a_handler_directly_gives_its_error_back() {
+    let handler = hooks_core::Handler::from_fn(typed_failure);
+
+    let error = handler.call("tool:pre", &json!({})).await.unwrap_err();
+
+    let recorded = error.downcast_ref::<hooks_core::HandlerError>().unwrap();
+    assert!(recorded.downcast_ref::<StoreDown>().is_some());
+    assert_eq!(error.to_string(), "the policy store is unavailable");
+}
+
 #[tokio::test]
 async fn a_handler_that_panics_is_skipped_and_the_chain_goes_on() {
     async fn panicking(_: &str, data: &Value) -> HookResult {

@@ -190,6 +190,26 @@ proptest! {
     }
 
     #[test]
+    fn the_merged_action_is_the_strongest_applied_by_its_strength(answers in answers()) {
+        let order: Vec<usize> = (0..answers.len()).collect();
+        let (outcome, ran) = run(&answers, &order);
+        // Each answer that ran counts with what it did: its action when it could be applied,
+        // and inject_context whenever it carried text.
+        let applied = ran.iter().flat_map(|&i| {
+            let answer = &answers[i];
+            let own = match answer.action {
+                HookAction::Modify if answer.data.is_none() => None,
+                HookAction::InjectContext if answer.context_injection.is_none() => None,
+                action => Some(action),
+            };
+            let injected = answer.context_injection.as_ref().map(|_| HookAction::InjectContext);
+            [own, injected].into_iter().flatten()
+        });
+        let strongest = applied.max_by_key(|a| a.strength()).unwrap_or(HookAction::Continue);
+        prop_assert_eq!(outcome.action, strongest);
+    }
+
+    #[test]
     fn a_deny_anywhere_wins_and_nothing_after_it_runs(
         mut answers in answers(),
         at in any::<prop::sample::Index>(),

@@ -1,11 +1,12 @@
-//! One `tools/call` through the tool-call gate: the MCP request as a [`Tool`] that
-//! [`HookSession::run_tool`] can run, and the gate's outcome turned back into an MCP answer.
+//! One `tools/call` through the session's tool-call gate: the gate's `before` step, the
+//! inner server's `call_tool` as the tool, the gate's `after` step, and the outcome turned
+//! back into an MCP answer.
 
-use std::sync::{Mutex, PoisonError};
-
+use hooks_core::events::TOOL_POST;
+use hooks_core::gate::BeforeTool;
 use hooks_core::injection::InjectionAudit;
 use hooks_core::session::ToolCallOutcome;
-use hooks_core::{BoxFuture, HookSession, Tool, ToolCallStatus, ToolError};
+use hooks_core::{HookSession, ToolCallStatus, ToolError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ServerResult,
 };
@@ -27,23 +28,33 @@ pub(crate) async fn gated_call<S: ServerHandler>(
     session.start_turn();
     let had_arguments = request.arguments.is_some();
     let input = Value::Object(request.arguments.take().unwrap_or_default());
-    // Nobody to read the result (no tool:post handler, no observer): it is not converted at all.
-    let registry = session.registry();
-    let result_heard = registry.has_handlers("tool:post") || registry.observer_count() > 0;
-    let tool = InnerTool {
-        inner,
-        name: request.name.clone().into_owned(),
-        had_arguments,
-        result_heard,
-        request: Mutex::new(Some((request, context))),
-        answer: Mutex::new(None),
+    let mut gate = session.tool_call_gate(&request.name);
+    let (outcome, answer) = match gate.before(input).await {
+        BeforeTool::Proceed { input, .. } => {
+            // Nobody to read the result (no tool:post handler, no observer): it is not
+            // converted at all.
+            let registry = session.registry();
+            let heard = registry.has_handlers(TOOL_POST) || registry.observer_count() > 0;
+            let call = InnerCall {
+                request,
+                context,
+                had_arguments,
+                heard,
+            };
+            let (result, answer) = call.run(inner, input.clone()).await;
+            (gate.after(input, result).await, answer)
+        }
+        BeforeTool::Blocked { blocked, input } => {
+            let outcome = ToolCallOutcome {
+                status: ToolCallStatus::Blocked(blocked),
+                input,
+                injections: gate.into_injections(),
+                output_rewritten: false,
+            };
+            (outcome, None)
+        }
     };
-    let outcome = session.run_tool(&tool, input).await;
     drop(session.take_ephemeral());
-    let answer = tool
-        .answer
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
     answer_of(outcome, answer)
 }
 
@@ -69,74 +80,56 @@ enum Given {
     Unheard,
 }
 
-/// The inner server's `call_tool`, as the gate's [`Tool`]: called once, with the input the
-/// `tool:pre` hooks left.
-struct InnerTool<'a, S> {
-    inner: &'a S,
-    name: String,
+/// The inner server's `call_tool` for one request, with what the gate needs to know of it.
+struct InnerCall {
+    request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
     had_arguments: bool,
     /// Whether anyone will read the result in `tool:post`.
-    result_heard: bool,
-    request: Mutex<Option<(CallToolRequestParams, RequestContext<RoleServer>)>>,
-    answer: Mutex<Option<Answer>>,
+    heard: bool,
 }
 
-impl<S> InnerTool<'_, S> {
-    fn keep(&self, answer: Answer) {
-        *self.answer.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
-    }
-}
-
-impl<S: ServerHandler> Tool for InnerTool<'_, S> {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn call(&self, input: Value) -> BoxFuture<'_, Result<Value, ToolError>> {
-        Box::pin(async move {
-            let taken = self
-                .request
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
-            let Some((mut request, context)) = taken else {
-                return Err(ToolError::new("this tools/call request was already made"));
-            };
-            request.arguments = arguments(input, self.had_arguments)?;
-            match self.inner.call_tool(request, context).await {
-                Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
-                    let message = error_text(&result.content);
-                    self.keep(Answer::Failed(Ok(result)));
-                    Err(ToolError::new(message))
-                }
-                Ok(CallToolResponse::Complete(result)) if !self.result_heard => {
-                    self.keep(Answer::Complete(result, Given::Unheard));
-                    Ok(Value::Null)
-                }
-                Ok(CallToolResponse::Complete(result)) => match sole_text(&result) {
-                    Some(text) => {
-                        let value = Value::from(text);
-                        self.keep(Answer::Complete(result, Given::SoleText));
-                        Ok(value)
-                    }
-                    None => {
-                        let value = to_json(&result)?;
-                        self.keep(Answer::Complete(result, Given::Json));
-                        Ok(value)
-                    }
-                },
-                Ok(interim) => {
-                    let value = to_json(&ServerResult::from(interim.clone()))?;
-                    self.keep(Answer::Interim(interim));
-                    Ok(value)
-                }
-                Err(error) => {
-                    let message = error.message.to_string();
-                    self.keep(Answer::Failed(Err(error)));
-                    Err(ToolError::new(message))
-                }
+impl InnerCall {
+    /// Calls the inner server with `input` (as the `tool:pre` hooks left it): what the hooks
+    /// are given of its answer, and the answer itself, kept aside (`None` when the server was
+    /// not called).
+    async fn run<S: ServerHandler>(
+        mut self,
+        inner: &S,
+        input: Value,
+    ) -> (Result<Value, ToolError>, Option<Answer>) {
+        self.request.arguments = match arguments(input, self.had_arguments) {
+            Ok(arguments) => arguments,
+            Err(error) => return (Err(error), None),
+        };
+        let (result, answer) = match inner.call_tool(self.request, self.context).await {
+            Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+                let message = error_text(&result.content);
+                (Err(ToolError::new(message)), Answer::Failed(Ok(result)))
             }
-        })
+            Ok(CallToolResponse::Complete(result)) if !self.heard => {
+                (Ok(Value::Null), Answer::Complete(result, Given::Unheard))
+            }
+            Ok(CallToolResponse::Complete(result)) => match sole_text(&result) {
+                Some(text) => {
+                    let value = Value::from(text);
+                    (Ok(value), Answer::Complete(result, Given::SoleText))
+                }
+                None => match to_json(&result) {
+                    Ok(value) => (Ok(value), Answer::Complete(result, Given::Json)),
+                    Err(error) => return (Err(error), None),
+                },
+            },
+            Ok(interim) => match to_json(&ServerResult::from(interim.clone())) {
+                Ok(value) => (Ok(value), Answer::Interim(interim)),
+                Err(error) => return (Err(error), None),
+            },
+            Err(error) => {
+                let message = error.message.to_string();
+                (Err(ToolError::new(message)), Answer::Failed(Err(error)))
+            }
+        };
+        (result, Some(answer))
     }
 }
 
@@ -205,8 +198,18 @@ fn answer_of(
             );
             return Ok(interim);
         }
+        // A tool:error hook rewrote the error: the agent reads its text, as in any integration.
+        (ToolCallStatus::Errored { error }, Some(Answer::Failed(Ok(mut result))))
+            if outcome.output_rewritten =>
+        {
+            result.content = vec![ContentBlock::text(error.as_str())];
+            result
+        }
         (ToolCallStatus::Errored { .. }, Some(Answer::Failed(Ok(result)))) => result,
-        (ToolCallStatus::Errored { .. }, Some(Answer::Failed(Err(error)))) => {
+        (ToolCallStatus::Errored { error: text }, Some(Answer::Failed(Err(mut error)))) => {
+            if outcome.output_rewritten {
+                error.message = text.clone().into();
+            }
             undeliverable(&outcome.injections, "the tool answered a protocol error");
             return Err(error);
         }

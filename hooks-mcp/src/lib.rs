@@ -1,5 +1,7 @@
 //! Hooks for MCP servers: any [rmcp](https://docs.rs/rmcp) [`ServerHandler`] wrapped so that
-//! every `tools/call` runs through the tool-call gate of [`hooks_core::HookSession`].
+//! every `tools/call` runs through the tool-call gate of [`hooks_core::HookSession`] (its
+//! public steps, [`ToolCallGate`](hooks_core::gate::ToolCallGate), around the wrapped
+//! server's `call_tool`): a call is decided exactly as `HookSession::run_tool` decides it.
 //!
 //! ```no_run
 //! # use hooks_core::HookRegistry;
@@ -46,8 +48,9 @@
 //! - **modify** on `tool:pre`: the rewritten `tool_input` is the `arguments` the server's tool
 //!   receives. It must stay a JSON object; anything else fails closed (the tool is not called,
 //!   `tool:error` fires and the client gets an `isError` result saying why).
-//! - **ask_user** on `tool:pre`: the request goes to the [`ApprovalProvider`] given to
-//!   [`HookedServerBuilder::approvals`], with the kernel's rules (timeout and errors fall back
+//! - **ask_user** on `tool:pre`: the request goes to the [`ApprovalProvider`] given to the
+//!   session's builder ([`HookSessionBuilder::approvals`], passed to
+//!   [`HookedServer::builder`]), with the kernel's rules (timeout and errors fall back
 //!   to the hook's default, deny unless it said allow; "… always" answers are remembered for
 //!   this server's session). Without a provider the default decides. The connected client's
 //!   elicitation capability is **not** used: a server that wants to ask through the client
@@ -59,7 +62,9 @@
 //! - **deny** on `tool:post`: the output is withheld; the client gets an `isError` result
 //!   saying so, with the hook's reason.
 //! - A tool that fails (`isError: true`, or a protocol error) fires `tool:error`; its result
-//!   or error reaches the client as the server produced it.
+//!   or error reaches the client as the server produced it, unless a `tool:error` hook
+//!   rewrote `error`: its text then replaces the result's content (or the protocol error's
+//!   message).
 //! - Interim answers (input required, a task handle) fire `tool:post` and are passed on
 //!   unchanged unless a `tool:post` hook denies. The client's retry with the input asked for
 //!   is a new `tools/call`, gated again from `tool:pre`.
@@ -82,6 +87,7 @@
 //! [`HookRegistry::with_annotated`](hooks_core::HookRegistry::with_annotated).
 //!
 //! [`ApprovalProvider`]: hooks_core::ApprovalProvider
+//! [`HookSessionBuilder::approvals`]: hooks_core::session::HookSessionBuilder::approvals
 //! [`ServerHandler`]: rmcp::ServerHandler
 
 mod call;

@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use hooks_core::sinks::{ContextSink, DisplaySink};
-use hooks_core::{ApprovalProvider, HookRegistry, HookSession, InjectionPolicy};
+use hooks_core::HookSession;
+use hooks_core::session::HookSessionBuilder;
 #[allow(deprecated)] // SetLevelRequestParams: see `set_level`
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
@@ -73,15 +73,32 @@ impl<S> HookedServer<S> {
         HookedServer { inner, session }
     }
 
-    /// Starts building a wrapper of `inner` whose hooks are `registry`'s.
-    pub fn builder(inner: S, registry: HookRegistry) -> HookedServerBuilder<S> {
+    /// Starts building a wrapper of `inner` whose tool calls are gated by a session built by
+    /// `session`: a [`HookSessionBuilder`] with the server's approval provider and injection
+    /// policy (the budget is per call), or a registry alone for every default. Unless the
+    /// builder sets them, the session's history is [`NoHistory`] (the client holds the
+    /// conversation) and its display [`TracingDisplay`].
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use hooks_core::{HookRegistry, HookSession, ScriptedApprovals};
+    /// # use hooks_mcp::HookedServer;
+    /// # use rmcp::{ServerHandler, model::ServerConfig};
+    /// # #[derive(Clone)] struct MyServer;
+    /// # impl ServerHandler for MyServer { fn get_info(&self) -> ServerConfig { ServerConfig::default() } }
+    /// let approvals = Arc::new(ScriptedApprovals::choosing(["Allow once"]));
+    /// let server = HookedServer::builder(
+    ///     MyServer,
+    ///     HookSession::builder(HookRegistry::new()).approvals(approvals),
+    /// )
+    /// .session_id("s-1")
+    /// .build();
+    /// # let _ = server;
+    /// ```
+    pub fn builder(inner: S, session: impl Into<HookSessionBuilder>) -> HookedServerBuilder<S> {
         HookedServerBuilder {
             inner,
-            registry,
-            approvals: None,
-            policy: InjectionPolicy::default(),
-            context: None,
-            display: None,
+            session: session.into(),
             session_id: None,
             set_default_fields: true,
         }
@@ -103,49 +120,16 @@ impl<S> HookedServer<S> {
     }
 }
 
-/// Builds a [`HookedServer`]; everything but the server and the registry has a default.
+/// Builds a [`HookedServer`]: the session's policy is its [`HookSessionBuilder`]'s, the rest
+/// has a default.
 pub struct HookedServerBuilder<S> {
     inner: S,
-    registry: HookRegistry,
-    approvals: Option<Arc<dyn ApprovalProvider>>,
-    policy: InjectionPolicy,
-    context: Option<Arc<dyn ContextSink>>,
-    display: Option<Arc<dyn DisplaySink>>,
+    session: HookSessionBuilder,
     session_id: Option<String>,
     set_default_fields: bool,
 }
 
 impl<S> HookedServerBuilder<S> {
-    /// Who is asked when a `tool:pre` hook answers ask_user. Without one, each request gets
-    /// its default (deny unless the hook set allow).
-    #[must_use]
-    pub fn approvals(mut self, provider: Arc<dyn ApprovalProvider>) -> Self {
-        self.approvals = Some(provider);
-        self
-    }
-
-    /// The injection policy (default: [`InjectionPolicy::default`]; the budget is per call).
-    #[must_use]
-    pub fn injection_policy(mut self, policy: InjectionPolicy) -> Self {
-        self.policy = policy;
-        self
-    }
-
-    /// Where the session stores tool results and injections (default: [`NoHistory`], as the
-    /// client holds the conversation).
-    #[must_use]
-    pub fn context(mut self, context: Arc<dyn ContextSink>) -> Self {
-        self.context = Some(context);
-        self
-    }
-
-    /// Where hooks' user messages and the policy's warnings go (default: [`TracingDisplay`]).
-    #[must_use]
-    pub fn display(mut self, display: Arc<dyn DisplaySink>) -> Self {
-        self.display = Some(display);
-        self
-    }
-
     /// The session id every event carries as its `session_id` default field.
     #[must_use]
     pub fn session_id(mut self, id: impl Into<String>) -> Self {
@@ -175,15 +159,12 @@ impl<S: ServerHandler> HookedServerBuilder<S> {
             if let Some(id) = self.session_id {
                 fields.push((SESSION_FIELD, Value::from(id)));
             }
-            self.registry.set_default_fields(fields);
+            self.session.registry().set_default_fields(fields);
         }
-        let mut session = HookSession::builder(self.registry)
-            .injection_policy(self.policy)
-            .context(self.context.unwrap_or_else(|| Arc::new(NoHistory)))
-            .display(self.display.unwrap_or_else(|| Arc::new(TracingDisplay)));
-        if let Some(provider) = self.approvals {
-            session = session.approvals(provider);
-        }
+        let session = self
+            .session
+            .default_context(|| Arc::new(NoHistory))
+            .default_display(|| Arc::new(TracingDisplay));
         HookedServer::new(self.inner, Arc::new(session.build()))
     }
 }

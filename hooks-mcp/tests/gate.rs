@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use common::{Log, TestServer, call, connect, hooked, record, texts};
 use hooks_core::approval::ScriptedAnswer;
-use hooks_core::{HookRegistry, HookResult, ScriptedApprovals};
+use hooks_core::{HookRegistry, HookResult, HookSession, ScriptedApprovals};
 use hooks_mcp::HookedServer;
 use rmcp::ServiceError;
 use rmcp::model::{
@@ -223,13 +223,12 @@ async fn injections_over_the_policy_are_cut_as_the_policy_says() {
             "verbose",
         )
         .unwrap();
-    let server = HookedServer::builder(TestServer::default(), registry)
-        .injection_policy(hooks_core::InjectionPolicy {
-            size_limit: Some(10),
-            oversize: hooks_core::injection::Oversize::Reject,
-            budget_per_turn: None,
-        })
-        .build();
+    let session = HookSession::builder(registry).injection_policy(hooks_core::InjectionPolicy {
+        size_limit: Some(10),
+        oversize: hooks_core::injection::Oversize::Reject,
+        budget_per_turn: None,
+    });
+    let server = HookedServer::builder(TestServer::default(), session).build();
     let client = connect(server).await;
 
     let result = client
@@ -449,9 +448,8 @@ async fn ask_user_goes_to_the_approval_provider() {
         ScriptedAnswer::Choose("Allow".into()),
     ]));
     let inner = TestServer::default();
-    let server = HookedServer::builder(inner.clone(), registry)
-        .approvals(approvals.clone())
-        .build();
+    let session = HookSession::builder(registry).approvals(approvals.clone());
+    let server = HookedServer::builder(inner.clone(), session).build();
     let client = connect(server).await;
 
     let refused = client

@@ -5,14 +5,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use hooks_core::approval::{ApprovalProvider, Approvals};
-use hooks_core::events::{
-    PROMPT_COMPLETE, PROMPT_SUBMIT, PROVIDER_REQUEST, TOOL_ERROR, TOOL_POST, TOOL_PRE,
-};
+use hooks_core::events::{PROMPT_COMPLETE, PROMPT_SUBMIT, PROVIDER_REQUEST};
+use hooks_core::gate::{BeforeTool, Gated, ToolCallGate};
 use hooks_core::injection::InjectionAudit;
-use hooks_core::session::{Blocked, HookSession, ToolCallStatus};
-use hooks_core::sinks::DisplaySink;
-use hooks_core::{HookAction, HookRegistry, InjectionPolicy};
+use hooks_core::session::{Blocked, HookSession, HookSessionBuilder, ToolCallStatus};
+use hooks_core::{HookRegistry, ToolError};
 use rig_agent::agent::{
     AgentHook, CompletionCallAction, CompletionCallEvent, DispatchAction, DispatchEvent,
     HookContext, OutcomeAction, OutcomeEvent, RequestPatch, RunId, RunSettled, RunStart,
@@ -23,7 +20,6 @@ use rig_agent::core::error::ErrorReport;
 use rig_agent::core::message::{Message, UserContent};
 use rig_agent::tool::{ToolOutput, ToolResult};
 
-use crate::gate::{Gated, gate};
 use crate::placement::{PendingInjections, RunInjections};
 
 /// The name under which the hook appears in rig's hook stack and run records.
@@ -38,8 +34,10 @@ pub const AGENT_NAME_FIELD: &str = "agent_name";
 /// The field tool events carry with the id of the model's tool call.
 pub const CALL_ID_FIELD: &str = "call_id";
 
-/// A [`HookRegistry`] with the application's approval provider and injection policy, as a
-/// rig [`AgentHook`]: attach it with `AgentBuilder::add_hook`.
+/// A [`HookSession`] (a [`HookRegistry`] with the application's approval provider and
+/// injection policy) as a rig [`AgentHook`]: attach it with `AgentBuilder::add_hook`. Tool
+/// calls go through the session's [`ToolCallGate`], so they are decided exactly as
+/// [`HookSession::run_tool`] decides them.
 ///
 /// Clones share everything: keep one to read the [audit log](RigHooks::audit_log) after a
 /// run. One value serves one conversation: its injection queue, its turn budget and its
@@ -52,7 +50,6 @@ pub struct RigHooks {
 
 struct Inner {
     session: HookSession,
-    approvals: Approvals,
     pending: Arc<PendingInjections>,
     runs: RunInjections,
 }
@@ -65,83 +62,37 @@ impl fmt::Debug for RigHooks {
     }
 }
 
-/// Builds a [`RigHooks`]; everything but the registry has a default.
-pub struct RigHooksBuilder {
-    registry: HookRegistry,
-    provider: Option<Arc<dyn ApprovalProvider>>,
-    policy: InjectionPolicy,
-    display: Option<Arc<dyn DisplaySink>>,
-}
-
-impl fmt::Debug for RigHooksBuilder {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RigHooksBuilder")
-            .field("registry", &self.registry)
-            .field("approvals", &self.provider.is_some())
-            .field("policy", &self.policy)
-            .finish_non_exhaustive()
-    }
-}
-
-impl RigHooksBuilder {
-    /// Who is asked on `ask_user`. Without one, every request gets its default (deny unless
-    /// the hook set allow).
-    #[must_use]
-    pub fn approvals(mut self, provider: Arc<dyn ApprovalProvider>) -> Self {
-        self.provider = Some(provider);
-        self
-    }
-
-    /// The injection policy: size limit, budget per turn (default
-    /// [`InjectionPolicy::default`]).
-    #[must_use]
-    pub fn injection_policy(mut self, policy: InjectionPolicy) -> Self {
-        self.policy = policy;
-        self
-    }
-
-    /// Where hooks' user messages and the policy's warnings are shown (default: kept in
-    /// memory).
-    #[must_use]
-    pub fn display(mut self, display: Arc<dyn DisplaySink>) -> Self {
-        self.display = Some(display);
-        self
-    }
-
-    /// The hook.
-    pub fn build(self) -> RigHooks {
+impl RigHooks {
+    /// The hook over a session built by `session`: a [`HookSessionBuilder`] with the
+    /// application's approval provider, injection policy and display, or a registry alone
+    /// (no approval provider: every `ask_user` gets its default; the default injection
+    /// policy).
+    ///
+    /// rig owns the conversation, so the hook keeps the session's history itself: a history
+    /// given to the builder ([`HookSessionBuilder::context`]) is replaced by the hook's queue
+    /// of injections for the next model call.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use hooks_core::{HookRegistry, HookSession, InjectionPolicy, ScriptedApprovals};
+    /// use hooks_rig::RigHooks;
+    ///
+    /// let hooks = RigHooks::new(
+    ///     HookSession::builder(HookRegistry::new())
+    ///         .approvals(Arc::new(ScriptedApprovals::choosing(["Allow"])))
+    ///         .injection_policy(InjectionPolicy::unlimited()),
+    /// );
+    /// # let _ = hooks;
+    /// ```
+    pub fn new(session: impl Into<HookSessionBuilder>) -> Self {
         let pending = Arc::new(PendingInjections::default());
-        let mut session = HookSession::builder(self.registry.clone())
-            .injection_policy(self.policy)
-            .context(pending.clone());
-        if let Some(display) = self.display {
-            session = session.display(display);
-        }
+        let session = session.into().context(pending.clone()).build();
         RigHooks {
             inner: Arc::new(Inner {
-                session: session.build(),
-                approvals: Approvals::new(self.provider, self.registry),
+                session,
                 pending,
                 runs: RunInjections::default(),
             }),
-        }
-    }
-}
-
-impl RigHooks {
-    /// The hook over `registry`, with no approval provider (every `ask_user` gets its
-    /// default) and the default injection policy.
-    pub fn new(registry: HookRegistry) -> Self {
-        RigHooks::builder(registry).build()
-    }
-
-    /// Starts building the hook over `registry`.
-    pub fn builder(registry: HookRegistry) -> RigHooksBuilder {
-        RigHooksBuilder {
-            registry,
-            provider: None,
-            policy: InjectionPolicy::default(),
-            display: None,
         }
     }
 
@@ -156,7 +107,22 @@ impl RigHooks {
     }
 
     async fn gate(&self, event: &str, data: Value) -> Gated {
-        gate(&self.inner.session, &self.inner.approvals, event, data).await
+        self.inner.session.gate(event, data).await
+    }
+
+    /// The gates of one tool call, its events carrying the run's ids and the call's.
+    fn tool_call_gate(
+        &self,
+        ids: &RunIds<'_>,
+        name: &str,
+        call_id: Option<String>,
+    ) -> ToolCallGate<'_> {
+        // Room for the call id and the gate's own fields (name, input, result or error).
+        let mut fields = ids.fields(4);
+        if let Some(call_id) = call_id {
+            fields.insert(CALL_ID_FIELD.into(), Value::from(call_id));
+        }
+        self.inner.session.tool_call_gate(name).with_fields(fields)
     }
 
     /// What [`AgentHook::on_dispatch`] does, for a caller that has the run's ids but no
@@ -167,28 +133,17 @@ impl RigHooks {
         let EffectKind::ToolCall { name, args } = event.kind else {
             return DispatchAction::Proceed;
         };
-        let mut data = ids.fields(4);
-        data.insert("tool_name".into(), Value::from(name.as_str()));
-        data.insert("tool_input".into(), parse_arguments(args));
-        if let Some(call_id) = event.call_id {
-            data.insert(CALL_ID_FIELD.into(), Value::from(call_id.to_string()));
-        }
-        let mut gated = self.gate(TOOL_PRE, Value::Object(data)).await;
-        if let Some(blocked) = gated.blocked.take() {
-            return DispatchAction::skip(ToolCallStatus::Blocked(blocked).agent_message());
-        }
-        match gated
-            .modified_data()
-            .map(|mut data| take_field(&mut data, "tool_input"))
-        {
-            None => DispatchAction::Proceed,
-            Some(Value::Null) => DispatchAction::skip(
-                ToolCallStatus::Blocked(Blocked::InvalidModification {
-                    reason: "a tool:pre hook left no `tool_input`".to_owned(),
-                })
-                .agent_message(),
-            ),
-            Some(input) => DispatchAction::rewrite_tool_args(event.kind, input),
+        let mut gate = self.tool_call_gate(ids, name, event.call_id.map(|id| id.to_string()));
+        match gate.before(parse_arguments(args)).await {
+            BeforeTool::Blocked { blocked, .. } => {
+                DispatchAction::skip(ToolCallStatus::Blocked(blocked).agent_message())
+            }
+            BeforeTool::Proceed {
+                rewritten: false, ..
+            } => DispatchAction::Proceed,
+            BeforeTool::Proceed { input, .. } => {
+                DispatchAction::rewrite_tool_args(event.kind, input)
+            }
         }
     }
 
@@ -200,57 +155,42 @@ impl RigHooks {
         let EffectKind::ToolCall { name, args } = event.kind else {
             return OutcomeAction::Proceed;
         };
-        let (event_name, field, value) = match event.outcome {
+        let result = match event.outcome {
             Ok(Outcome::ToolResult { result }) if result.is_skipped() => {
                 return OutcomeAction::Proceed;
             }
             Ok(Outcome::ToolResult { result }) if result.is_success() => {
-                (TOOL_POST, "tool_result", output_value(result.output()))
+                Ok(output_value(result.output()))
             }
-            Ok(Outcome::ToolResult { result }) => (TOOL_ERROR, "error", failure_text(result)),
-            Err(report) => (TOOL_ERROR, "error", Value::from(report.to_string())),
+            Ok(Outcome::ToolResult { result }) => Err(ToolError::new(failure_text(result))),
+            Err(report) => Err(ToolError::new(report.to_string())),
             Ok(_) => return OutcomeAction::Proceed,
         };
-        let mut data = ids.fields(5);
-        data.insert("tool_name".into(), Value::from(name.as_str()));
-        data.insert("tool_input".into(), parse_arguments(args));
-        data.insert(field.into(), value);
-        if let Some(call_id) = event.call_id {
-            data.insert(CALL_ID_FIELD.into(), Value::from(call_id.to_string()));
-        }
-        let session = &self.inner.session;
-        let mut outcome = session
-            .registry()
-            .emit(event_name, Value::Object(data))
+        let outcome = self
+            .tool_call_gate(ids, name, event.call_id.map(|id| id.to_string()))
+            .after(parse_arguments(args), result)
             .await;
-        session.apply(&outcome).await;
-        if event_name == TOOL_POST && outcome.action == HookAction::Deny {
-            let reason = outcome
-                .reason
-                .clone()
-                .unwrap_or_else(|| "no reason given".into());
-            return rewrite(event, ToolCallStatus::Withheld { reason }.agent_message());
-        }
-        if !outcome.is_modified() {
+        let withheld = matches!(outcome.status, ToolCallStatus::Withheld { .. });
+        if !outcome.output_rewritten && !withheld {
             return OutcomeAction::Proceed;
         }
-        let mut data = outcome.result.data.take().unwrap_or(Value::Null);
-        match (take_field(&mut data, field), event.outcome) {
-            (Value::Null, _) => rewrite(
-                event,
-                ToolCallStatus::Withheld {
-                    reason: format!("a {event_name} hook left no `{field}`"),
-                }
-                .agent_message(),
-            ),
-            (Value::String(text), Err(report)) => {
-                OutcomeAction::replace(Err(ErrorReport::new(report.kind, text)))
+        match (outcome.status, event.outcome) {
+            (
+                ToolCallStatus::Ran {
+                    output: Value::String(text),
+                },
+                _,
+            ) => OutcomeAction::rewrite_tool_result(event, text),
+            (ToolCallStatus::Ran { output }, _) => {
+                OutcomeAction::rewrite_tool_output(event, ToolOutput::json(output))
             }
-            (other, Err(report)) => {
-                OutcomeAction::replace(Err(ErrorReport::new(report.kind, other.to_string())))
+            (ToolCallStatus::Errored { error }, Err(report)) => {
+                OutcomeAction::replace(Err(ErrorReport::new(report.kind, error)))
             }
-            (Value::String(text), Ok(_)) => OutcomeAction::rewrite_tool_result(event, text),
-            (other, Ok(_)) => OutcomeAction::rewrite_tool_output(event, ToolOutput::json(other)),
+            (ToolCallStatus::Errored { error }, Ok(_)) => {
+                OutcomeAction::rewrite_tool_result(event, error)
+            }
+            (status, _) => rewrite(event, status.agent_message()),
         }
     }
 }
@@ -439,10 +379,10 @@ fn output_value(output: &ToolOutput) -> Value {
 }
 
 /// A failed (or refused) tool result's error.
-fn failure_text(result: &ToolResult) -> Value {
+fn failure_text(result: &ToolResult) -> String {
     match result.error().or_else(|| result.refusal()) {
-        Some(error) => Value::from(error.message()),
-        None => Value::from(result.output().render()),
+        Some(error) => error.message().to_owned(),
+        None => result.output().render(),
     }
 }
 

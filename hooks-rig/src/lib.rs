@@ -2,8 +2,11 @@
 //!
 //! [`RigHooks`] wraps a [`HookRegistry`](hooks_core::HookRegistry) and the application's
 //! policy (an [`ApprovalProvider`](hooks_core::ApprovalProvider) and an
-//! [`InjectionPolicy`](hooks_core::InjectionPolicy)) into one value implementing rig's
-//! [`AgentHook`](rig_agent::AgentHook). Attach it with `add_hook`, and every run of the agent
+//! [`InjectionPolicy`](hooks_core::InjectionPolicy), set on the kernel's
+//! [`HookSessionBuilder`](hooks_core::session::HookSessionBuilder)) into one value
+//! implementing rig's [`AgentHook`](rig_agent::AgentHook). Tool calls go through the
+//! session's public tool-call gate ([`ToolCallGate`](hooks_core::gate::ToolCallGate)), so a
+//! policy decides a call here exactly as `HookSession::run_tool` decides it. Attach it with `add_hook`, and every run of the agent
 //! goes through the hooks: its prompt, each model request, each tool call and the end of
 //! the run.
 //!
@@ -97,11 +100,9 @@
 //! nothing. Per tool call it adds the parsing of the arguments, the data maps and the
 //! session's bookkeeping to the two emits (see the `adapter` bench and BENCHMARKS.md).
 
-mod gate;
 mod hooks;
 mod placement;
 
 pub use hooks::{
-    AGENT_NAME_FIELD, CALL_ID_FIELD, HOOK_NAME, RUN_ID_FIELD, RigHooks, RigHooksBuilder, RunIds,
-    TURN_FIELD,
+    AGENT_NAME_FIELD, CALL_ID_FIELD, HOOK_NAME, RUN_ID_FIELD, RigHooks, RunIds, TURN_FIELD,
 };

@@ -47,6 +47,11 @@ impl ContextSink for PendingInjections {
         // rig owns its tool results; the session then adds the text as a message instead.
         false
     }
+
+    fn keeps_history(&self) -> bool {
+        // rig keeps the conversation, tool results included; only injections wait here.
+        false
+    }
 }
 
 /// A message woven into rig's history before the message at `anchor`.

@@ -7,7 +7,7 @@ mod support;
 use std::sync::{Arc, Mutex};
 
 use hooks_core::injection::{Disposition, InjectionPolicy, Oversize};
-use hooks_core::{HookRegistry, HookResult, InjectionRole, ScriptedApprovals};
+use hooks_core::{HookRegistry, HookResult, HookSession, InjectionRole, ScriptedApprovals};
 use hooks_rig::RigHooks;
 use rig_agent::AgentBuilder;
 use rig_agent::agent::PromptResponse;
@@ -408,13 +408,13 @@ async fn the_injection_policy_applies_its_size_limit_and_budget() {
             "over_budget",
         )
         .unwrap();
-    let hooks = RigHooks::builder(registry)
-        .injection_policy(InjectionPolicy {
+    let hooks = RigHooks::new(
+        HookSession::builder(registry).injection_policy(InjectionPolicy {
             size_limit: Some(50),
             oversize: Oversize::Reject,
             budget_per_turn: Some(5),
-        })
-        .build();
+        }),
+    );
     let model = ScriptedModel::new([Turn::Text("hi")]);
     let tools = (
         &ReadFile::default(),
@@ -456,9 +456,7 @@ async fn a_users_denial_skips_the_tool_as_not_approved_by_the_user() {
         )
         .unwrap();
     let approvals = Arc::new(ScriptedApprovals::choosing(["Deny"]));
-    let hooks = RigHooks::builder(registry)
-        .approvals(approvals.clone())
-        .build();
+    let hooks = RigHooks::new(HookSession::builder(registry).approvals(approvals.clone()));
     let model = ScriptedModel::new([
         call("c1", "delete_file", json!({"path": "scratch/x"})),
         Turn::Text("ok, I will not"),
@@ -491,9 +489,7 @@ async fn allow_always_is_remembered_for_the_session() {
         )
         .unwrap();
     let approvals = Arc::new(ScriptedApprovals::choosing(["Allow always"]));
-    let hooks = RigHooks::builder(registry)
-        .approvals(approvals.clone())
-        .build();
+    let hooks = RigHooks::new(HookSession::builder(registry).approvals(approvals.clone()));
     let model = ScriptedModel::new([
         call("c1", "read_file", json!({"path": "a"})),
         call("c2", "read_file", json!({"path": "b"})),
