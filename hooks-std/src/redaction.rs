@@ -29,7 +29,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 use regex::{Regex, RegexSet};
@@ -241,9 +241,12 @@ impl RedactionModule {
         }
         let prefilter = if config.patterns.is_empty() {
             let literals = builtins.iter().flat_map(|b| b.literals.iter());
+            // An NFA: a DFA searches a little faster but costs more to build than a
+            // per-event hook process spends on everything else.
             Some(
                 AhoCorasick::builder()
                     .ascii_case_insensitive(true)
+                    .kind(Some(AhoCorasickKind::ContiguousNFA))
                     .build(literals)
                     .map_err(|error| RedactionConfigError(format!("the prefilter: {error}")))?,
             )

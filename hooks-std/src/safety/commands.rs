@@ -157,7 +157,6 @@ pub(crate) struct UserRule {
 pub(crate) struct CommandRules<'a> {
     pub paths: &'a PathRules,
     pub user_rules: &'a [UserRule],
-    pub fork_bomb: &'a Regex,
     pub enabled: &'a Enabled,
     pub catalog: &'a catalog::Compiled,
     pub rm_policy: RmPolicy,
@@ -376,7 +375,7 @@ impl CommandRules<'_> {
             && line.contains('{')
             && line.contains('|')
             && line.contains('&')
-            && self.fork_bomb.is_match(line)
+            && fork_bomb().is_match(line)
         {
             return Some(Denial::new(
                 &rules::FORK_BOMB,
@@ -1204,4 +1203,13 @@ fn is_device(target: &str) -> bool {
     ]
     .iter()
     .any(|prefix| device.starts_with(prefix))
+}
+
+/// The fork-bomb shape, compiled the first time a line could be one (it rarely is).
+fn fork_bomb() -> &'static Regex {
+    static FORK_BOMB: OnceLock<Regex> = OnceLock::new();
+    FORK_BOMB.get_or_init(|| {
+        Regex::new(r"(\w+|:)\s*\(\s*\)\s*\{[^}]*\|\s*(\w+|:)\s*&")
+            .unwrap_or_else(|error| unreachable!("the fork-bomb pattern compiles: {error}"))
+    })
 }

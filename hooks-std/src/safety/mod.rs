@@ -221,7 +221,6 @@ struct Rules {
     config: SafetyConfig,
     paths: PathRules,
     user_rules: Vec<UserRule>,
-    fork_bomb: Regex,
     enabled: Enabled,
     catalog: catalog::Compiled,
 }
@@ -273,8 +272,6 @@ impl SafetyModule {
                     })
             })
             .collect::<Result<_, _>>()?;
-        let fork_bomb = Regex::new(r"(\w+|:)\s*\(\s*\)\s*\{[^}]*\|\s*(\w+|:)\s*&")
-            .map_err(|e| SafetyConfigError(e.to_string()))?;
         let enabled = Enabled::resolve(&config.packs).map_err(SafetyConfigError)?;
         let catalog =
             catalog::Compiled::new(|pack| enabled.has(pack)).map_err(SafetyConfigError)?;
@@ -283,7 +280,6 @@ impl SafetyModule {
                 config,
                 paths,
                 user_rules,
-                fork_bomb,
                 enabled,
                 catalog,
             }),
@@ -313,7 +309,6 @@ impl SafetyModule {
         let commands = CommandRules {
             paths: &rules.paths,
             user_rules: &rules.user_rules,
-            fork_bomb: &rules.fork_bomb,
             enabled: &rules.enabled,
             catalog: &rules.catalog,
             rm_policy: rules.config.rm_policy,

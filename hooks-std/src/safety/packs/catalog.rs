@@ -7,6 +7,8 @@
 //! here-string or an `echo` piped in (so `psql <<SQL … SQL` is read too); `unless` is a regex
 //! that, when it matches too, lets the command pass (`--dry-run`).
 
+use std::sync::OnceLock;
+
 use regex::Regex;
 use rustc_hash::FxHashMap;
 
@@ -38,35 +40,55 @@ pub(crate) fn packs() -> Vec<Pack> {
         .collect()
 }
 
-/// The compiled rules of the packs switched on, indexed by program.
+/// The rules of the packs switched on, indexed by program. A rule's regexes are compiled the
+/// first time a command of its program is checked: a process that lives for one event (an
+/// agent's per-event hook) compiles only what that event needs.
 #[derive(Debug, Default)]
 pub(crate) struct Compiled {
-    rules: Vec<(&'static PatternRule, Regex, Option<Regex>)>,
+    rules: Vec<LazyRule>,
     /// For each program named by a rule, its rules (indexes into `rules`, in table order).
     by_program: FxHashMap<&'static str, Vec<usize>>,
     /// Program prefixes and their rules.
     by_prefix: Vec<(&'static str, usize)>,
 }
 
-impl Compiled {
-    /// Compiles the rules of the packs for which `enabled` is true.
-    pub(crate) fn new(enabled: impl Fn(&str) -> bool) -> Result<Self, String> {
-        let mut rules = Vec::new();
-        for rule in tables::RULES.iter().filter(|r| enabled(r.rule.pack)) {
+/// A rule and its regexes, once needed.
+#[derive(Debug)]
+struct LazyRule {
+    rule: &'static PatternRule,
+    regexes: OnceLock<(Regex, Option<Regex>)>,
+}
+
+impl LazyRule {
+    /// The rule's pattern and its `unless`, compiled at the first call. The tables are
+    /// constants, and a test compiles every rule of every pack.
+    fn regexes(&self) -> &(Regex, Option<Regex>) {
+        self.regexes.get_or_init(|| {
             let compile = |pattern: &str| {
-                Regex::new(pattern)
-                    .map_err(|e| format!("rule {}: bad pattern: {e}", rule.rule.id()))
+                Regex::new(pattern).unwrap_or_else(|error| {
+                    unreachable!("rule {}: bad pattern: {error}", self.rule.rule.id())
+                })
             };
-            let unless = if rule.unless.is_empty() {
-                None
-            } else {
-                Some(compile(rule.unless)?)
-            };
-            rules.push((rule, compile(rule.pattern)?, unless));
-        }
+            let unless = (!self.rule.unless.is_empty()).then(|| compile(self.rule.unless));
+            (compile(self.rule.pattern), unless)
+        })
+    }
+}
+
+impl Compiled {
+    /// The rules of the packs for which `enabled` is true.
+    pub(crate) fn new(enabled: impl Fn(&str) -> bool) -> Result<Self, String> {
+        let rules: Vec<LazyRule> = tables::RULES
+            .iter()
+            .filter(|r| enabled(r.rule.pack))
+            .map(|rule| LazyRule {
+                rule,
+                regexes: OnceLock::new(),
+            })
+            .collect();
         let mut by_program: FxHashMap<&'static str, Vec<usize>> = FxHashMap::default();
         let mut by_prefix = Vec::new();
-        for (index, (rule, _, _)) in rules.iter().enumerate() {
+        for (index, LazyRule { rule, .. }) in rules.iter().enumerate() {
             for program in rule.programs {
                 if program.ends_with('.') {
                     by_prefix.push((*program, index));
@@ -108,7 +130,7 @@ impl Compiled {
         let mut candidates = named.iter().chain(prefixed).peekable();
         candidates.peek()?;
         let mut text: Option<String> = None;
-        for (rule, pattern, unless) in candidates.filter_map(|i| self.rules.get(*i)) {
+        for lazy in candidates.filter_map(|i| self.rules.get(*i)) {
             let text = text.get_or_insert_with(|| {
                 let mut text = program.to_owned();
                 for arg in args {
@@ -121,8 +143,9 @@ impl Compiled {
                 }
                 text
             });
+            let (pattern, unless) = lazy.regexes();
             if pattern.is_match(text) && !unless.as_ref().is_some_and(|u| u.is_match(text)) {
-                return Some(&rule.rule);
+                return Some(&lazy.rule.rule);
             }
         }
         None
@@ -138,6 +161,16 @@ mod tests {
         let compiled = Compiled::new(|_| true);
         assert!(compiled.is_ok(), "{:?}", compiled.err());
         for rule in tables::RULES {
+            assert!(
+                Regex::new(rule.pattern).is_ok(),
+                "{}: pattern",
+                rule.rule.id()
+            );
+            assert!(
+                rule.unless.is_empty() || Regex::new(rule.unless).is_ok(),
+                "{}: unless",
+                rule.rule.id()
+            );
             assert!(
                 tables::PACKS
                     .iter()
