@@ -46,10 +46,19 @@ const ONE_RULE: &str = r#"hooks:
       message: "environment files are protected"
 "#;
 
+/// The starter policy of `hooks init`: safety, redaction and logging.
+const STARTER: &str = r#"modules:
+  safety: {workspace: "."}
+  redaction: {}
+  logging: {path: ".hooks/events.jsonl"}
+"#;
+
 fn claude_hook_versus_spawn_floor(c: &mut Criterion) {
     let hooks = Path::new(env!("CARGO_BIN_EXE_hooks"));
     let one_rule = hooks_file("one_rule.yaml", ONE_RULE);
     let one_rule = one_rule.to_str().expect("a UTF-8 path");
+    let starter = hooks_file("starter.yaml", STARTER);
+    let starter = starter.to_str().expect("a UTF-8 path");
     let mut group = c.benchmark_group("agent_hook");
     group
         .sample_size(50)
@@ -59,6 +68,9 @@ fn claude_hook_versus_spawn_floor(c: &mut Criterion) {
     });
     group.bench_function("hooks_claude/one_rule", |b| {
         b.iter(|| run(hooks, &["claude", "--config", one_rule]));
+    });
+    group.bench_function("hooks_claude/safety_redaction_logging", |b| {
+        b.iter(|| run(hooks, &["claude", "--config", starter]));
     });
     group.finish();
 }
