@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use hooks_core::approval::{ApprovalProvider, Approvals};
+use hooks_core::events::fields;
 use hooks_core::events::{
     PROMPT_COMPLETE, PROMPT_SUBMIT, PROVIDER_REQUEST, TOOL_ERROR, TOOL_POST, TOOL_PRE,
 };
@@ -35,8 +36,9 @@ pub const RUN_ID_FIELD: &str = "run_id";
 pub const TURN_FIELD: &str = "turn";
 /// The field events carry with the agent's name, when the agent has one.
 pub const AGENT_NAME_FIELD: &str = "agent_name";
-/// The field tool events carry with the id of the model's tool call.
-pub const CALL_ID_FIELD: &str = "call_id";
+/// The field tool events carry with the id of the model's tool call: the workspace's
+/// canonical [`TOOL_CALL_ID`](hooks_core::events::fields::TOOL_CALL_ID).
+pub const CALL_ID_FIELD: &str = fields::TOOL_CALL_ID;
 
 /// A [`HookRegistry`] with the application's approval provider and injection policy, as a
 /// rig [`AgentHook`]: attach it with `AgentBuilder::add_hook`.
@@ -168,8 +170,8 @@ impl RigHooks {
             return DispatchAction::Proceed;
         };
         let mut data = ids.fields(4);
-        data.insert("tool_name".into(), Value::from(name.as_str()));
-        data.insert("tool_input".into(), parse_arguments(args));
+        data.insert(fields::TOOL_NAME.into(), Value::from(name.as_str()));
+        data.insert(fields::TOOL_INPUT.into(), parse_arguments(args));
         if let Some(call_id) = event.call_id {
             data.insert(CALL_ID_FIELD.into(), Value::from(call_id.to_string()));
         }
@@ -179,7 +181,7 @@ impl RigHooks {
         }
         match gated
             .modified_data()
-            .map(|mut data| take_field(&mut data, "tool_input"))
+            .map(|mut data| take_field(&mut data, fields::TOOL_INPUT))
         {
             None => DispatchAction::Proceed,
             Some(Value::Null) => DispatchAction::skip(
@@ -204,16 +206,18 @@ impl RigHooks {
             Ok(Outcome::ToolResult { result }) if result.is_skipped() => {
                 return OutcomeAction::Proceed;
             }
-            Ok(Outcome::ToolResult { result }) if result.is_success() => {
-                (TOOL_POST, "tool_result", output_value(result.output()))
-            }
-            Ok(Outcome::ToolResult { result }) => (TOOL_ERROR, "error", failure_text(result)),
-            Err(report) => (TOOL_ERROR, "error", Value::from(report.to_string())),
+            Ok(Outcome::ToolResult { result }) if result.is_success() => (
+                TOOL_POST,
+                fields::TOOL_RESULT,
+                output_value(result.output()),
+            ),
+            Ok(Outcome::ToolResult { result }) => (TOOL_ERROR, fields::ERROR, failure_text(result)),
+            Err(report) => (TOOL_ERROR, fields::ERROR, Value::from(report.to_string())),
             Ok(_) => return OutcomeAction::Proceed,
         };
         let mut data = ids.fields(5);
-        data.insert("tool_name".into(), Value::from(name.as_str()));
-        data.insert("tool_input".into(), parse_arguments(args));
+        data.insert(fields::TOOL_NAME.into(), Value::from(name.as_str()));
+        data.insert(fields::TOOL_INPUT.into(), parse_arguments(args));
         data.insert(field.into(), value);
         if let Some(call_id) = event.call_id {
             data.insert(CALL_ID_FIELD.into(), Value::from(call_id.to_string()));
@@ -273,14 +277,17 @@ impl AgentHook for RigHooks {
     async fn on_run_start(&self, ctx: &HookContext, event: RunStart<'_>) -> RunStartAction {
         self.inner.session.start_turn();
         let mut data = RunIds::of(ctx, ctx.turn()).fields(1);
-        data.insert("prompt".into(), Value::from(prompt_text(event.prompt)));
+        data.insert(
+            fields::PROMPT.into(),
+            Value::from(prompt_text(event.prompt)),
+        );
         let mut gated = self.gate(PROMPT_SUBMIT, Value::Object(data)).await;
         if let Some(blocked) = gated.blocked.take() {
             return RunStartAction::stop(blocked.to_string());
         }
         match gated
             .modified_data()
-            .map(|mut data| take_field(&mut data, "prompt"))
+            .map(|mut data| take_field(&mut data, fields::PROMPT))
         {
             None => RunStartAction::Continue,
             Some(Value::String(prompt)) => RunStartAction::rewrite(Message::user(prompt)),
@@ -309,21 +316,23 @@ impl AgentHook for RigHooks {
             }
         };
         let mut data = RunIds::of(ctx, ctx.turn()).fields(1);
-        data.insert("request".into(), request);
+        data.insert(fields::REQUEST.into(), request);
         let mut gated = self.gate(PROVIDER_REQUEST, Value::Object(data)).await;
         if let Some(blocked) = gated.blocked.take() {
             return CompletionCallAction::stop(blocked.to_string());
         }
         let replaced_history = match gated.modified_data() {
             None => None,
-            Some(mut data) => match modified_history(take_field(&mut data, "request"), &event) {
-                Ok(history) => history,
-                Err(reason) => {
-                    return CompletionCallAction::stop(
-                        Blocked::InvalidModification { reason }.to_string(),
-                    );
+            Some(mut data) => {
+                match modified_history(take_field(&mut data, fields::REQUEST), &event) {
+                    Ok(history) => history,
+                    Err(reason) => {
+                        return CompletionCallAction::stop(
+                            Blocked::InvalidModification { reason }.to_string(),
+                        );
+                    }
                 }
-            },
+            }
         };
         let history = replaced_history.as_deref().unwrap_or(event.history);
         let woven = self.inner.runs.weave(
@@ -351,10 +360,10 @@ impl AgentHook for RigHooks {
         let mut data = RunIds::of(ctx, ctx.turn()).fields(1);
         match event.outcome {
             SettledOutcome::Response(response) => {
-                data.insert("response".into(), Value::from(response.output()));
+                data.insert(fields::RESPONSE.into(), Value::from(response.output()));
             }
             SettledOutcome::Error(error) => {
-                data.insert("error".into(), Value::from(error));
+                data.insert(fields::ERROR.into(), Value::from(error));
             }
         }
         let outcome = self
