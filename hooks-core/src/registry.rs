@@ -91,6 +91,13 @@ impl HookOptions {
         self.fail_closed = fail_closed;
         self
     }
+
+    /// Names the handler `default()` unless a name was given: for registrations whose
+    /// handler type's name says nothing (an adapter around the user's function).
+    pub(crate) fn name_or_else(mut self, default: impl FnOnce() -> String) -> Self {
+        self.name.get_or_insert_with(default);
+        self
+    }
 }
 
 /// One registered handler, shared by every snapshot that lists it.
