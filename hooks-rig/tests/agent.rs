@@ -195,7 +195,10 @@ async fn tool_events_carry_the_call_and_the_runs_ids() {
     assert_eq!(pre["tool_call_id"], "c1");
     assert_eq!(pre["turn"], 1);
     assert_eq!(seen[3].1["tool_result"], "file contents");
-    assert_eq!(seen[3].1["tool_call_id"], "c1", "tool:post names the same call");
+    assert_eq!(
+        seen[3].1["tool_call_id"], "c1",
+        "tool:post names the same call"
+    );
     assert_eq!(seen[6].1["error"], "disk on fire");
     assert_eq!(seen[6].1["tool_call_id"], "c2");
     assert_eq!(seen[7].1["turn"], 3);
