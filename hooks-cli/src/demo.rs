@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hooks_core::approval::{ApprovalError, ApprovalRequest, ScriptedAnswer};
+use hooks_core::events::fields::{self, PROMPT, REASON, RESPONSE, SOURCE};
 use hooks_core::{
     ApprovalProvider, BoxFuture, DisplaySink, EmitResult, HookModule, HookRegistry, HookSession,
     InMemoryContext, InMemoryDisplay, Proceed, ScriptedApprovals, Tool, ToolCallStatus, ToolError,
@@ -201,7 +202,7 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
     let spinner = progress.spin(Duration::from_millis(100));
     let root = sandbox().map_err(|e| format!("cannot create the sandbox: {e}"))?;
     let registry = HookRegistry::new();
-    registry.set_default_fields([("session_id", json!("demo"))]);
+    registry.set_default_fields([(fields::SESSION_ID, json!("demo"))]);
 
     let events: Arc<Mutex<Vec<Value>>> = Arc::default();
     let sink = events.clone();
@@ -311,7 +312,7 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
         root.display()
     ));
     registry
-        .emit("session:start", json!({"source": "startup"}))
+        .emit("session:start", json!({ SOURCE: "startup" }))
         .await;
 
     let prompt =
@@ -433,11 +434,11 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
     registry
         .emit(
             "prompt:complete",
-            json!({"prompt": prompt, "response": "app.py is written; deploying is for you."}),
+            json!({ PROMPT: prompt, RESPONSE: "app.py is written; deploying is for you." }),
         )
         .await;
     registry
-        .emit("session:end", json!({"reason": "done"}))
+        .emit("session:end", json!({ REASON: "done" }))
         .await;
 
     let total = started.elapsed();

@@ -34,7 +34,7 @@ pub const DEFAULT_HANDLER_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_COLLECT_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// The field every event carries with the time of the emit, unless the emitter set it.
-pub const TIMESTAMP_FIELD: &str = "timestamp";
+pub const TIMESTAMP_FIELD: &str = crate::events::fields::TIMESTAMP;
 
 /// How to register a handler: priority, name and timeout.
 ///
