@@ -6,34 +6,63 @@
 //! the loop's code. This crate is the kernel of that system:
 //!
 //! - [`events`]: the canonical event names (`tool:pre`, `session:start`, ...), the PascalCase
-//!   aliases (`PreToolUse`, ...) and the rules for custom `namespace:name` events;
+//!   aliases (`PreToolUse`, ...), the rules for custom `namespace:name` events, and the
+//!   [`fields`](events::fields) each event carries;
+//! - [`view`] and [`decision`]: typed, borrowed views of the canonical events' data, and
+//!   per-event answers that can only be legal, for handlers written against types rather
+//!   than JSON keys;
 //! - [`HookResult`]: what a handler answers, JSON-compatible with the reference system;
 //! - [`HookRegistry`]: registration and dispatch, with the reference merge rules, panic and
 //!   timeout isolation, and a lock-free emit path;
 //! - [`EmitResult`]: the folded answer of an emit, keeping the provenance of every injection
 //!   and user message;
-//! - [`hook`]: the `#[hook(event = "...", priority = N)]` attribute, and [`annotated`] for the
-//!   hooks it registers at compile time.
+//! - [`hook`]: the `#[hook]` attribute, and [`annotated`] for the hooks it registers at
+//!   compile time.
+//!
+//! A handler takes a view of its event and answers with that event's decision:
 //!
 //! ```
-//! use hooks_core::{HookRegistry, HookResult, HookAction};
-//! use serde_json::{json, Value};
+//! use hooks_core::decision::ToolPostDecision;
+//! use hooks_core::view::ToolPost;
+//! use hooks_core::{HookAction, HookOptions, HookRegistry};
+//! use serde_json::json;
 //!
-//! async fn lint_feedback(_event: &str, data: &Value) -> HookResult {
-//!     if data["tool_name"] == "write_file" {
-//!         HookResult::inject("lint: line 3 has trailing whitespace")
+//! async fn lint_feedback(call: ToolPost<'_>) -> ToolPostDecision {
+//!     if call.tool_name() == "write_file" {
+//!         ToolPostDecision::inject("lint: line 3 has trailing whitespace")
 //!     } else {
-//!         HookResult::cont()
+//!         ToolPostDecision::proceed()
 //!     }
 //! }
 //!
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 //! let registry = HookRegistry::new();
-//! registry.register("tool:post", lint_feedback, 10, "lint_feedback").unwrap();
-//! let outcome = registry.emit("tool:post", json!({"tool_name": "write_file"})).await;
+//! registry
+//!     .register_view(lint_feedback, HookOptions::new().priority(10).name("lint_feedback"))
+//!     .unwrap();
+//! let outcome = registry
+//!     .emit("tool:post", json!({"tool_name": "write_file", "tool_input": {}, "tool_result": "ok"}))
+//!     .await;
 //! assert_eq!(outcome.action, HookAction::InjectContext);
 //! assert_eq!(&*outcome.injections[0].hook, "lint_feedback");
 //! # });
+//! ```
+//!
+//! Event data is JSON underneath, and a handler may take it as it is, `(event: &str, data:
+//! &Value)`, for any event including custom ones; the field names are constants of
+//! [`events::fields`]:
+//!
+//! ```
+//! use hooks_core::events::fields::TOOL_NAME;
+//! use hooks_core::{HookRegistry, HookResult};
+//! use serde_json::Value;
+//!
+//! async fn count_calls(_event: &str, data: &Value) -> HookResult {
+//!     HookResult::inject(format!("{} was called", data[TOOL_NAME]))
+//! }
+//!
+//! let registry = HookRegistry::new();
+//! registry.register("tool:post", count_calls, 0, "count_calls").unwrap();
 //! ```
 //!
 //! `hooks-core` does no file, terminal or network I/O; it needs a Tokio runtime with the time
