@@ -24,11 +24,38 @@ async fn typed_prompt(prompt: PromptSubmit<'_>) -> PromptSubmitDecision {
     PromptSubmitDecision::inject(prompt.prompt().to_uppercase())
 }
 
+/// Hooks declared by a `macro_rules!`, whose fragments reach `#[hook]` wrapped in invisible
+/// groups.
+macro_rules! generated_hooks {
+    ($($function:ident: $event:literal, $priority:literal;)+) => {$(
+        #[hook(event = $event, priority = $priority)]
+        async fn $function(_event: &str, _data: &serde_json::Value) -> HookResult {
+            HookResult::cont()
+        }
+    )+};
+}
+
+generated_hooks! {
+    generated_a: "generated:a", -3;
+    generated_b: "generated:b", 4;
+}
+
+#[test]
+fn hooks_generated_by_a_macro_keep_their_arguments() {
+    let generated: Vec<_> = annotated_hooks()
+        .iter()
+        .filter(|hook| hook.event().starts_with("generated:"))
+        .map(|hook| (hook.event(), hook.priority()))
+        .collect();
+    assert_eq!(generated, [("generated:a", -3), ("generated:b", 4)]);
+}
+
 #[test]
 fn typed_hooks_register_under_their_views_event() {
     let typed: Vec<_> = annotated_hooks()
         .iter()
         .filter(|hook| hook.module_path() == module_path!())
+        .filter(|hook| !hook.event().starts_with("generated:"))
         .map(|hook| (hook.name(), hook.event(), hook.canonical_event()))
         .collect();
     assert!(
@@ -54,7 +81,9 @@ fn typed_hooks_register_under_their_views_event() {
 async fn typed_hooks_decide_through_the_registry() {
     let registry = HookRegistry::new();
     let handles = registry
-        .register_annotated(|hook| hook.module_path() == module_path!())
+        .register_annotated(|hook| {
+            hook.module_path() == module_path!() && !hook.event().starts_with("generated:")
+        })
         .unwrap();
     assert_eq!(handles.len(), 3);
 

@@ -95,8 +95,17 @@ pub(crate) fn validate(args: &Args, shape: &Shape, errors: &mut Errors) -> HookA
     }
 }
 
-fn string(value: &Expr, key: &str, errors: &mut Errors) -> Option<LitStr> {
+/// The expression inside the invisible groups a `macro_rules!` fragment (`$priority:literal`)
+/// arrives wrapped in.
+fn ungrouped(value: &Expr) -> &Expr {
     match value {
+        Expr::Group(group) => ungrouped(&group.expr),
+        other => other,
+    }
+}
+
+fn string(value: &Expr, key: &str, errors: &mut Errors) -> Option<LitStr> {
+    match ungrouped(value) {
         Expr::Lit(ExprLit {
             lit: Lit::Str(text),
             ..
@@ -112,7 +121,7 @@ fn string(value: &Expr, key: &str, errors: &mut Errors) -> Option<LitStr> {
 }
 
 fn event_list(value: &Expr, errors: &mut Errors) -> Option<Vec<LitStr>> {
-    let Expr::Array(array) = value else {
+    let Expr::Array(array) = ungrouped(value) else {
         errors.push(
             value.span(),
             "`events` must be a list of strings, e.g. `events = [\"tool:pre\", \"tool:post\"]`",
@@ -137,7 +146,7 @@ where
     T: std::str::FromStr,
     T::Err: std::fmt::Display,
 {
-    match value {
+    match ungrouped(value) {
         Expr::Lit(ExprLit {
             lit: Lit::Int(int), ..
         }) => int.base10_parse().ok(),
@@ -145,7 +154,7 @@ where
             op: UnOp::Neg(_),
             expr,
             ..
-        }) => match &**expr {
+        }) => match ungrouped(expr) {
             Expr::Lit(ExprLit {
                 lit: Lit::Int(int), ..
             }) => format!("-{}", int.base10_digits()).parse().ok(),
