@@ -201,18 +201,20 @@ impl Decided {
     }
 
     pub(crate) fn into_result(self) -> HookResult {
-        let result = match self.verdict {
+        let mut result = match self.verdict {
             Verdict::Proceed => HookResult::cont(),
             Verdict::Deny(reason) => HookResult::deny(reason),
             Verdict::Ask(approval) => approval.into_result(),
             Verdict::Modify(data) => HookResult::modify(data),
             Verdict::Inject(injection) => injection.into_result(),
         };
-        let result = result.with_suppress_output(self.suppress_output);
-        match self.user_message {
-            Some((message, level)) => result.with_user_message(message, level),
-            None => result,
+        // Set in place: a result is large, and most answers are a plain proceed.
+        result.suppress_output = self.suppress_output;
+        if let Some((message, level)) = self.user_message {
+            result.user_message = Some(message);
+            result.user_message_level = level;
         }
+        result
     }
 }
 
