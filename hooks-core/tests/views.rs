@@ -115,7 +115,10 @@ fn check_required_fields(event: &str, read: impl Fn(&Value) -> Result<(), ViewEr
     assert_eq!(read(&complete), Ok(()), "{event}: {complete}");
     for field in fields.required() {
         let mut without = complete.clone();
-        without.as_object_mut().unwrap().remove(*field);
+        without
+            .as_object_mut()
+            .expect("built as an object")
+            .remove(*field);
         let refused = read(&without).err();
         assert_eq!(refused.and_then(|e| e.field()), Some(*field), "{event}");
     }
