@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hooks_core::approval::{ApprovalError, ApprovalRequest, ScriptedAnswer};
+use hooks_core::events::fields::{self, PROMPT, REASON, RESPONSE, SOURCE};
 use hooks_core::{
     ApprovalProvider, BoxFuture, DisplaySink, EmitResult, HookModule, HookRegistry, HookSession,
     InMemoryContext, InMemoryDisplay, Proceed, ScriptedApprovals, Tool, ToolCallOutcome,
@@ -216,7 +217,7 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
     let spinner = progress.spin(Duration::from_millis(100));
     let root = sandbox().map_err(|e| format!("cannot create the sandbox: {e}"))?;
     let registry = HookRegistry::new();
-    registry.set_default_fields([("session_id", json!("demo"))]);
+    registry.set_default_fields([(fields::SESSION_ID, json!("demo"))]);
     let events = record_events(&registry);
     let log_path = root.join("events.jsonl");
     mount_modules(&registry, &root, &log_path)?;
@@ -262,7 +263,7 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
         demo.root.display()
     ));
     demo.registry
-        .emit("session:start", json!({"source": "startup"}))
+        .emit("session:start", json!({ SOURCE: "startup" }))
         .await;
     let prompt =
         "Create app.py. The API key is sk-live-AbCdEfGhIjKlMnOpQrSt1234, deploy when done.";
@@ -272,11 +273,11 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
     demo.registry
         .emit(
             "prompt:complete",
-            json!({"prompt": prompt, "response": "app.py is written; deploying is for you."}),
+            json!({ PROMPT: prompt, RESPONSE: "app.py is written; deploying is for you." }),
         )
         .await;
     demo.registry
-        .emit("session:end", json!({"reason": "done"}))
+        .emit("session:end", json!({ REASON: "done" }))
         .await;
 
     let tool_time = *demo.spent.lock().unwrap_or_else(|p| p.into_inner());

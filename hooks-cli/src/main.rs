@@ -66,7 +66,7 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// List the canonical events, their aliases and their data fields.
+    /// List the canonical events, their aliases and data fields, and the field groups.
     Events,
     /// Play a scripted agent session through the whole hook pipeline.
     Demo {
@@ -326,17 +326,35 @@ fn events_table() -> String {
     let mut table = String::new();
     for event in events::CANONICAL {
         let aliases: Vec<&str> = events::aliases_of(event).collect();
-        let fields = events::data_fields(event).join(", ");
         let aliases = if aliases.is_empty() {
             String::new()
         } else {
             format!(" ({})", aliases.join(", "))
         };
         table.push_str(&format!("{event}{aliases}"));
-        if !fields.is_empty() {
-            table.push_str(&format!(": {fields}"));
+        if let Some(fields) = events::fields::of(event) {
+            let optional = fields.optional().iter().map(|field| format!("{field}?"));
+            let listed: Vec<String> = fields
+                .required()
+                .iter()
+                .map(|field| (*field).to_owned())
+                .chain(optional)
+                .collect();
+            if !listed.is_empty() {
+                table.push_str(&format!(": {}", listed.join(", ")));
+            }
         }
         table.push('\n');
+    }
+    table.push_str("\nfield groups (`?`: set only when the emitter knows it):\n");
+    for group in events::fields::GROUPS {
+        let members: Vec<&str> = group.events().iter().map(|e| e.event()).collect();
+        table.push_str(&format!(
+            "{}: {} [{}]\n",
+            group.name(),
+            group.fields().join(", "),
+            members.join(", ")
+        ));
     }
     table
 }

@@ -185,15 +185,32 @@ fn check_validates_every_file_and_prints_every_problem() {
 }
 
 #[test]
-fn events_lists_names_aliases_and_fields() {
+fn events_lists_names_aliases_fields_and_groups() {
     let output = hooks(&["events"], None);
     let listing = text(&output.stdout);
     assert!(output.status.success());
     assert!(
-        listing.contains("tool:pre (PreToolUse): tool_name, tool_input\n"),
+        listing.contains("tool:pre (PreToolUse): tool_name, tool_input, tool_call_id?\n"),
         "{listing}"
     );
-    assert_eq!(listing.lines().count(), hooks_core::events::CANONICAL.len());
+    assert!(listing.contains("plan:start\n"), "{listing}");
+    let (events, groups) = listing
+        .split_once("\n\nfield groups")
+        .expect("the groups follow the events");
+    assert_eq!(events.lines().count(), hooks_core::events::CANONICAL.len());
+    assert!(
+        groups.contains(
+            "\ntool: tool_name, tool_input, tool_call_id, tool_result, error \
+             [tool:pre, tool:post, tool:error]\n"
+        ),
+        "{groups}"
+    );
+    for group in ["prompt", "provider", "session", "compaction", "approval"] {
+        assert!(
+            groups.contains(&format!("\n{group}: ")),
+            "{group}: {groups}"
+        );
+    }
 }
 
 /// Our policy for the adapters: a matcher that blocks `.env` writes, one that injects a

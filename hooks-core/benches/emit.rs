@@ -13,11 +13,16 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use hooks_core::decision::ToolPreDecision;
+use hooks_core::view::ToolPre;
 use hooks_core::{HookRegistry, HookResult, hook};
 use serde_json::Value;
 
 mod support;
-use support::{collectors, deny_at, modify_chain, noop, payload, ready, small, with_noops};
+use support::{
+    collectors, deny_at, json_policy_registry, modify_chain, noop, payload, ready, small,
+    tool_call, typed_policy, typed_policy_registry, with_noops,
+};
 
 /// Times `iters` runs of `routine` on fresh payloads from `payload`, each result dropped at
 /// once; building the payloads is not timed.
@@ -279,6 +284,45 @@ fn emit_annotated_versus_hand_registered(c: &mut Criterion) {
     group.finish();
 }
 
+/// The typed policy again, registered by `#[hook]` (the event inferred from the view).
+#[hook(name = "bench_typed_annotated")]
+async fn typed_policy_annotated(call: ToolPre<'_>) -> ToolPreDecision {
+    typed_policy(call).await
+}
+
+/// One handler reading `tool_name` and `tool_input` from the JSON, beside the same logic
+/// through the typed view (registered by hand and by `#[hook]`): the view's cost is its
+/// lookups of the fields, with no copy. Budget: typed at most 10% above JSON.
+fn emit_typed_versus_json(c: &mut Criterion) {
+    let mut group = c.benchmark_group("emit/typed_vs_json");
+    let json_registry = json_policy_registry();
+    let typed_registry = typed_policy_registry();
+    let annotated_registry = HookRegistry::new();
+    let handles = annotated_registry
+        .register_annotated(|hook| hook.name() == "bench_typed_annotated")
+        .expect("a view's event is canonical");
+    assert_eq!(handles.len(), 1, "the annotated typed hook is linked");
+    for (label, registry) in [
+        ("json", &json_registry),
+        ("typed", &typed_registry),
+        ("typed_annotated", &annotated_registry),
+    ] {
+        let outcome = ready(registry.emit("tool:pre", tool_call()));
+        assert!(
+            outcome.failures.is_empty() && !outcome.is_denied(),
+            "{label}"
+        );
+        group.bench_function(label, |b| {
+            b.iter_custom(|iters| {
+                timed(iters, tool_call, |data| {
+                    ready(registry.emit("tool:pre", data))
+                })
+            });
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     emit_noop_handlers,
@@ -289,6 +333,7 @@ criterion_group!(
     emit_deny_first_versus_last,
     emit_and_collect_10_handlers,
     emit_during_registration_churn,
-    emit_annotated_versus_hand_registered
+    emit_annotated_versus_hand_registered,
+    emit_typed_versus_json
 );
 criterion_main!(benches);

@@ -6,7 +6,7 @@
 //! with a few and with a thousand more iterations, and divides the difference: set-up, start-up
 //! and tear-down cancel out, and what is left is the cost of one iteration. `floor` is the
 //! iteration without the registry (build the payload, drop it); the `net` column subtracts it
-//! (`floor/1KB` for the 1 KB cases).
+//! (`floor/1KB` for the 1 KB cases, `floor/tool_call` for the typed-versus-JSON ones).
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -17,7 +17,10 @@ use hooks_core::HookRegistry;
 use serde_json::Value;
 
 mod support;
-use support::{collectors, deny_at, modify_chain, payload, ready, small, with_noops};
+use support::{
+    collectors, deny_at, json_policy_registry, modify_chain, payload, ready, small, tool_call,
+    typed_policy_registry, with_noops,
+};
 
 /// Set in the child: which case to run and how many times.
 const CASE_VAR: &str = "HOOKS_INSTRUCTIONS_CASE";
@@ -45,6 +48,9 @@ const CASES: &[&str] = &[
     "emit/modify_chain_10_handlers_1KB",
     "emit_and_collect/10_handlers",
     "has_handlers/unknown_event",
+    "floor/tool_call",
+    "emit/typed_vs_json/json",
+    "emit/typed_vs_json/typed",
 ];
 
 fn case(name: &str) -> Option<Case> {
@@ -78,6 +84,9 @@ fn case(name: &str) -> Option<Case> {
                 black_box(registry.has_handlers(black_box("app:nobody_listens")));
             })
         }
+        "floor/tool_call" => Box::new(|| drop(black_box(tool_call()))),
+        "emit/typed_vs_json/json" => emit_with(json_policy_registry(), "tool:pre", tool_call),
+        "emit/typed_vs_json/typed" => emit_with(typed_policy_registry(), "tool:pre", tool_call),
         _ => return None,
     };
     Some(case)
@@ -147,6 +156,7 @@ fn main() -> ExitCode {
         .copied()
         .filter(|name| {
             *name == "floor"
+                || (*name == "floor/tool_call" && filters.iter().any(|f| f.contains("typed")))
                 || filters.is_empty()
                 || filters.iter().any(|f| name.contains(f.as_str()))
         })
@@ -169,6 +179,8 @@ fn main() -> ExitCode {
     let floor_of = |name: &str| {
         let floor = if name.ends_with("1KB") {
             "floor/1KB"
+        } else if name.starts_with("emit/typed_vs_json") {
+            "floor/tool_call"
         } else {
             "floor"
         };

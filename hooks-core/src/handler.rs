@@ -107,7 +107,7 @@ pub(crate) enum Answer {
 }
 
 impl Answer {
-    fn from_output(output: impl IntoHookResult) -> Answer {
+    pub(crate) fn from_output(output: impl IntoHookResult) -> Answer {
         match output.into_hook_result() {
             Ok(result) if result.is_plain_continue() => Answer::Continue,
             Ok(result) => Answer::Full(Box::new(result)),
@@ -164,6 +164,13 @@ impl Handler {
     pub fn from_hook<H: Hook>(hook: H) -> Self {
         Handler {
             inner: Arc::new(TraitHook(hook)),
+        }
+    }
+
+    /// Wraps a handler shape defined elsewhere in the crate (the typed views' adapter).
+    pub(crate) fn from_erased(hook: impl ErasedHook + 'static) -> Self {
+        Handler {
+            inner: Arc::new(hook),
         }
     }
 

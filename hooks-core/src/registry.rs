@@ -34,7 +34,7 @@ pub const DEFAULT_HANDLER_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_COLLECT_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// The field every event carries with the time of the emit, unless the emitter set it.
-pub const TIMESTAMP_FIELD: &str = "timestamp";
+pub const TIMESTAMP_FIELD: &str = crate::events::fields::TIMESTAMP;
 
 /// How to register a handler: priority, name and timeout.
 ///
@@ -89,6 +89,13 @@ impl HookOptions {
     #[must_use]
     pub fn fail_closed(mut self, fail_closed: bool) -> Self {
         self.fail_closed = fail_closed;
+        self
+    }
+
+    /// Names the handler `default()` unless a name was given: for registrations whose
+    /// handler type's name says nothing (an adapter around the user's function).
+    pub(crate) fn name_or_else(mut self, default: impl FnOnce() -> String) -> Self {
+        self.name.get_or_insert_with(default);
         self
     }
 }

@@ -12,8 +12,14 @@
 //! `namespace:name` with lowercase ASCII letters, digits and `_` in each segment; the
 //! namespaces of the canonical events are reserved, so a typo such as `tool:prre` is an error
 //! with a suggestion rather than a silently unheard custom event.
+//!
+//! The data fields events carry are named in [`fields`]: one constant per field name, and one
+//! canonical field set per event group (tool, prompt, provider, session, compaction, approval,
+//! ...), saying which fields each event always carries and which only when known.
 
 use std::fmt;
+
+pub mod fields;
 
 macro_rules! canonical_events {
     ($( $(#[$doc:meta])* $konst:ident = $name:literal; )+) => {
@@ -69,12 +75,12 @@ canonical_events! {
     THINKING_DELTA = "thinking:delta";
     /// The model's thinking for this response is complete.
     THINKING_FINAL = "thinking:final";
-    /// A tool is about to run. Data: `tool_name`, `tool_input`. Deny blocks it; modify
+    /// A tool is about to run. Data: `tool_name`, `tool_input`, `tool_call_id`. Deny blocks it; modify
     /// rewrites the input; ask_user asks first.
     TOOL_PRE = "tool:pre";
-    /// A tool ran. Data: `tool_name`, `tool_input`, `tool_result`.
+    /// A tool ran. Data: `tool_name`, `tool_input`, `tool_result`, `tool_call_id`.
     TOOL_POST = "tool:post";
-    /// A tool failed. Data: `tool_name`, `tool_input`, `error`.
+    /// A tool failed. Data: `tool_name`, `tool_input`, `error`, `tool_call_id`.
     TOOL_ERROR = "tool:error";
     /// The context is about to be compacted.
     CONTEXT_PRE_COMPACT = "context:pre_compact";
@@ -142,25 +148,10 @@ pub const ALIASES: &[(&str, &str)] = &[
 ];
 
 /// The data fields an event usually carries (beside the registry's default fields and
-/// `timestamp`), for documentation and tools; empty where the taxonomy names none.
+/// `timestamp`), required ones first, for documentation and tools; empty where the taxonomy
+/// names none. Derived from the event's [`fields::FieldGroup`].
 pub fn data_fields(canonical: &str) -> &'static [&'static str] {
-    match canonical {
-        SESSION_START | SESSION_END | SESSION_RESUME => &["session_id"],
-        SESSION_FORK => &["session_id", "parent_id"],
-        PROMPT_SUBMIT => &["prompt"],
-        PROMPT_COMPLETE => &["prompt", "response"],
-        PROVIDER_REQUEST | LLM_REQUEST | LLM_REQUEST_DEBUG => &["request"],
-        PROVIDER_RESPONSE => &["request", "response"],
-        LLM_RESPONSE | LLM_RESPONSE_DEBUG => &["response"],
-        PROVIDER_RETRY | PROVIDER_ERROR => &["request", "error"],
-        PROVIDER_THROTTLE => &["error"],
-        TOOL_PRE => &["tool_name", "tool_input"],
-        TOOL_POST => &["tool_name", "tool_input", "tool_result"],
-        TOOL_ERROR => &["tool_name", "tool_input", "error"],
-        USER_NOTIFICATION => &["message", "level"],
-        ERROR_RAISED => &["error"],
-        _ => &[],
-    }
+    fields::of(canonical).map_or(&[], fields::EventFields::fields)
 }
 
 /// Why a string is not a usable event name.
@@ -478,8 +469,9 @@ mod tests {
     fn tool_events_name_their_data_fields() {
         assert_eq!(
             data_fields(TOOL_POST),
-            ["tool_name", "tool_input", "tool_result"]
+            ["tool_name", "tool_input", "tool_result", "tool_call_id"]
         );
+        assert_eq!(data_fields(PROMPT_SUBMIT), ["prompt"]);
         assert!(data_fields(PLAN_START).is_empty());
     }
 

@@ -1,202 +1,77 @@
-//! Parsing and checking the attribute's arguments:
-//! `event = "..."` or `events = [...]`, `priority = N`, `name = "..."`, `timeout_ms = N`.
+//! Parsing the attribute's arguments as written: `key = value` pairs, each known key at most
+//! once. What the values must be is checked afterwards, in [`valid`](crate::valid).
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use syn::parse::Parser;
-use syn::punctuated::Punctuated;
-use syn::spanned::Spanned;
-use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, MetaNameValue, Token, UnOp};
+use syn::{Expr, Ident};
 
 use crate::errors::Errors;
 
-const KEYS: &str = "`event`, `events`, `priority`, `name` or `timeout_ms`";
+/// The keys the attribute takes, as listed in error messages.
+pub(crate) const KEYS: &str = "`event`, `events`, `priority`, `name` or `timeout_ms`";
 
-/// The checked arguments of one `#[hook(...)]`.
-pub(crate) struct HookArgs {
-    /// The events, as written, each a valid name (canonical, alias or custom).
-    pub events: Vec<LitStr>,
-    pub priority: i32,
-    pub name: Option<LitStr>,
-    pub timeout_ms: Option<u64>,
+/// One `key = value` as written.
+pub(crate) struct Arg {
+    pub key: Ident,
+    pub value: Expr,
 }
 
-/// Parses `args`; every problem is reported, each on its own token.
-pub(crate) fn parse(args: TokenStream) -> syn::Result<HookArgs> {
-    let pairs = Punctuated::<MetaNameValue, Token![,]>::parse_terminated.parse2(args)?;
-    let mut errors = Errors::default();
-    let mut seen: Vec<String> = Vec::new();
-    let mut events: Option<Vec<LitStr>> = None;
-    let mut priority = 0;
-    let mut name = None;
-    let mut timeout_ms = None;
+/// The arguments of one `#[hook(...)]` as written, each known key at most once.
+#[derive(Default)]
+pub(crate) struct Args {
+    pub event: Option<Arg>,
+    pub events: Option<Arg>,
+    pub priority: Option<Arg>,
+    pub name: Option<Arg>,
+    pub timeout_ms: Option<Arg>,
+}
 
-    for pair in pairs {
-        let Some(key) = pair.path.get_ident().map(ToString::to_string) else {
-            errors.push(pair.path.span(), format!("expected one of {KEYS}"));
-            continue;
-        };
-        if seen.contains(&key) {
-            errors.push(
-                pair.path.span(),
-                format!("`{key}` is given twice; keep one"),
-            );
-            continue;
+impl Args {
+    fn slot(&mut self, key: &str) -> Option<&mut Option<Arg>> {
+        match key {
+            "event" => Some(&mut self.event),
+            "events" => Some(&mut self.events),
+            "priority" => Some(&mut self.priority),
+            "name" => Some(&mut self.name),
+            "timeout_ms" => Some(&mut self.timeout_ms),
+            _ => None,
         }
-        let both_event_forms = matches!(key.as_str(), "event" | "events")
-            && seen.iter().any(|k| k == "event" || k == "events");
-        seen.push(key.clone());
-        if both_event_forms {
+    }
+}
+
+/// Parses `tokens` as `key = value, ...`. Unknown and repeated keys are reported in `errors`
+/// (each on its own token) and parsing goes on; only malformed syntax is an `Err`.
+pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> syn::Result<Args> {
+    let mut args = Args::default();
+    syn::meta::parser(|meta| {
+        let value: Expr = meta.value()?.parse()?;
+        let Some(key) = meta.path.get_ident().cloned() else {
+            errors.push_spanned(&meta.path, format!("expected one of {KEYS}"));
+            return Ok(());
+        };
+        let name = key.to_string();
+        let other_event_form = match name.as_str() {
+            "event" => args.events.is_some(),
+            "events" => args.event.is_some(),
+            _ => false,
+        };
+        if other_event_form {
             errors.push(
-                pair.path.span(),
+                key.span(),
                 "give either `event = \"...\"` or `events = [...]`, not both",
             );
-            continue;
+            return Ok(());
         }
-        let value = &pair.value;
-        match key.as_str() {
-            "event" => match string(value, "event", &mut errors) {
-                Some(event) => events = Some(vec![event]),
-                None => continue,
-            },
-            "events" => events = event_list(value, &mut errors),
-            "priority" => match integer(value) {
-                Some(parsed) => priority = parsed,
-                None => errors.push(
-                    value.span(),
-                    "`priority` must be an integer such as `10` or `-5` (lower runs earlier)",
-                ),
-            },
-            "name" => {
-                if let Some(given) = string(value, "name", &mut errors) {
-                    if given.value().trim().is_empty() {
-                        errors.push(given.span(), "`name` must not be empty");
-                    } else {
-                        name = Some(given);
-                    }
-                }
-            }
-            "timeout_ms" => match integer::<u64>(value) {
-                Some(0) | None => errors.push(
-                    value.span(),
-                    "`timeout_ms` must be a positive whole number of milliseconds, e.g. `500`",
-                ),
-                Some(ms) => timeout_ms = Some(ms),
-            },
-            other => errors.push(
-                pair.path.span(),
-                format!("unknown argument `{other}`; expected {KEYS}"),
+        match args.slot(&name) {
+            None => errors.push(
+                key.span(),
+                format!("unknown argument `{name}`; expected {KEYS}"),
             ),
+            Some(Some(_)) => errors.push(key.span(), format!("`{name}` is given twice; keep one")),
+            Some(slot) => *slot = Some(Arg { key, value }),
         }
-    }
-
-    let events = match events {
-        Some(events) => events,
-        None if seen.iter().any(|k| k == "event" || k == "events") => Vec::new(),
-        None => {
-            errors.push(
-                Span::call_site(),
-                "missing `event`: name the event this hook handles, e.g. \
-                 `#[hook(event = \"tool:pre\")]`",
-            );
-            Vec::new()
-        }
-    };
-    for event in &events {
-        if let Err(problem) = hooks_events::canonicalize(&event.value()) {
-            errors.push(event.span(), problem.to_string());
-        }
-    }
-    check_distinct(&events, &mut errors);
-    errors.finish()?;
-    Ok(HookArgs {
-        events,
-        priority,
-        name,
-        timeout_ms,
+        Ok(())
     })
-}
-
-fn string(value: &Expr, key: &str, errors: &mut Errors) -> Option<LitStr> {
-    match value {
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(text),
-            ..
-        }) => Some(text.clone()),
-        other => {
-            errors.push(
-                other.span(),
-                format!("`{key}` must be a string literal, e.g. `{key} = \"...\"`"),
-            );
-            None
-        }
-    }
-}
-
-fn event_list(value: &Expr, errors: &mut Errors) -> Option<Vec<LitStr>> {
-    let Expr::Array(array) = value else {
-        errors.push(
-            value.span(),
-            "`events` must be a list of strings, e.g. `events = [\"tool:pre\", \"tool:post\"]`",
-        );
-        return None;
-    };
-    if array.elems.is_empty() {
-        errors.push(array.span(), "`events` must name at least one event");
-        return None;
-    }
-    let names: Vec<LitStr> = array
-        .elems
-        .iter()
-        .filter_map(|element| string(element, "events", errors))
-        .collect();
-    Some(names)
-}
-
-/// An integer literal, possibly negated, that fits `T`.
-fn integer<T>(value: &Expr) -> Option<T>
-where
-    T: std::str::FromStr,
-    T::Err: std::fmt::Display,
-{
-    match value {
-        Expr::Lit(ExprLit {
-            lit: Lit::Int(int), ..
-        }) => int.base10_parse().ok(),
-        Expr::Unary(ExprUnary {
-            op: UnOp::Neg(_),
-            expr,
-            ..
-        }) => match &**expr {
-            Expr::Lit(ExprLit {
-                lit: Lit::Int(int), ..
-            }) => format!("-{}", int.base10_digits()).parse().ok(),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// One function listed twice on the same event (even under an alias) would run twice.
-fn check_distinct(events: &[LitStr], errors: &mut Errors) {
-    let canonical = |lit: &LitStr| {
-        let name = lit.value();
-        hooks_events::canonicalize(&name)
-            .map(str::to_owned)
-            .unwrap_or(name)
-    };
-    for (index, event) in events.iter().enumerate() {
-        if let Some(earlier) = events[..index]
-            .iter()
-            .find(|earlier| canonical(earlier) == canonical(event))
-        {
-            errors.push(
-                event.span(),
-                format!(
-                    "`{}` names the same event as `{}`; list each event once",
-                    event.value(),
-                    earlier.value()
-                ),
-            );
-        }
-    }
+    .parse2(tokens)?;
+    Ok(args)
 }

@@ -15,7 +15,7 @@ impl Errors {
         self.combine(syn::Error::new(span, message));
     }
 
-    fn combine(&mut self, error: syn::Error) {
+    pub(crate) fn combine(&mut self, error: syn::Error) {
         match &mut self.combined {
             Some(combined) => combined.combine(error),
             None => self.combined = Some(error),

@@ -30,7 +30,7 @@ use crate::sinks::{NoHistory, TracingDisplay};
 pub const SERVER_FIELD: &str = "mcp_server";
 
 /// The default field carrying the session id given to [`HookedServerBuilder::session_id`].
-pub const SESSION_FIELD: &str = "session_id";
+pub const SESSION_FIELD: &str = hooks_core::events::fields::SESSION_ID;
 
 /// An MCP server whose tool calls are governed by hooks.
 ///

@@ -101,7 +101,7 @@ fn adapter(c: &mut Criterion) {
         data.insert("turn".into(), json!(1));
         data.insert("agent_name".into(), json!("bench"));
         data.insert("tool_name".into(), json!("read_file"));
-        data.insert("call_id".into(), json!("call-1"));
+        data.insert("tool_call_id".into(), json!("call-1"));
         data.insert("tool_input".into(), input.clone());
         data
     };

@@ -31,8 +31,9 @@ pub const RUN_ID_FIELD: &str = "run_id";
 pub const TURN_FIELD: &str = "turn";
 /// The field events carry with the agent's name, when the agent has one.
 pub const AGENT_NAME_FIELD: &str = "agent_name";
-/// The field tool events carry with the id of the model's tool call.
-pub const CALL_ID_FIELD: &str = "call_id";
+/// The field tool events carry with the id of the model's tool call: the workspace's
+/// canonical [`TOOL_CALL_ID`](hooks_core::events::fields::TOOL_CALL_ID).
+pub const CALL_ID_FIELD: &str = hooks_core::events::fields::TOOL_CALL_ID;
 
 /// A [`HookSession`] (a [`HookRegistry`] with the application's approval provider and
 /// injection policy) as a rig [`AgentHook`]: attach it with `AgentBuilder::add_hook`. Tool

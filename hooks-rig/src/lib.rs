@@ -48,9 +48,9 @@
 //! |---|---|---|---|
 //! | `on_run_start` | `prompt:submit` | `prompt` (the text of the prompt) | modify rewrites the prompt (`RunStartAction::Rewrite`); deny or a refused `ask_user` stops the run with the reason; a new turn starts (the injection budget is whole again) |
 //! | `on_completion_call` | `provider:request` | `request`: `{prompt, history}`, rig's messages as JSON | deny or a refused ask stops the run; a changed `request.history` is sent instead; queued injections are woven into the history through the `RequestPatch` |
-//! | `on_dispatch`, tool call | `tool:pre` | `tool_name`, `tool_input` (the arguments as JSON), `call_id` | deny → `DispatchAction::Deny` with a report the model reads as the skipped call's result, with the reason; modify → `DispatchAction::Patch` with the rewritten arguments; `ask_user` → the approval provider (allow proceeds, a refusal is reported as not approved by the user, "Allow always" is remembered) |
-//! | `on_outcome`, tool result | `tool:post` | `tool_name`, `tool_input`, `tool_result`, `call_id` | modify rewrites the output the model reads; deny withholds it (the model reads why); injections are queued |
-//! | `on_outcome`, failed tool | `tool:error` | `tool_name`, `tool_input`, `error`, `call_id` | modify of `error` rewrites what the model reads; injections are queued |
+//! | `on_dispatch`, tool call | `tool:pre` | `tool_name`, `tool_input` (the arguments as JSON), `tool_call_id` | deny → `DispatchAction::Deny` with a report the model reads as the skipped call's result, with the reason; modify → `DispatchAction::Patch` with the rewritten arguments; `ask_user` → the approval provider (allow proceeds, a refusal is reported as not approved by the user, "Allow always" is remembered) |
+//! | `on_outcome`, tool result | `tool:post` | `tool_name`, `tool_input`, `tool_result`, `tool_call_id` | modify rewrites the output the model reads; deny withholds it (the model reads why); injections are queued |
+//! | `on_outcome`, failed tool | `tool:error` | `tool_name`, `tool_input`, `error`, `tool_call_id` | modify of `error` rewrites what the model reads; injections are queued |
 //! | `on_run_settled` | `prompt:complete` | `response` (the final output) or `error` | observed; its injections wait for the next run |
 //!
 //! Every event carries the run's ids: `run_id` (rig's run id), `turn` (the one-based

@@ -192,11 +192,15 @@ async fn tool_events_carry_the_call_and_the_runs_ids() {
     let pre = &seen[2].1;
     assert_eq!(pre["tool_name"], "read_file");
     assert_eq!(pre["tool_input"], json!({"path": "a.txt"}));
-    assert_eq!(pre["call_id"], "c1");
+    assert_eq!(pre["tool_call_id"], "c1");
     assert_eq!(pre["turn"], 1);
     assert_eq!(seen[3].1["tool_result"], "file contents");
+    assert_eq!(
+        seen[3].1["tool_call_id"], "c1",
+        "tool:post names the same call"
+    );
     assert_eq!(seen[6].1["error"], "disk on fire");
-    assert_eq!(seen[6].1["call_id"], "c2");
+    assert_eq!(seen[6].1["tool_call_id"], "c2");
     assert_eq!(seen[7].1["turn"], 3);
     assert_eq!(seen[8].1["response"], "all done");
     let history = &seen[4].1["request"]["history"];

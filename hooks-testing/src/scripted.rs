@@ -1,6 +1,10 @@
 //! [`ScriptedSession`]: a realistic stream of canonical events, so that a hook module is tested
 //! against the events it will really see, with plausible data shapes.
 
+use hooks_core::events::fields::{
+    ERROR, PROMPT, REASON, REQUEST, RESPONSE, SESSION_ID, SOURCE, TOKENS_AFTER, TOKENS_BEFORE,
+    TOOL_CALL_ID, TOOL_INPUT, TOOL_NAME, TOOL_RESULT, TRIGGER,
+};
 use hooks_core::events::{
     CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, PROVIDER_REQUEST,
     PROVIDER_RESPONSE, SESSION_END, SESSION_START, TOOL_ERROR, TOOL_POST, TOOL_PRE,
@@ -23,8 +27,10 @@ pub struct ScriptedSession {
     steps: Vec<Step>,
 }
 
-const SESSION_ID: &str = "scripted-session";
-const PROMPT: &str = "Add a test for the parser and run it";
+/// The id every scripted event carries.
+const THE_SESSION_ID: &str = "scripted-session";
+/// The prompt of the scripted turn.
+const THE_PROMPT: &str = "Add a test for the parser and run it";
 
 impl ScriptedSession {
     /// A session of the given steps.
@@ -52,21 +58,21 @@ impl ScriptedSession {
         let steps = vec![
             step(
                 SESSION_START,
-                json!({"session_id": SESSION_ID, "source": "startup", "config": {"model": "test-model"}}),
+                json!({SESSION_ID: THE_SESSION_ID, SOURCE: "startup", "config": {"model": "test-model"}}),
             ),
             step(
                 PROMPT_SUBMIT,
-                json!({"session_id": SESSION_ID, "prompt": PROMPT}),
+                json!({SESSION_ID: THE_SESSION_ID, PROMPT: THE_PROMPT}),
             ),
             step(
                 PROVIDER_REQUEST,
-                json!({"session_id": SESSION_ID, "request": request(json!([{"role": "user", "content": PROMPT}]))}),
+                json!({SESSION_ID: THE_SESSION_ID, REQUEST: request(json!([{"role": "user", "content": THE_PROMPT}]))}),
             ),
             step(
                 PROVIDER_RESPONSE,
                 json!({
-                    "session_id": SESSION_ID,
-                    "response": {
+                    SESSION_ID: THE_SESSION_ID,
+                    RESPONSE: {
                         "content": [{"type": "tool_use", "id": "call_1", "name": "write_file", "input": write_input}],
                         "stop_reason": "tool_use",
                         "usage": {"input_tokens": 1250, "output_tokens": 96}
@@ -75,46 +81,46 @@ impl ScriptedSession {
             ),
             step(
                 TOOL_PRE,
-                json!({"session_id": SESSION_ID, "tool_name": "write_file", "tool_input": write_input, "tool_use_id": "call_1"}),
+                json!({SESSION_ID: THE_SESSION_ID, TOOL_NAME: "write_file", TOOL_INPUT: write_input, TOOL_CALL_ID: "call_1"}),
             ),
             step(
                 TOOL_POST,
                 json!({
-                    "session_id": SESSION_ID, "tool_name": "write_file", "tool_input": write_input,
-                    "tool_use_id": "call_1", "tool_result": {"success": true, "bytes_written": 96}
+                    SESSION_ID: THE_SESSION_ID, TOOL_NAME: "write_file", TOOL_INPUT: write_input,
+                    TOOL_CALL_ID: "call_1", TOOL_RESULT: {"success": true, "bytes_written": 96}
                 }),
             ),
             step(
                 TOOL_PRE,
-                json!({"session_id": SESSION_ID, "tool_name": "bash", "tool_input": bash_input, "tool_use_id": "call_2"}),
+                json!({SESSION_ID: THE_SESSION_ID, TOOL_NAME: "bash", TOOL_INPUT: bash_input, TOOL_CALL_ID: "call_2"}),
             ),
             step(
                 TOOL_ERROR,
                 json!({
-                    "session_id": SESSION_ID, "tool_name": "bash", "tool_input": bash_input,
-                    "tool_use_id": "call_2", "error": "exit status 101: 1 test failed (parses_empty_input)"
+                    SESSION_ID: THE_SESSION_ID, TOOL_NAME: "bash", TOOL_INPUT: bash_input,
+                    TOOL_CALL_ID: "call_2", ERROR: "exit status 101: 1 test failed (parses_empty_input)"
                 }),
             ),
             step(
                 CONTEXT_PRE_COMPACT,
-                json!({"session_id": SESSION_ID, "trigger": "auto", "tokens_before": 182_000}),
+                json!({SESSION_ID: THE_SESSION_ID, TRIGGER: "auto", TOKENS_BEFORE: 182_000}),
             ),
             step(
                 CONTEXT_POST_COMPACT,
-                json!({"session_id": SESSION_ID, "trigger": "auto", "tokens_before": 182_000, "tokens_after": 41_000}),
+                json!({SESSION_ID: THE_SESSION_ID, TRIGGER: "auto", TOKENS_BEFORE: 182_000, TOKENS_AFTER: 41_000}),
             ),
             step(
                 PROVIDER_REQUEST,
-                json!({"session_id": SESSION_ID, "request": request(json!([
-                    {"role": "user", "content": PROMPT},
+                json!({SESSION_ID: THE_SESSION_ID, REQUEST: request(json!([
+                    {"role": "user", "content": THE_PROMPT},
                     {"role": "tool", "content": "exit status 101: 1 test failed"}
                 ]))}),
             ),
             step(
                 PROVIDER_RESPONSE,
                 json!({
-                    "session_id": SESSION_ID,
-                    "response": {
+                    SESSION_ID: THE_SESSION_ID,
+                    RESPONSE: {
                         "content": [{"type": "text", "text": "I added the test; it fails because `parse` rejects empty input."}],
                         "stop_reason": "end_turn",
                         "usage": {"input_tokens": 2100, "output_tokens": 40}
@@ -124,13 +130,13 @@ impl ScriptedSession {
             step(
                 PROMPT_COMPLETE,
                 json!({
-                    "session_id": SESSION_ID, "prompt": PROMPT,
-                    "response": "I added the test; it fails because `parse` rejects empty input."
+                    SESSION_ID: THE_SESSION_ID, PROMPT: THE_PROMPT,
+                    RESPONSE: "I added the test; it fails because `parse` rejects empty input."
                 }),
             ),
             step(
                 SESSION_END,
-                json!({"session_id": SESSION_ID, "reason": "done"}),
+                json!({SESSION_ID: THE_SESSION_ID, REASON: "done"}),
             ),
         ];
         ScriptedSession { steps }

@@ -1,7 +1,7 @@
 //! Proptest strategies for event names, event data and `HookResult`s, for property tests of
 //! hook modules and of the kernel.
 
-use hooks_core::events::{ALIASES, CANONICAL};
+use hooks_core::events::{ALIASES, CANONICAL, fields};
 use hooks_core::{ApprovalDefault, HookAction, HookResult, InjectionRole, MessageLevel};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -50,9 +50,9 @@ pub fn event_data() -> impl Strategy<Value = Value> {
         .prop_map(|(tool_name, tool_input, prompt, extra)| {
             let mut data: Map<String, Value> = extra.into_iter().collect();
             for (key, value) in [
-                ("tool_name", tool_name),
-                ("tool_input", tool_input),
-                ("prompt", prompt),
+                (fields::TOOL_NAME, tool_name),
+                (fields::TOOL_INPUT, tool_input),
+                (fields::PROMPT, prompt),
             ] {
                 if let Some(value) = value {
                     data.insert(key.to_owned(), value);

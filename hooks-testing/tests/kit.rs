@@ -414,6 +414,33 @@ async fn the_scripted_session_is_a_realistic_turn() {
     test.recorder().assert_count("tool:pre", 2);
 }
 
+#[test]
+fn the_scripted_session_carries_every_required_field_and_the_canonical_call_id() {
+    let session = ScriptedSession::typical();
+    for step in session.steps() {
+        let Some(fields) = hooks_core::events::fields::of(step.event) else {
+            continue;
+        };
+        for field in fields.required() {
+            assert!(
+                !step.data[*field].is_null(),
+                "{} lacks its required `{field}`",
+                step.event
+            );
+        }
+    }
+    let tool_steps: Vec<_> = session
+        .steps()
+        .iter()
+        .filter(|step| step.event.starts_with("tool:"))
+        .collect();
+    assert_eq!(tool_steps.len(), 4);
+    for step in tool_steps {
+        assert!(step.data["tool_call_id"].is_string(), "{}", step.event);
+        assert!(step.data.get("tool_use_id").is_none(), "{}", step.event);
+    }
+}
+
 #[tokio::test]
 async fn annotated_hooks_join_a_coordinator_only_when_asked() {
     let isolated = TestCoordinator::new();

@@ -7,7 +7,9 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use hooks_core::{HookRegistry, HookResult};
+use hooks_core::decision::ToolPreDecision;
+use hooks_core::view::ToolPre;
+use hooks_core::{HookOptions, HookRegistry, HookResult};
 use serde_json::{Value, json};
 
 /// Drives a future that must complete without waiting (every handler here is ready at once).
@@ -108,5 +110,57 @@ pub fn collectors() -> HookRegistry {
             )
             .expect("app:collect is a valid custom event");
     }
+    registry
+}
+
+/// A realistic `tool:pre` payload for the typed-versus-JSON case.
+pub fn tool_call() -> Value {
+    json!({
+        "tool_name": "bash",
+        "tool_input": {"command": "cargo test --workspace"},
+        "tool_call_id": "call_1",
+        "session_id": "bench-session"
+    })
+}
+
+/// The policy of the typed-versus-JSON case, written against the JSON: read `tool_name` and
+/// `tool_input.command` by key.
+pub async fn json_policy(_event: &str, data: &Value) -> HookResult {
+    let Some(tool) = data["tool_name"].as_str() else {
+        return HookResult::deny("tool:pre without a tool name");
+    };
+    match data["tool_input"]["command"].as_str() {
+        Some(command) if tool == "bash" && command.starts_with("sudo ") => {
+            HookResult::deny("no sudo")
+        }
+        _ => HookResult::cont(),
+    }
+}
+
+/// The same policy through the typed view and a decision.
+pub async fn typed_policy(call: ToolPre<'_>) -> ToolPreDecision {
+    match call.tool_input()["command"].as_str() {
+        Some(command) if call.tool_name() == "bash" && command.starts_with("sudo ") => {
+            ToolPreDecision::deny("no sudo")
+        }
+        _ => ToolPreDecision::proceed(),
+    }
+}
+
+/// A registry with [`json_policy`] on `tool:pre`.
+pub fn json_policy_registry() -> HookRegistry {
+    let registry = HookRegistry::new();
+    registry
+        .register("tool:pre", json_policy, 0, "json_policy")
+        .expect("tool:pre is canonical");
+    registry
+}
+
+/// A registry with [`typed_policy`] on its view's event, `tool:pre`.
+pub fn typed_policy_registry() -> HookRegistry {
+    let registry = HookRegistry::new();
+    registry
+        .register_view(typed_policy, HookOptions::new().name("typed_policy"))
+        .expect("a view's event is canonical");
     registry
 }
