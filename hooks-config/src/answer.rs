@@ -6,6 +6,7 @@
 //! Every reader returns why an answer cannot be used rather than guessing: the runner hands that
 //! to the hook's `on_failure`, so garbage is never read as an allow.
 
+use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::{HookAction, HookResult, MessageLevel};
 use serde_json::{Map, Value};
 
@@ -120,7 +121,7 @@ fn cut(text: &str, max: usize) -> &str {
 fn with_tool_input(data: &Value, input: Value) -> Value {
     let mut changed = data.clone();
     if let Value::Object(fields) = &mut changed {
-        fields.insert("tool_input".to_owned(), input);
+        fields.insert(TOOL_INPUT.to_owned(), input);
     }
     changed
 }

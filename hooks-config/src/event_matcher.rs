@@ -1,5 +1,6 @@
 //! The `matcher` key of configured entries: Claude Code's matcher semantics ([`EventMatcher`]).
 
+use hooks_core::events::fields::TOOL_NAME;
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, SESSION_END, SESSION_START,
     TOOL_ERROR, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
@@ -52,7 +53,7 @@ impl EventMatcher {
     /// The field of `event`'s data the matcher is tested against, if the event has one.
     pub fn subject_field(event: &str) -> Option<&'static str> {
         match event {
-            TOOL_PRE | TOOL_POST | TOOL_ERROR | APPROVAL_REQUIRED => Some("tool_name"),
+            TOOL_PRE | TOOL_POST | TOOL_ERROR | APPROVAL_REQUIRED => Some(TOOL_NAME),
             SESSION_START => Some("source"),
             SESSION_END => Some("reason"),
             USER_NOTIFICATION => Some("notification_type"),
@@ -93,7 +94,7 @@ mod tests {
     use serde_json::json;
 
     fn tool(name: &str) -> Value {
-        json!({ "tool_name": name })
+        json!({ TOOL_NAME: name })
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! never logged. Running them needs the `llm` feature; without it they load and check, and
 //! mounting one is an error naming the feature.
 
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use serde_json::Value;
 
 /// The prompt with its placeholders filled in from the event.
@@ -15,8 +16,8 @@ pub fn render(template: &str, event: &str, data: &Value) -> String {
     };
     template
         .replace("{{event}}", event)
-        .replace("{{tool}}", &compact(&data["tool_name"]))
-        .replace("{{args}}", &compact(&data["tool_input"]))
+        .replace("{{tool}}", &compact(&data[TOOL_NAME]))
+        .replace("{{args}}", &compact(&data[TOOL_INPUT]))
         .replace("{{data}}", &data.to_string())
 }
 

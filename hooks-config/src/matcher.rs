@@ -1,6 +1,7 @@
 //! Matcher hooks: rules on the tool name and tool input fields, answered in process.
 
 use hooks_core::HookResult;
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use regex::Regex;
 use serde_json::Value;
 
@@ -78,13 +79,13 @@ impl MatcherHook {
     /// Whether the event data matches every given condition.
     pub fn matches(&self, data: &Value) -> bool {
         let tool_matches = self.tool.as_ref().is_none_or(|pattern| {
-            data["tool_name"]
+            data[TOOL_NAME]
                 .as_str()
                 .is_some_and(|tool| pattern.matches(tool))
         });
         tool_matches
             && self.args.iter().all(|(field, pattern)| {
-                data["tool_input"][field]
+                data[TOOL_INPUT][field]
                     .as_str()
                     .is_some_and(|value| pattern.matches(value))
             })

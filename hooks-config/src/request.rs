@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use serde_json::{Map, Value, json};
 
 use crate::Entry;
@@ -25,13 +26,13 @@ pub(crate) fn request(entry: &Entry, project_dir: &Path, data: &Value) -> Map<St
     let ours = json!({
         "event": entry.event_as_written,
         "canonical_event": entry.event,
-        "tool": data.get("tool_name"),
-        "args": data.get("tool_input"),
+        "tool": data.get(TOOL_NAME),
+        "args": data.get(TOOL_INPUT),
         "data": data,
         "session_id": data.get("session_id"),
         "timestamp": data.get("timestamp"),
-        "tool_name": data.get("tool_name"),
-        "tool_input": data.get("tool_input"),
+        TOOL_NAME: data.get(TOOL_NAME),
+        TOOL_INPUT: data.get(TOOL_INPUT),
         "cwd": project_dir,
     });
     if let Value::Object(ours) = ours {

@@ -43,6 +43,7 @@
 use serde_json::{Map, Value};
 
 use crate::approval::ApprovalRequest;
+use crate::events::fields::{TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use crate::events::{PROMPT_SUBMIT, PROVIDER_REQUEST, TOOL_ERROR, TOOL_POST, TOOL_PRE};
 use crate::injection::InjectionAudit;
 use crate::session::{
@@ -227,9 +228,6 @@ impl<'s> ToolCallGate<'s> {
     }
 }
 
-const TOOL_NAME: &str = "tool_name";
-const TOOL_INPUT: &str = "tool_input";
-const TOOL_RESULT: &str = "tool_result";
 const ERROR: &str = "error";
 
 /// What `tool:post` made of an output.

@@ -3,7 +3,10 @@
 //! An agent runs a loop: a prompt comes in, a model is called, tools run, context is
 //! compacted, the session ends. Hooks let an application **observe**, **block**, **modify**,
 //! **inject feedback into** and **ask the user about** every step of that loop without touching
-//! the loop's code. This crate is the kernel of that system:
+//! the loop's code. This crate is the kernel of that system. It keeps the semantics and the JSON
+//! of *the reference*, as these docs call it: Amplifier's hook API (amplifier-core's
+//! `HookRegistry` and `HookResult`, in Python).
+//!
 //!
 //! - [`events`]: the canonical event names (`tool:pre`, `session:start`, ...), the PascalCase
 //!   aliases (`PreToolUse`, ...), the rules for custom `namespace:name` events, and the

@@ -5,10 +5,11 @@
 //! time with the very code the registry uses at run time; applications reach it as
 //! `hooks_core::events`.
 //!
-//! Canonical names are the reference kernel's (`tool:pre`, `session:start`, ...). The aliases
-//! of the enhanced-hooks proposal (`PreToolUse`, `SessionStart`, ...) name the same events: a
-//! handler registered under an alias is registered under the canonical name, and handlers and
-//! results only ever see canonical names. Applications add their own events as
+//! Canonical names are those of the reference kernel, Amplifier's (`tool:pre`,
+//! `session:start`, ...). The aliases of the enhanced-hooks proposal (`PreToolUse`,
+//! `SessionStart`, ...) name the same events: a handler registered under an alias is
+//! registered under the canonical name, and handlers and results only ever see canonical
+//! names. Applications add their own events as
 //! `namespace:name` with lowercase ASCII letters, digits and `_` in each segment; the
 //! namespaces of the canonical events are reserved, so a typo such as `tool:prre` is an error
 //! with a suggestion rather than a silently unheard custom event.

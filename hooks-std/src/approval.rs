@@ -32,6 +32,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{ApprovalDefault, Hook, HookRegistry, HookResult};
 use serde::{Deserialize, Serialize};
@@ -109,10 +110,10 @@ impl ApprovalModule {
 
     /// The answer to a `tool:pre` event's data: ask for a listed tool, continue otherwise.
     pub fn decide(&self, data: &Value) -> HookResult {
-        let Some(tool) = data["tool_name"].as_str().filter(|tool| self.listed(tool)) else {
+        let Some(tool) = data[TOOL_NAME].as_str().filter(|tool| self.listed(tool)) else {
             return HookResult::cont();
         };
-        let input = &data["tool_input"];
+        let input = &data[TOOL_INPUT];
         let subject = input
             .get("command")
             .or_else(|| input.get("file_path"))

@@ -42,6 +42,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use hooks_core::events::fields::{ERROR, TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 use serde::{Deserialize, Serialize};
@@ -149,7 +150,7 @@ impl LinterModule {
 
 impl Linter {
     fn path<'d>(&self, data: &'d Value) -> Option<&'d str> {
-        let tool = data["tool_name"].as_str()?;
+        let tool = data[TOOL_NAME].as_str()?;
         if !self
             .config
             .tools
@@ -158,13 +159,13 @@ impl Linter {
         {
             return None;
         }
-        if data["tool_result"]["success"] == false || !data["error"].is_null() {
+        if data[TOOL_RESULT]["success"] == false || !data[ERROR].is_null() {
             return None;
         }
         self.config
             .path_fields
             .iter()
-            .find_map(|field| data["tool_input"][field].as_str())
+            .find_map(|field| data[TOOL_INPUT][field].as_str())
     }
 
     /// The linter for `file`: its program and arguments, `{file}` filled in.

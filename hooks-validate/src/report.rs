@@ -68,7 +68,7 @@ impl FromStr for Part {
         Part::ALL
             .into_iter()
             .find(|part| part.as_str() == name)
-            // The reference's spelling, for users who type it.
+            // The American spelling, for users who type it.
             .or((name == "behavior").then_some(Part::Behaviour))
             .ok_or_else(|| UnknownPart(name.to_owned()))
     }

@@ -16,6 +16,7 @@
 //! | user messages | `systemMessage` |
 //! | suppress_output | `suppressOutput: true` |
 
+use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
@@ -64,9 +65,9 @@ pub fn answer(agent_event: &str, input: &Value, outcome: &EmitResult) -> AgentAn
     }
     if outcome.is_modified() {
         // Of the data of a tool call, Claude Code takes only the tool input.
-        let new_input = result.data.as_ref().map(|data| &data["tool_input"]);
+        let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
         match (agent_event, new_input) {
-            ("PreToolUse", Some(new_input)) if *new_input == input["tool_input"] => {}
+            ("PreToolUse", Some(new_input)) if *new_input == input[TOOL_INPUT] => {}
             ("PreToolUse", Some(new_input @ Value::Object(_))) => {
                 specific.insert("updatedInput".into(), new_input.clone());
                 if !specific.contains_key("permissionDecision") {

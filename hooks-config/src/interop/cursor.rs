@@ -37,6 +37,7 @@
 //! A policy that cannot decide (a broken hooks file, unreadable input) denies with exit code 2
 //! as well as the JSON, whatever the event.
 
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use hooks_core::events::{
     CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST,
     TOOL_PRE,
@@ -46,10 +47,6 @@ use serde_json::{Map, Value, json};
 
 use super::{AgentAnswer, context_of, messages_of, reason_of};
 use crate::agent_protocol::{InputError, MappedEvent, Protocol};
-
-const TOOL_NAME: &str = "tool_name";
-const TOOL_INPUT: &str = "tool_input";
-const TOOL_RESULT: &str = "tool_result";
 
 /// Cursor's hook protocol: the events with a canonical equivalent. Their data is reshaped by
 /// [`event_in`] rather than by field renames.

@@ -13,6 +13,7 @@
 //! | user messages | `systemMessage` |
 //! | suppress_output | `suppressOutput: true` |
 
+use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value};
 
@@ -45,8 +46,8 @@ pub fn answer(agent_event: &str, input: &Value, outcome: &EmitResult) -> AgentAn
     if outcome.is_modified() {
         // Of the data of a tool call, Gemini CLI takes only the tool input, merged over the
         // arguments: a rewrite that removes an argument cannot be expressed.
-        let new_input = result.data.as_ref().map(|data| &data["tool_input"]);
-        let old_input = &input["tool_input"];
+        let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
+        let old_input = &input[TOOL_INPUT];
         let keeps_every_argument = |new: &Map<String, Value>| {
             old_input
                 .as_object()
@@ -55,7 +56,7 @@ pub fn answer(agent_event: &str, input: &Value, outcome: &EmitResult) -> AgentAn
         match (agent_event, new_input) {
             ("BeforeTool", Some(new_input)) if new_input == old_input => {}
             ("BeforeTool", Some(Value::Object(new))) if keeps_every_argument(new) => {
-                specific.insert("tool_input".into(), Value::Object(new.clone()));
+                specific.insert(TOOL_INPUT.into(), Value::Object(new.clone()));
             }
             _ => {
                 return AgentAnswer::block(format!(

@@ -59,6 +59,7 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 use regex::Regex;
@@ -442,8 +443,8 @@ fn kind(value: &Value) -> &'static str {
 
 impl Hook for SafetyModule {
     async fn handle(&self, _event: &str, data: &Value) -> HookResult {
-        let tool = data["tool_name"].as_str().unwrap_or("the tool");
-        match self.evaluate(&data["tool_input"]).denial {
+        let tool = data[TOOL_NAME].as_str().unwrap_or("the tool");
+        match self.evaluate(&data[TOOL_INPUT]).denial {
             Some(denial) => HookResult::deny(denial.to_string()).with_user_message(
                 format!(
                     "safety: blocked a call to `{tool}` (rule {}, {})",
