@@ -281,7 +281,7 @@ fn inline_code_is_read_for_deletions_and_shell_commands() {
             ),
             ("bash <<< 'git stash clear'", "git:stash-clear"),
             ("sh <<-END\n\tgit push --force\n\tEND", "git:push-force"),
-            ("echo 'git reset --hard' | sh", "git:reset-hard"),
+            ("printf 'git reset --hard HEAD~2' | bash", "git:reset-hard"),
             (
                 "bash -c \"$(cat <<'S'\nrm -rf ~\nS\n)\"",
                 "filesystem:rm-home",
@@ -383,7 +383,7 @@ const OPTIONAL: &[(&str, &str, &str)] = &[
     (
         "cloud.aws",
         "aws ec2 terminate-instances --instance-ids i-0abc",
-        "aws ec2 describe-instances",
+        "aws ec2 describe-volumes --region eu-west-1",
     ),
     (
         "secrets.vault",
@@ -438,7 +438,7 @@ const OPTIONAL: &[(&str, &str, &str)] = &[
     (
         "apigateway.apigee",
         "gcloud apigee products delete gold-tier --organization=acme",
-        "gcloud apigee products list --organization=acme",
+        "gcloud apigee developers list --organization=acme",
     ),
     (
         "apigateway.aws",
@@ -548,7 +548,7 @@ const OPTIONAL: &[(&str, &str, &str)] = &[
     (
         "email.ses",
         "aws sesv2 delete-email-identity --email-identity news.example.org",
-        "aws sesv2 list-email-identities",
+        "aws sesv2 get-account",
     ),
     (
         "featureflags.flipt",
@@ -833,7 +833,7 @@ fn commands_after_reserved_words_are_checked() {
     assert_allowed(
         &["default"],
         &[
-            "if command -v git >/dev/null; then echo found; fi",
+            "if command -v cargo >/dev/null; then echo present; fi",
             "for f in *.rs; do wc -l $f; done",
         ],
     );
