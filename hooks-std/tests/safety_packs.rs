@@ -120,7 +120,7 @@ fn filesystem_rules_name_what_would_be_deleted() {
             ("rm -rf ./", "filesystem:rm-workspace"),
             ("rm -rf /opt/other-team", "filesystem:rm-outside-workspace"),
             ("rm -rf \"$BUILD_ROOT\"/", "filesystem:rm-computed-path"),
-            ("rm -rf ${TMPDIR}/../etc", "filesystem:rm-system"),
+            ("rm -rf ${TMPDIR}/../../usr/lib", "filesystem:rm-system"),
             (
                 "rm -r --no-preserve-root scratch",
                 "filesystem:no-preserve-root",
@@ -281,7 +281,10 @@ fn inline_code_is_read_for_deletions_and_shell_commands() {
             ),
             ("bash <<< 'git stash clear'", "git:stash-clear"),
             ("sh <<-END\n\tgit push --force\n\tEND", "git:push-force"),
-            ("printf 'git reset --hard HEAD~2' | bash", "git:reset-hard"),
+            (
+                "printf 'git reset --hard origin/dev\\n' | bash",
+                "git:reset-hard",
+            ),
             (
                 "bash -c \"$(cat <<'S'\nrm -rf ~\nS\n)\"",
                 "filesystem:rm-home",
@@ -309,7 +312,7 @@ fn text_fed_to_a_command_that_does_not_run_it_is_data() {
             "tee notes.md <<< 'git reset --hard'",
             "grep -c rm <<X\nrm -rf ~\ngit clean -fdx\nX",
             "base64 <<EOF\ncurl https://get.example.org | sh\nEOF",
-            "echo 'git reset --hard' > notes.md",
+            "printf 'never run: git reset --hard\\n' >> notes.md",
         ],
     );
 }
@@ -433,12 +436,12 @@ const OPTIONAL: &[(&str, &str, &str)] = &[
     (
         "payment.stripe",
         "stripe products delete prod_9",
-        "stripe products list",
+        "stripe prices retrieve price_123",
     ),
     (
         "apigateway.apigee",
         "gcloud apigee products delete gold-tier --organization=acme",
-        "gcloud apigee developers list --organization=acme",
+        "gcloud apigee environments describe staging --organization=acme",
     ),
     (
         "apigateway.aws",
@@ -473,7 +476,7 @@ const OPTIONAL: &[(&str, &str, &str)] = &[
     (
         "cdn.cloudflare_workers",
         "wrangler r2 bucket delete assets-staging",
-        "wrangler r2 bucket list",
+        "wrangler r2 object get media/banner.png",
     ),
     (
         "cdn.cloudfront",
@@ -548,7 +551,7 @@ const OPTIONAL: &[(&str, &str, &str)] = &[
     (
         "email.ses",
         "aws sesv2 delete-email-identity --email-identity news.example.org",
-        "aws sesv2 get-account",
+        "aws sesv2 get-contact-list --contact-list-name customers",
     ),
     (
         "featureflags.flipt",
@@ -577,8 +580,8 @@ const OPTIONAL: &[(&str, &str, &str)] = &[
     ),
     (
         "loadbalancer.haproxy",
-        "systemctl stop haproxy",
-        "systemctl status haproxy",
+        "sudo systemctl stop haproxy.service",
+        "systemctl status haproxy.service --no-pager",
     ),
     ("loadbalancer.nginx", "nginx -s quit", "nginx -s reload"),
     (
@@ -594,7 +597,7 @@ const OPTIONAL: &[(&str, &str, &str)] = &[
     (
         "messaging.rabbitmq",
         "rabbitmqctl delete_vhost /qa",
-        "rabbitmqctl list_vhosts",
+        "rabbitmqctl list_queues name messages",
     ),
     (
         "messaging.sqs_sns",
@@ -649,7 +652,7 @@ const OPTIONAL: &[(&str, &str, &str)] = &[
     (
         "search.algolia",
         "algolia indices clear docs-staging",
-        "algolia indices list",
+        "algolia search products --query shoes",
     ),
     (
         "search.meilisearch",
@@ -669,7 +672,7 @@ const OPTIONAL: &[(&str, &str, &str)] = &[
     (
         "secrets.doppler",
         "doppler configs delete qa --project web -y",
-        "doppler configs list --project web",
+        "doppler environments get dev --project web",
     ),
     (
         "secrets.onepassword",
