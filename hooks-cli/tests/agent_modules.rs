@@ -4,9 +4,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
@@ -20,31 +21,14 @@ fn project(test: &str, yaml: &str) -> PathBuf {
 }
 
 fn run(agent: &str, dir: &Path, input: &Value) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
-        .args([agent, "--config", "hooks.yaml"])
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    support::run(
+        Some(dir),
+        &[agent, "--config", "hooks.yaml"],
+        &input.to_string(),
+    )
 }
 
-fn stdout_json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-        panic!(
-            "not JSON ({error}): {}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
-}
+use support::stdout_json;
 
 fn claude(event: &str, fields: Value) -> Value {
     let mut input = json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": ".", "hook_event_name": event});
@@ -146,25 +130,15 @@ fn thirty_two_hook_processes_at_once_log_every_event_whole() {
                 "PreToolUse",
                 json!({"tool_name": "Bash", "tool_input": {"command": format!("echo {n}"), "padding": "x".repeat(2000)}}),
             );
-            let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
-                .args(["claude", "--config", "hooks.yaml"])
-                .current_dir(&dir)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap();
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(input.to_string().as_bytes())
-                .unwrap();
-            child
+            support::spawn(
+                Some(&dir),
+                &["claude", "--config", "hooks.yaml"],
+                &input.to_string(),
+            )
         })
         .collect();
-    for mut child in children {
-        assert!(child.wait().unwrap().success());
+    for child in children {
+        assert!(child.wait_with_output().unwrap().status.success());
     }
     let log = std::fs::read_to_string(dir.join(".hooks/events.jsonl")).unwrap();
     let mut seen: Vec<String> = log

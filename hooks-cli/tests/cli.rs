@@ -2,27 +2,15 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
+mod support;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
 fn hooks(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.unwrap_or("").as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    support::run(None, args, stdin.unwrap_or(""))
 }
 
 fn scratch(test: &str, yaml: &str) -> (PathBuf, PathBuf) {

@@ -2,9 +2,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
@@ -52,22 +53,12 @@ fn policy(test: &str, yaml: &str) -> PathBuf {
     file
 }
 
-fn cursor(config: &PathBuf, input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
-        .args(["cursor", "--config"])
-        .arg(config)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+fn cursor(config: &Path, input: &str) -> Output {
+    support::run(
+        None,
+        &["cursor".as_ref(), "--config".as_ref(), config.as_os_str()],
+        input,
+    )
 }
 
 /// What Cursor sends: its common fields and the event's own.
@@ -86,12 +77,7 @@ fn event(name: &str, fields: Value) -> String {
 }
 
 fn answer(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {:?}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
+    support::stdout_json(output)
 }
 
 #[test]

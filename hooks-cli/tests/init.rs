@@ -4,19 +4,19 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod support;
+
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
 fn init(dir: &Path, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hooks"))
-        .args(["init"])
-        .args(extra)
-        .arg("--dir")
-        .arg(dir)
-        .output()
-        .unwrap()
+    let mut args: Vec<&OsStr> = vec!["init".as_ref()];
+    args.extend(extra.iter().map(OsStr::new));
+    args.extend(["--dir".as_ref(), dir.as_os_str()]);
+    support::run(None, &args, "")
 }
 
 fn project(test: &str) -> PathBuf {
@@ -26,9 +26,7 @@ fn project(test: &str) -> PathBuf {
     dir
 }
 
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+use support::stdout;
 
 /// A settings file as a user has it: 4-space indents, keys not in alphabetical order, a hook of
 /// their own on one of the events `hooks init` adds to.
@@ -213,11 +211,11 @@ fn cursor_gets_its_own_layout_next_to_the_users_hooks() {
 fn the_starter_policy_guards_claude_code_out_of_the_box() {
     let dir = project("starter");
     assert!(init(&dir, &["claude"]).status.success());
-    let check = Command::new(env!("CARGO_BIN_EXE_hooks"))
-        .arg("check")
-        .arg(dir.join("hooks.yaml"))
-        .output()
-        .unwrap();
+    let check = support::run(
+        None,
+        &["check".as_ref(), dir.join("hooks.yaml").as_os_str()],
+        "",
+    );
     assert!(check.status.success(), "{check:?}");
     assert!(
         stdout(&check).contains("ok (3 modules, 0 hooks)"),
@@ -225,24 +223,13 @@ fn the_starter_policy_guards_claude_code_out_of_the_box() {
         stdout(&check)
     );
 
+    let config = dir.join("hooks.yaml");
     let claude = |input: Value| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
-            .args(["claude", "--config"])
-            .arg(dir.join("hooks.yaml"))
-            .current_dir(&dir)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write as _;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.to_string().as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
+        support::run(
+            Some(&dir),
+            &["claude".as_ref(), "--config".as_ref(), config.as_os_str()],
+            &input.to_string(),
+        )
     };
     let bash = |command: &str| {
         serde_json::json!({
