@@ -23,7 +23,7 @@ use serde_json::{Map, Value, json};
 pub use crate::agent_protocol::CLAUDE;
 pub use crate::settings::{Imported, import_settings};
 
-use super::{AgentAnswer, json_answer, reason_of};
+use super::{AgentAnswer, json_answer, question_of, reason_of};
 
 /// The events whose `hookSpecificOutput.additionalContext` reaches the model.
 const TAKES_CONTEXT: &[&str] = &[
@@ -42,11 +42,7 @@ pub fn answer(agent_event: &str, input: &Value, outcome: &EmitResult) -> AgentAn
     match result.action {
         HookAction::Deny => return AgentAnswer::block(reason_of(outcome)),
         HookAction::AskUser => {
-            let prompt = result
-                .approval_prompt
-                .clone()
-                .or_else(|| result.reason.clone())
-                .unwrap_or_else(|| "A hook asks for your approval".to_owned());
+            let prompt = question_of(outcome);
             match agent_event {
                 "PreToolUse" => {
                     specific.insert("permissionDecision".into(), json!("ask"));

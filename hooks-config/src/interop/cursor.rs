@@ -45,7 +45,7 @@ use hooks_core::events::{
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
-use super::{AgentAnswer, context_of, messages_of, reason_of};
+use super::{AgentAnswer, context_of, messages_of, question_of, reason_of};
 use crate::agent_protocol::{InputError, MappedEvent, Protocol};
 
 /// Cursor's hook protocol: the events with a canonical equivalent. Their data is reshaped by
@@ -136,14 +136,7 @@ pub fn answer(agent_event: &str, outcome: &EmitResult) -> AgentAnswer {
     if ASKS_PERMISSION.contains(&agent_event) {
         let decision = match result.action {
             HookAction::Deny => Some(("deny", reason_of(outcome))),
-            HookAction::AskUser => Some((
-                "ask",
-                result
-                    .approval_prompt
-                    .clone()
-                    .or_else(|| result.reason.clone())
-                    .unwrap_or_else(|| "a hook asks for your approval".to_owned()),
-            )),
+            HookAction::AskUser => Some(("ask", question_of(outcome))),
             _ if outcome.is_modified() => Some((
                 "deny",
                 format!(

@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 
 pub use crate::agent_protocol::GEMINI;
 
-use super::{AgentAnswer, json_answer, reason_of};
+use super::{AgentAnswer, json_answer, question_of, reason_of};
 
 /// The events whose `hookSpecificOutput.additionalContext` reaches the model.
 const TAKES_CONTEXT: &[&str] = &["AfterTool", "BeforeAgent"];
@@ -31,11 +31,7 @@ pub fn answer(agent_event: &str, input: &Value, outcome: &EmitResult) -> AgentAn
     match result.action {
         HookAction::Deny => return AgentAnswer::block(reason_of(outcome)),
         HookAction::AskUser => {
-            let prompt = result
-                .approval_prompt
-                .clone()
-                .or_else(|| result.reason.clone())
-                .unwrap_or_else(|| "a hook asks for approval".to_owned());
+            let prompt = question_of(outcome);
             return AgentAnswer::block(format!(
                 "a hook asks for approval, which Gemini CLI cannot ask for: {prompt}"
             ));

@@ -113,6 +113,16 @@ fn messages_of(outcome: &hooks_core::EmitResult) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
+/// What an ask_user asks: its prompt, else its reason, else a generic question.
+fn question_of(outcome: &hooks_core::EmitResult) -> String {
+    let result = &outcome.result;
+    result
+        .approval_prompt
+        .clone()
+        .or_else(|| result.reason.clone())
+        .unwrap_or_else(|| "a hook asks for your approval".to_owned())
+}
+
 /// The reason of a deny, or a generic one naming the hook that decided.
 fn reason_of(outcome: &hooks_core::EmitResult) -> String {
     match (&outcome.result.reason, &outcome.decided_by) {
