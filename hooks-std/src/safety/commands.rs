@@ -4,6 +4,7 @@
 //! each checked against the packs that are on.
 
 use std::cell::{Cell, RefCell};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -520,21 +521,11 @@ impl CommandRules<'_> {
             Some((program, args)) => (program_name(program), args),
             None => return None,
         };
-        if let Some(denial) = self.user_rule(program, args) {
-            return Some(denial);
-        }
-        if (program.starts_with('$') || program.starts_with('`')) && self.enabled.has("filesystem")
+        if let Some(denial) = self
+            .user_rule(program, args)
+            .or_else(|| self.computed_program(program, args))
         {
-            let (options, _) = operands(args);
-            if recursive(&options) {
-                return Some(Denial::new(
-                    &rules::COMPUTED_PROGRAM,
-                    format!(
-                        "the program `{program}` is computed when the command runs, with \
-                         recursive options, so it cannot be checked; name the program directly"
-                    ),
-                ));
-            }
+            return Some(denial);
         }
         let roles = role(program);
         if roles & SHELL != 0
@@ -547,36 +538,85 @@ impl CommandRules<'_> {
         {
             return Some(denial);
         }
-        match program {
-            "eval" => return self.check_at(&args.join(" "), depth + 1),
-            "su" => {
-                if let Some(script) = args
-                    .iter()
-                    .position(|a| a == "-c")
-                    .and_then(|i| args.get(i + 1))
-                {
-                    return self.check_at(script, depth + 1);
-                }
-            }
-            "source" | "." => {
-                if let Some(denial) = self.sourced(args) {
-                    return Some(denial);
-                }
-            }
-            "find" => {
-                if let Some(denial) = self.find(here, args, elevated, depth) {
-                    return Some(denial);
-                }
-            }
-            "git" if self.enabled.has("git") => {
-                if let Some(rule) = git::check(args) {
-                    return Some(Denial::explained(rule, &argv.join(" ")));
-                }
-            }
-            _ => {}
+        if let ControlFlow::Break(decided) =
+            self.program_specific(here, program, args, argv, elevated, depth)
+        {
+            return decided;
         }
-        let denial = here
-            .destructive(program, roles, args, elevated)
+        let denial = self.general_rules(here, program, args, argv, elevated, fed);
+        if denial.is_none() {
+            self.note_data(program, fed, depth);
+        }
+        denial
+    }
+
+    /// A program computed when the command runs (`$RM -rf ...`) cannot be checked: with
+    /// recursive options it is denied.
+    fn computed_program(&self, program: &str, args: &[String]) -> Option<Denial> {
+        if !(program.starts_with('$') || program.starts_with('`'))
+            || !self.enabled.has("filesystem")
+        {
+            return None;
+        }
+        let (options, _) = operands(args);
+        recursive(&options).then(|| {
+            Denial::new(
+                &rules::COMPUTED_PROGRAM,
+                format!(
+                    "the program `{program}` is computed when the command runs, with recursive \
+                     options, so it cannot be checked; name the program directly"
+                ),
+            )
+        })
+    }
+
+    /// The programs read in a way of their own: what runs inside `eval`, `su -c`, a sourced
+    /// file, `find -exec` and git's subcommands. `Break` is the decision (`eval` and `su -c`
+    /// decide by what they run); `Continue` goes on to the general rules.
+    fn program_specific(
+        &self,
+        here: &Here<'_, '_>,
+        program: &str,
+        args: &[String],
+        argv: &[String],
+        elevated: bool,
+        depth: usize,
+    ) -> ControlFlow<Option<Denial>> {
+        let denial = match program {
+            "eval" => return ControlFlow::Break(self.check_at(&args.join(" "), depth + 1)),
+            "su" => match args
+                .iter()
+                .position(|a| a == "-c")
+                .and_then(|i| args.get(i + 1))
+            {
+                Some(script) => return ControlFlow::Break(self.check_at(script, depth + 1)),
+                None => None,
+            },
+            "source" | "." => self.sourced(args),
+            "find" => self.find(here, args, elevated, depth),
+            "git" if self.enabled.has("git") => {
+                git::check(args).map(|rule| Denial::explained(rule, &argv.join(" ")))
+            }
+            _ => None,
+        };
+        match denial {
+            Some(denial) => ControlFlow::Break(Some(denial)),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    /// The rules every program goes through: destructive operations on paths, secrets named as
+    /// arguments, and the rules of the packs switched on.
+    fn general_rules(
+        &self,
+        here: &Here<'_, '_>,
+        program: &str,
+        args: &[String],
+        argv: &[String],
+        elevated: bool,
+        fed: &Fed,
+    ) -> Option<Denial> {
+        here.destructive(program, role(program), args, elevated)
             .or_else(|| {
                 self.enabled
                     .has("secrets")
@@ -601,11 +641,7 @@ impl CommandRules<'_> {
                 self.catalog
                     .check(program, args, &stdin)
                     .map(|rule| Denial::explained(rule, &argv.join(" ")))
-            });
-        if denial.is_none() {
-            self.note_data(program, fed, depth);
-        }
-        denial
+            })
     }
 
     /// Text fed to a command that does not run it is data (`cat <<EOF … EOF`); when that
