@@ -261,23 +261,7 @@ fn unwrap(words: &[String]) -> Unwrapped<'_> {
                 at += 2;
                 continue;
             }
-            let takes_value = matches!(
-                (program, word.as_str()),
-                (
-                    "sudo" | "doas",
-                    "-u" | "-g" | "-C" | "-h" | "-p" | "-U" | "-r" | "-t" | "-D" | "-R"
-                ) | ("nice", "-n")
-                    | ("ionice", "-c" | "-n")
-                    | ("env", "-u" | "-C")
-                    | ("timeout", "-s" | "-k")
-                    | (
-                        "xargs",
-                        "-I" | "-n" | "-P" | "-d" | "-L" | "-s" | "-E" | "-a"
-                    )
-                    | ("watch", "-n" | "-d")
-                    | ("stdbuf", "-i" | "-o" | "-e")
-            );
-            at += if takes_value { 2 } else { 1 };
+            at += if takes_value(program, word) { 2 } else { 1 };
         }
         if program == "timeout"
             && words
@@ -293,6 +277,27 @@ fn unwrap(words: &[String]) -> Unwrapped<'_> {
         via_xargs,
         split_string,
     }
+}
+
+/// Whether the wrapper `program`'s option `option` takes the next word as its value
+/// (`sudo -u root`, `nice -n 5`).
+fn takes_value(program: &str, option: &str) -> bool {
+    matches!(
+        (program, option),
+        (
+            "sudo" | "doas",
+            "-u" | "-g" | "-C" | "-h" | "-p" | "-U" | "-r" | "-t" | "-D" | "-R"
+        ) | ("nice", "-n")
+            | ("ionice", "-c" | "-n")
+            | ("env", "-u" | "-C")
+            | ("timeout", "-s" | "-k")
+            | (
+                "xargs",
+                "-I" | "-n" | "-P" | "-d" | "-L" | "-s" | "-E" | "-a"
+            )
+            | ("watch", "-n" | "-d")
+            | ("stdbuf", "-i" | "-o" | "-e")
+    )
 }
 
 fn is_assignment(word: &str) -> bool {
@@ -972,6 +977,57 @@ impl Here<'_, '_> {
         self.rules.enabled.has(pack)
     }
 
+    /// A deletion the filesystem pack refuses: as root, with `--no-preserve-root`, of a
+    /// dangerous target, or (under `rm_policy: temp_only`) outside the temporary directories.
+    fn refused_deletion(
+        &self,
+        program: &str,
+        options: &[&str],
+        operands: &[&str],
+        elevated: bool,
+    ) -> Option<Denial> {
+        let deleting = matches!(program, "rm" | "rmdir" | "unlink" | "shred");
+        if !deleting || !self.on("filesystem") {
+            return None;
+        }
+        if elevated {
+            return Some(Denial::new(
+                &rules::ELEVATED_DELETE,
+                format!(
+                    "`sudo {program}` is blocked: deleting as root can destroy the system; \
+                     delete files you own, inside the project instead"
+                ),
+            ));
+        }
+        if options.contains(&"--no-preserve-root") {
+            return Some(Denial::new(
+                &rules::NO_PRESERVE_ROOT,
+                "`--no-preserve-root` is blocked: it exists only to delete the whole file \
+                 system; delete a specific directory instead"
+                    .to_owned(),
+            ));
+        }
+        if program == "rm" && recursive(options) {
+            if let Some(denial) = operands.iter().find_map(|t| self.dangerous_target(t)) {
+                return Some(denial);
+            }
+            if self.rules.rm_policy == RmPolicy::TempOnly
+                && forced(options)
+                && let Some(target) = operands.iter().find(|t| !self.literally_temporary(t))
+            {
+                return Some(Denial::new(
+                    &rules::RM_OUTSIDE_TEMP,
+                    format!(
+                        "refusing `rm -rf {target}`: with `rm_policy: temp_only` only \
+                             /tmp, /var/tmp and $TMPDIR may be deleted recursively; delete \
+                             specific files, or ask the user"
+                    ),
+                ));
+            }
+        }
+        None
+    }
+
     /// Destructive programs and their dangerous uses.
     fn destructive(
         &self,
@@ -988,43 +1044,8 @@ impl Here<'_, '_> {
             return None;
         }
         let (options, operands) = operands(args);
-        let deleting = matches!(program, "rm" | "rmdir" | "unlink" | "shred");
-        if deleting && self.on("filesystem") {
-            if elevated {
-                return Some(Denial::new(
-                    &rules::ELEVATED_DELETE,
-                    format!(
-                        "`sudo {program}` is blocked: deleting as root can destroy the system; \
-                         delete files you own, inside the project instead"
-                    ),
-                ));
-            }
-            if options.contains(&"--no-preserve-root") {
-                return Some(Denial::new(
-                    &rules::NO_PRESERVE_ROOT,
-                    "`--no-preserve-root` is blocked: it exists only to delete the whole file \
-                     system; delete a specific directory instead"
-                        .to_owned(),
-                ));
-            }
-            if program == "rm" && recursive(&options) {
-                if let Some(denial) = operands.iter().find_map(|t| self.dangerous_target(t)) {
-                    return Some(denial);
-                }
-                if self.rules.rm_policy == RmPolicy::TempOnly
-                    && forced(&options)
-                    && let Some(target) = operands.iter().find(|t| !self.literally_temporary(t))
-                {
-                    return Some(Denial::new(
-                        &rules::RM_OUTSIDE_TEMP,
-                        format!(
-                            "refusing `rm -rf {target}`: with `rm_policy: temp_only` only \
-                                 /tmp, /var/tmp and $TMPDIR may be deleted recursively; delete \
-                                 specific files, or ask the user"
-                        ),
-                    ));
-                }
-            }
+        if let Some(denial) = self.refused_deletion(program, &options, &operands, elevated) {
+            return Some(denial);
         }
         if self.on("disk")
             && let Some(denial) = self.disk(program, args, &operands)
