@@ -67,7 +67,7 @@ fn event(name: &str, fields: Value) -> String {
         "conversation_id": "c1",
         "generation_id": "g1",
         "hook_event_name": name,
-        "workspace_roots": ["/work/project"],
+        "workspace_roots": ["/home/dev/project"],
     });
     input
         .as_object_mut()
@@ -86,7 +86,7 @@ fn shell_commands_are_denied_asked_or_left_to_cursor() {
     let shell = |command: &str| {
         event(
             "beforeShellExecution",
-            json!({"command": command, "cwd": "/work/project"}),
+            json!({"command": command, "cwd": "/home/dev/project"}),
         )
     };
 
@@ -135,7 +135,7 @@ fn file_reads_and_mcp_calls_are_tool_calls_for_the_rules() {
         &config,
         &event(
             "beforeReadFile",
-            json!({"file_path": "/work/project/.env", "content": "A=1"}),
+            json!({"file_path": "/home/dev/project/.env", "content": "A=1"}),
         ),
     ));
     assert_eq!(read["permission"], "deny");
@@ -198,7 +198,7 @@ fn after_events_take_no_answer() {
         &config,
         &event(
             "afterFileEdit",
-            json!({"file_path": "/work/project/src/main.rs", "edits": [{"old_string": "a", "new_string": "b"}]}),
+            json!({"file_path": "/home/dev/project/src/main.rs", "edits": [{"old_string": "a", "new_string": "b"}]}),
         ),
     );
     assert_eq!(output.status.code(), Some(0));
