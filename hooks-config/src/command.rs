@@ -77,9 +77,14 @@ fn interpret(finished: &Finished, event: &str, data: &Value) -> Result<HookResul
         Some(0) if finished.truncated => {
             Err(ProcessError::OutputOverCap { cap: OUTPUT_CAP }.into())
         }
-        Some(0) => {
-            parse_stdout(finished.stdout_text().trim(), event, data).map_err(Failure::Answer)
-        }
+        Some(0) => match std::str::from_utf8(&finished.stdout) {
+            Ok(stdout) => parse_stdout(stdout.trim(), event, data).map_err(Failure::Answer),
+            // Not text at all: not the plain output Claude Code reads as a success.
+            Err(_) => Err(Failure::Answer(format!(
+                "printed bytes that are not UTF-8 text: `{}`",
+                finished.stdout_text().chars().take(60).collect::<String>()
+            ))),
+        },
         _ => Err(finished.failure().unwrap_or(ProcessError::Signal(0)).into()),
     }
 }

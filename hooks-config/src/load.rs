@@ -775,7 +775,10 @@ pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfi
             message: format!("cannot read the file: {error}"),
         }])
     })?;
-    let mut project_dir = path
+    // Absolute, so that the directory hooks are told (`cwd`, `CLAUDE_PROJECT_DIR`) means the
+    // same wherever they `cd`; `--config hooks.yaml` would otherwise give them `.`.
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut project_dir = absolute
         .parent()
         .filter(|dir| !dir.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
@@ -788,9 +791,6 @@ pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfi
             .is_some_and(|name| name == ".claude")
         {
             project_dir.pop();
-            if project_dir.as_os_str().is_empty() {
-                project_dir = PathBuf::from(".");
-            }
         }
         let imported = crate::settings::import_settings(&text, path)?;
         if !imported.left_out.is_empty() {

@@ -254,8 +254,9 @@ async fn failures_follow_on_failure_and_never_read_as_an_allow() {
     let failing = [
         ("exit 1", "exited with 1"),
         ("kill -9 $$", "killed by signal 9"),
-        ("echo 'not json at all'", "not a JSON object"),
-        ("printf '\\377\\376{garbage'", "not a JSON object"),
+        ("echo '{\"decision\": \"block\"'", "starts like JSON"),
+        ("echo '[\"deny\"]'", "starts like JSON"),
+        ("printf '\\377\\376{garbage'", "not UTF-8"),
         ("echo '{\"action\": \"explode\"}'", "not a hook result"),
         (
             "head -c 5242880 /dev/zero | tr '\\0' 'x'",
