@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use hooks_config::interop::{AgentAnswer, MappedEvent, Protocol, claude, cursor, gemini};
+use hooks_config::interop::{AgentAnswer, MappedEvent, Protocol, Rewrites, claude, cursor, gemini};
 use hooks_config::load_file;
 use hooks_core::HookRegistry;
 use hooks_core::module::HookModule;
@@ -80,7 +80,12 @@ pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
     };
     let outcome = runtime.block_on(registry.emit(&mapped.event, mapped.data.clone()));
     match agent {
-        Agent::Claude => claude::answer(&mapped.agent_event, &mapped.data, &outcome),
+        Agent::Claude => claude::answer_with(
+            &mapped.agent_event,
+            &mapped.data,
+            &outcome,
+            &Rewrites::of(&policy),
+        ),
         Agent::Gemini => gemini::answer(&mapped.agent_event, &mapped.data, &outcome),
         Agent::Cursor => cursor::answer(&mapped.agent_event, &outcome),
     }

@@ -146,6 +146,7 @@ pub const CLAUDE: Protocol = Protocol {
         ("PostCompact", Some(CONTEXT_POST_COMPACT)),
         ("SubagentStart", None),
         ("SubagentStop", None),
+        ("Setup", None),
     ],
     fields: &[("tool_response", "tool_result")],
 };

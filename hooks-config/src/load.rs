@@ -15,7 +15,7 @@ use crate::modules::{self, ConfiguredModule};
 use crate::{
     Action, AnswerCache, CommandHook, ConfigError, ConfigErrors, DEFAULT_COMMAND_TIMEOUT, Entry,
     EventMatcher, HookKind, HooksConfig, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook,
-    OnFailure, Pattern, Provider,
+    OnFailure, Pattern, Provider, Rewrite,
 };
 
 struct Loader<'c> {
@@ -54,6 +54,7 @@ fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
             "on_failure",
             "async",
             "persistent",
+            "rewrite",
         ],
         "matcher" => &["type", "name", "priority", "match", "action", "message"],
         "http" => &[
@@ -65,6 +66,7 @@ fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
             "headers",
             "timeout_ms",
             "on_failure",
+            "rewrite",
         ],
         "llm" => &[
             "type",
@@ -265,6 +267,7 @@ impl Loader<'_> {
         let priority = self.priority(mapping, context);
         let hook = self.hook(mapping, &kind, context)?;
         let matcher = self.event_matcher(mapping, context);
+        let rewrite = self.rewrite(mapping, context);
         Some(Entry {
             event: event.to_owned(),
             event_as_written: written.to_owned(),
@@ -273,6 +276,7 @@ impl Loader<'_> {
             line,
             matcher,
             hook,
+            rewrite,
         })
     }
 
@@ -540,6 +544,24 @@ impl Loader<'_> {
             on_failure,
             cache,
         })
+    }
+
+    /// The `rewrite` of an entry: `confirm` unless it says `apply`.
+    fn rewrite(&mut self, mapping: &MarkedMappingNode, context: &str) -> Rewrite {
+        match self.scalar(mapping, "rewrite", "confirm or apply", context) {
+            Some(scalar) => match scalar.as_str() {
+                "confirm" => Rewrite::Confirm,
+                "apply" => Rewrite::Apply,
+                other => {
+                    self.error(
+                        scalar.span(),
+                        format!("`rewrite` must be confirm or apply, not `{other}`"),
+                    );
+                    Rewrite::Confirm
+                }
+            },
+            None => Rewrite::Confirm,
+        }
     }
 
     fn on_failure(&mut self, mapping: &MarkedMappingNode, context: &str) -> OnFailure {

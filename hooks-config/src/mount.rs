@@ -192,7 +192,7 @@ impl HookModule for HooksConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{HttpHook, LlmHook, Provider};
+    use crate::{HttpHook, LlmHook, Provider, Rewrite};
 
     fn entry(hook: HookKind) -> Entry {
         Entry {
@@ -203,6 +203,7 @@ mod tests {
             line: 7,
             matcher: None,
             hook,
+            rewrite: Rewrite::Confirm,
         }
     }
 

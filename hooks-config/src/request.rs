@@ -55,7 +55,7 @@ pub(crate) fn request(entry: &Entry, project_dir: &Path, data: &Value) -> Map<St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{CommandHook, HookKind, OnFailure};
+    use crate::{CommandHook, HookKind, OnFailure, Rewrite};
     use serde_json::json;
     use std::time::Duration;
 
@@ -74,6 +74,7 @@ mod tests {
                 fire_and_forget: false,
                 persistent: false,
             }),
+            rewrite: Rewrite::Confirm,
         }
     }
 

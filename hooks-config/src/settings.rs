@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 use crate::agent_protocol::CLAUDE;
 use crate::{
     CommandHook, ConfigError, ConfigErrors, Entry, EventMatcher, HookKind, HttpHook,
-    MAX_COMMAND_TIMEOUT, OnFailure,
+    MAX_COMMAND_TIMEOUT, OnFailure, Rewrite,
 };
 
 /// Claude Code's timeout of a command or HTTP hook that gives none, in seconds.
@@ -208,6 +208,9 @@ impl Importer<'_> {
                         line: at.0,
                         matcher: matcher.clone(),
                         hook,
+                        // Claude Code applies an allow's rewrite unasked; we ask (see
+                        // `interop::claude`), unless the converted file says otherwise.
+                        rewrite: Rewrite::Confirm,
                     });
                 }
             }

@@ -15,9 +15,48 @@ pub mod claude;
 pub mod cursor;
 pub mod gemini;
 
+use std::collections::BTreeSet;
+
 use serde_json::{Map, Value};
 
 pub use crate::agent_protocol::{InputError, MappedEvent, Protocol};
+use crate::{HooksConfig, Rewrite};
+
+/// The hooks whose rewrites of a tool call an adapter passes to the agent as applied, with no
+/// one confirming them: the entries of a hooks file marked `rewrite: apply`.
+#[derive(Debug, Clone, Default)]
+pub struct Rewrites {
+    applied_by: BTreeSet<String>,
+}
+
+impl Rewrites {
+    /// Every rewrite is confirmed (the default).
+    pub fn confirmed() -> Self {
+        Rewrites::default()
+    }
+
+    /// The entries of `config` marked `rewrite: apply`.
+    pub fn of(config: &HooksConfig) -> Self {
+        Rewrites {
+            applied_by: config
+                .entries
+                .iter()
+                .filter(|entry| entry.rewrite == Rewrite::Apply)
+                .map(|entry| entry.name.clone())
+                .collect(),
+        }
+    }
+
+    /// Whether every modification of `outcome` came from a hook whose rewrites apply (and
+    /// there was one): one rewriter that wants confirmation makes the whole rewrite asked.
+    pub fn all_applied(&self, outcome: &hooks_core::EmitResult) -> bool {
+        !outcome.modifications.is_empty()
+            && outcome
+                .modifications
+                .iter()
+                .all(|m| self.applied_by.contains(&*m.hook))
+    }
+}
 
 /// What an adapter prints, and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
