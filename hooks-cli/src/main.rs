@@ -14,8 +14,8 @@
 //! - `hooks init claude|gemini|cursor [--dir DIR] [--config FILE] [--dry-run]`: writes a starter hooks
 //!   file (safety, redaction, logging) when there is none and adds `hooks <agent> --config FILE`
 //!   to the agent's project settings, merged with the hooks there, with a backup and a diff.
-//! - `hooks import claude SETTINGS.json [--output FILE]`: the hooks of a Claude Code settings
-//!   file as our YAML; what has no equivalent is said on stderr and in the file's header.
+//! - `hooks import claude SETTINGS.json|PLUGIN_DIR [--output FILE]`: the hooks of a Claude Code
+//!   settings file or plugin as our YAML; what has no equivalent is said on stderr and in the file's header.
 //!
 //! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error (or, for the
 //! adapters, a block).
@@ -53,7 +53,8 @@ enum Command {
         /// The hooks YAML file.
         #[arg(long)]
         config: PathBuf,
-        /// The event (canonical name, alias or custom `namespace:name`).
+        /// The event: a canonical name, an alias, a custom `namespace:name`, or a Claude Code or
+        /// Gemini CLI event name (`Stop`, `BeforeTool`, ...).
         #[arg(long)]
         event: String,
         /// The event data as a JSON object; `-` reads it from stdin.
@@ -118,7 +119,7 @@ enum Command {
         /// The agent whose settings these are.
         #[arg(value_enum)]
         agent: ImportFrom,
-        /// The settings file.
+        /// The settings file, or a Claude Code plugin's directory (its `hooks/hooks.json`).
         settings: PathBuf,
         /// Where to write the YAML (default: stdout).
         #[arg(long, short)]
@@ -204,11 +205,16 @@ fn serve(agent: adapter::Agent, config: &std::path::Path) -> ExitCode {
 }
 
 fn import_claude(settings: &std::path::Path, output: Option<&std::path::Path>) -> ExitCode {
-    let text = match std::fs::read_to_string(settings) {
-        Ok(text) => text,
-        Err(error) => return fail(format!("cannot read {}: {error}", settings.display())),
+    let imported = if settings.is_dir() {
+        hooks_config::interop::claude::import_plugin(settings)
+    } else {
+        let text = match std::fs::read_to_string(settings) {
+            Ok(text) => text,
+            Err(error) => return fail(format!("cannot read {}: {error}", settings.display())),
+        };
+        hooks_config::interop::claude::import_settings(&text, settings)
     };
-    let imported = match hooks_config::interop::claude::import_settings(&text, settings) {
+    let imported = match imported {
         Ok(imported) => imported,
         Err(errors) => return fail(errors),
     };
@@ -261,8 +267,8 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn eval(config: &std::path::Path, event: &str, data: &str) -> ExitCode {
-    let event = match events::canonicalize(event) {
-        Ok(event) => event.to_owned(),
+    let event = match hooks_config::interop::event_named(event) {
+        Ok(event) => event,
         Err(problem) => return fail(format!("--event: {problem}")),
     };
     let text = if data == "-" {

@@ -9,6 +9,7 @@ use marked_yaml::types::{MarkedMappingNode, MarkedScalarNode};
 use marked_yaml::{LoadError, Node, Span};
 use regex::Regex;
 
+use hooks_core::events::fields::TOOL_NAME;
 use hooks_std::catalog::{ModuleCatalog, ModuleContext};
 
 use crate::modules::{self, ConfiguredModule};
@@ -224,8 +225,8 @@ impl Loader<'_> {
         };
         let mut entries = Vec::new();
         for (event_key, list) in hooks.iter() {
-            let event = match hooks_core::events::canonicalize(event_key.as_str()) {
-                Ok(canonical) => canonical.to_owned(),
+            let event = match crate::agent_protocol::event_named(event_key.as_str()) {
+                Ok(canonical) => canonical,
                 Err(problem) => {
                     self.error(event_key.span(), problem.to_string());
                     continue;
@@ -265,7 +266,7 @@ impl Loader<'_> {
             .string(mapping, "name", context)
             .unwrap_or_else(|| format!("{}:{line}:{kind}", self.file.display()));
         let priority = self.priority(mapping, context);
-        let hook = self.hook(mapping, &kind, context)?;
+        let hook = self.hook(mapping, &kind, event, context)?;
         let matcher = self.event_matcher(mapping, context);
         let rewrite = self.rewrite(mapping, context);
         Some(Entry {
@@ -298,7 +299,13 @@ impl Loader<'_> {
     }
 
     /// What an entry of type `kind` does, its keys checked against those of its type.
-    fn hook(&mut self, mapping: &MarkedMappingNode, kind: &str, context: &str) -> Option<HookKind> {
+    fn hook(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        kind: &str,
+        event: &str,
+        context: &str,
+    ) -> Option<HookKind> {
         let Some(keys) = keys_of(kind) else {
             let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
             self.error(
@@ -310,7 +317,7 @@ impl Loader<'_> {
         self.known_keys(mapping, keys, context);
         match kind {
             "command" => self.command(mapping, context).map(HookKind::Command),
-            "matcher" => self.matcher(mapping, context).map(HookKind::Matcher),
+            "matcher" => self.matcher(mapping, event, context).map(HookKind::Matcher),
             "http" => self.http(mapping, context).map(HookKind::Http),
             _ => self.llm(mapping, context).map(HookKind::Llm),
         }
@@ -582,7 +589,12 @@ impl Loader<'_> {
         }
     }
 
-    fn matcher(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<MatcherHook> {
+    fn matcher(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        event: &str,
+        context: &str,
+    ) -> Option<MatcherHook> {
         let action = self.action(mapping, context)?;
         let message = self.string(mapping, "message", context);
         if matches!(action, Action::Ask | Action::Inject) && message.is_none() {
@@ -606,12 +618,50 @@ impl Loader<'_> {
             return None;
         };
         self.known_keys(conditions, &["tool", "args"], "`match`");
+        self.conditions_can_match(conditions, event);
         Some(MatcherHook {
             tool: self.tool_pattern(conditions),
             args: self.arg_patterns(conditions),
             action,
             message,
         })
+    }
+
+    /// On an event without a tool call, `args` keys match the event's own fields: a condition
+    /// on a tool, or on a field the event never carries, could never match, and a rule that
+    /// never fires must not pass as a guard. Custom events, whose fields nobody lists, pass.
+    fn conditions_can_match(&mut self, conditions: &MarkedMappingNode, event: &str) {
+        let Some(fields) = hooks_core::events::fields::of(event) else {
+            return;
+        };
+        let fields = fields.fields();
+        if fields.contains(&TOOL_NAME) {
+            return;
+        }
+        let listed = fields.join(", ");
+        if let Some(tool) = conditions.get_node("tool") {
+            self.error(
+                tool.span(),
+                format!(
+                    "`match.tool` can never match on `{event}`: the event carries no tool call \
+                     (its fields: {listed})"
+                ),
+            );
+        }
+        if let Some(Node::Mapping(args)) = conditions.get_node("args") {
+            for (key, _) in args.iter() {
+                if !fields.contains(&key.as_str()) {
+                    self.error(
+                        key.span(),
+                        format!(
+                            "`match.args.{}` can never match on `{event}`: without a tool call \
+                             `args` matches the event's own fields ({listed})",
+                            key.as_str()
+                        ),
+                    );
+                }
+            }
+        }
     }
 
     /// The `action` of a matcher entry.
@@ -770,6 +820,7 @@ pub fn load_str_with(
         Ok(HooksConfig {
             file: file.to_path_buf(),
             project_dir: project_dir.to_path_buf(),
+            plugin_root: None,
             modules,
             entries,
         })
@@ -779,10 +830,14 @@ pub fn load_str_with(
     }
 }
 
-/// Loads a hooks file: our YAML, or (a `.json` file) a Claude Code settings file, whose hooks
-/// are converted as `hooks import claude` converts them; a hook with no equivalent here is an
-/// error rather than silently missing. Command hooks run in the file's directory (for a file in
-/// `.claude/`, the project directory above it, as in Claude Code).
+/// Loads a hooks file: our YAML, or (a `.json` file) a Claude Code settings file or plugin
+/// hooks file, whose hooks are converted as `hooks import claude` converts them; a hook with no
+/// equivalent here is an error rather than silently missing.
+///
+/// Command hooks run in the file's directory; for a file in `.claude/`, the project directory
+/// above it, as in Claude Code. A plugin's `<plugin>/hooks/hooks.json` is the exception, as in
+/// Claude Code: its hooks run in the project (`CLAUDE_PROJECT_DIR`, else the current directory)
+/// with `CLAUDE_PLUGIN_ROOT` set to the plugin's directory.
 pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
     load_file_with(path, &ModuleCatalog::standard())
 }
@@ -808,7 +863,10 @@ pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfi
         .extension()
         .is_some_and(|extension| extension == "json")
     {
-        if project_dir
+        let plugin_root = crate::settings::plugin_root_of(&absolute);
+        if plugin_root.is_some() {
+            project_dir = current_project_dir().unwrap_or(project_dir);
+        } else if project_dir
             .file_name()
             .is_some_and(|name| name == ".claude")
         {
@@ -821,9 +879,19 @@ pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfi
         return Ok(HooksConfig {
             file: path.to_path_buf(),
             project_dir,
+            plugin_root,
             modules: Vec::new(),
             entries: imported.entries,
         });
     }
     load_str_with(&text, path, &project_dir, catalog)
+}
+
+/// The project a plugin's hooks run in: Claude Code's `CLAUDE_PROJECT_DIR` when it started us,
+/// else the directory we run in.
+fn current_project_dir() -> Option<PathBuf> {
+    std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
 }

@@ -39,7 +39,7 @@ use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
 pub use crate::agent_protocol::CLAUDE;
-pub use crate::settings::{Imported, import_settings};
+pub use crate::settings::{Imported, import_plugin, import_settings};
 
 use super::{AgentAnswer, Rewrites, json_answer, messages_of, question_of, reason_of};
 

@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-pub use crate::agent_protocol::{InputError, MappedEvent, Protocol};
+pub use crate::agent_protocol::{InputError, MappedEvent, Protocol, event_named};
 use crate::{HooksConfig, Rewrite};
 
 /// The hooks whose rewrites of a tool call an adapter passes to the agent as applied, with no
