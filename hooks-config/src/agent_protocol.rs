@@ -3,12 +3,12 @@
 //! scripts the stdin they expect; the adapters in [`interop`](crate::interop) use the tables both
 //! ways.
 
+use hooks_core::events::EventNameError;
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
     PROVIDER_REQUEST, PROVIDER_RESPONSE, SESSION_END, SESSION_START, TOOL_ERROR, TOOL_POST,
     TOOL_PRE, USER_NOTIFICATION,
 };
-use hooks_core::events::EventNameError;
 use serde_json::{Map, Value};
 
 /// What an agent's hook protocol looks like from here: its events and field names.

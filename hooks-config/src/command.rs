@@ -64,12 +64,7 @@ pub(crate) async fn answer(
         });
         return HookResult::cont();
     }
-    let ended = process::run(
-        shell(&hook.command, site),
-        input.as_bytes(),
-        hook.timeout,
-    )
-    .await;
+    let ended = process::run(shell(&hook.command, site), input.as_bytes(), hook.timeout).await;
     ended
         .map_err(Failure::from)
         .and_then(|finished| interpret(&finished, &entry.event, data))

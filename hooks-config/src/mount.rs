@@ -7,8 +7,8 @@ use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookOptions, HookRegistry, HookResult};
 use serde_json::Value;
 
-use crate::persistent::{self, PersistentProcess};
 use crate::command::{self, Site};
+use crate::persistent::{self, PersistentProcess};
 use crate::{ConfiguredModule, Entry, HookKind, OnFailure};
 
 /// A loaded hooks file: mount it to register every entry.
@@ -84,7 +84,9 @@ impl Hook for Configured {
             }
             (HookKind::Command(hook), None) => command::answer(hook, entry, site, data).await,
             #[cfg(feature = "http")]
-            (HookKind::Http(hook), _) => crate::http::answer(hook, entry, &site.project_dir, data).await,
+            (HookKind::Http(hook), _) => {
+                crate::http::answer(hook, entry, &site.project_dir, data).await
+            }
             #[cfg(feature = "llm")]
             (HookKind::Llm(hook), _) => crate::llm::answer(hook, entry, data).await,
             // Mounting refuses these in a build without their feature; were one to run anyway,

@@ -107,6 +107,12 @@ fn parse_object(
     event: &str,
     data: &Value,
 ) -> Result<HookResult, String> {
+    // No answer protocol has `hook_event_name`; every hook's input does.
+    if answer.contains_key("hook_event_name") {
+        return Ok(rejected(
+            "a hook answered with its own input echoed back (`hook_event_name`, ...)",
+        ));
+    }
     if claude::KEYS.iter().any(|key| answer.contains_key(*key)) {
         return Ok(claude::read(&answer, event, data));
     }
@@ -114,20 +120,23 @@ fn parse_object(
         return proposal(&answer, data);
     }
     if !answer.is_empty() && !answer.keys().any(|key| RESULT_KEYS.contains(key)) {
-        // Often the hook's own input echoed back. Claude Code rejects it and goes on; so do we,
-        // but say so.
+        // Claude Code rejects an object it cannot read and goes on; so do we, but say so.
         let keys: Vec<&str> = answer.keys().take(4).map(String::as_str).collect();
-        let warning = format!(
-            "a hook answered a JSON object with no answer field in it (`{}`...: its own input \
-             echoed back?); ignored",
+        return Ok(rejected(&format!(
+            "a hook answered a JSON object with no answer field in it (`{}`...)",
             keys.join("`, `")
-        );
-        tracing::warn!("{warning}");
-        return Ok(HookResult::cont().with_user_message(warning, MessageLevel::Warning));
+        )));
     }
     serde_json::from_value::<HookResult>(Value::Object(answer))
         .map_err(|error| format!("printed an answer that is not a hook result: {error}"))
         .and_then(usable)
+}
+
+/// An answer Claude Code rejects and goes on from: no decision, and a warning that says why.
+fn rejected(what: &str) -> HookResult {
+    let warning = format!("{what}; ignored");
+    tracing::warn!("{warning}");
+    HookResult::cont().with_user_message(warning, MessageLevel::Warning)
 }
 
 /// `result` if it can be applied as it says; an answer the kernel could only skip (modify
