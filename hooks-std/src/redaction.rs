@@ -202,7 +202,9 @@ impl Prefilter {
                 .build(&self.literals)
                 .ok()
         });
-        matcher.as_ref().is_none_or(|literals| literals.is_match(text))
+        matcher
+            .as_ref()
+            .is_none_or(|literals| literals.is_match(text))
     }
 }
 

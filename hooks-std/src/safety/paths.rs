@@ -61,22 +61,35 @@ fn globs(field: &str, patterns: &[String]) -> Result<Vec<Glob>, String> {
         .collect()
 }
 
+/// A list of path globs as configured.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Globs<'a> {
+    /// The patterns.
+    pub(crate) patterns: &'a [String],
+    /// Whether they are the built-in list, whose globs the tests compile: only a configured
+    /// list needs checking when the rules are made.
+    pub(crate) built_in: bool,
+}
+
 /// A glob set compiled at its first match. Building the matchers costs more than everything
 /// else `hooks claude` does for an event, and most events (a shell command without a path
-/// argument, a prompt) never match a path; each glob is still checked when the rules are made,
-/// so a bad pattern is a configuration error, not a surprise later.
+/// argument, a prompt) never match a path. A configured list is still checked when the rules
+/// are made, so a bad pattern is a configuration error, not a surprise later.
 #[derive(Debug)]
 struct LazyGlobSet {
     field: &'static str,
-    globs: Vec<Glob>,
+    patterns: Vec<String>,
     set: OnceLock<Result<GlobSet, String>>,
 }
 
 impl LazyGlobSet {
-    fn new(field: &'static str, patterns: &[String]) -> Result<Self, String> {
+    fn new(field: &'static str, list: Globs<'_>) -> Result<Self, String> {
+        if !list.built_in {
+            globs(field, list.patterns)?;
+        }
         Ok(LazyGlobSet {
             field,
-            globs: globs(field, patterns)?,
+            patterns: list.patterns.to_vec(),
             set: OnceLock::new(),
         })
     }
@@ -86,8 +99,8 @@ impl LazyGlobSet {
     fn is_match(&self, path: &Path) -> Result<bool, &str> {
         let set = self.set.get_or_init(|| {
             let mut builder = GlobSetBuilder::new();
-            for glob in &self.globs {
-                builder.add(glob.clone());
+            for glob in globs(self.field, &self.patterns)? {
+                builder.add(glob);
             }
             builder
                 .build()
@@ -102,14 +115,14 @@ impl LazyGlobSet {
 
 impl PathRules {
     pub(crate) fn new(
-        blocked: &[String],
-        protected: &[String],
-        allowed: &[String],
+        blocked: Globs<'_>,
+        protected: Globs<'_>,
+        allowed: Globs<'_>,
         workspace: PathBuf,
         home: Option<PathBuf>,
         confine: bool,
     ) -> Result<Self, String> {
-        let protected_hints = literal_hints(protected);
+        let protected_hints = literal_hints(protected.patterns);
         let home_hinted = match (&protected_hints, &home) {
             (None, _) => true,
             (Some(hints), Some(home)) => hints.is_match(home.as_os_str().as_encoded_bytes()),
@@ -343,8 +356,19 @@ mod tests {
             .iter()
             .map(|p| (*p).to_owned())
             .collect();
-        let rules = PathRules::new(&[], &patterns, &[], "/srv/ws".into(), None, true)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let list = |patterns| Globs {
+            patterns,
+            built_in: false,
+        };
+        let rules = PathRules::new(
+            list(&[]),
+            list(&patterns),
+            list(&[]),
+            "/srv/ws".into(),
+            None,
+            true,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let ws = Path::new("/srv/ws");
         assert!(rules.might_be_secret("config/.env", ws));
         assert!(rules.might_be_secret("id_rsa", ws));
@@ -355,6 +379,41 @@ mod tests {
             none.is_none(),
             "a pattern without a literal disables the shortcut"
         );
+    }
+
+    #[test]
+    fn the_built_in_lists_compile_so_they_need_no_check_at_start() {
+        let defaults = crate::safety::SafetyConfig::default();
+        for (field, list) in [
+            ("blocked_paths", &defaults.blocked_paths),
+            ("protected_files", &defaults.protected_files),
+            ("allowed_files", &defaults.allowed_files),
+        ] {
+            let globs = globs(field, list).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(globs.len(), list.len());
+        }
+    }
+
+    #[test]
+    fn a_set_that_cannot_be_built_fails_closed() {
+        // Only a built-in list skips the check at start; were one broken, it blocks.
+        let broken = vec!["**/[unclosed".to_owned()];
+        let list = Globs {
+            patterns: &broken,
+            built_in: true,
+        };
+        let rules = PathRules::new(list, list, list, "/srv/ws".into(), None, true)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(rules.is_system(Path::new("/srv/ws/src/main.rs")));
+        assert!(rules.is_secret(Path::new("/srv/ws/src/main.rs")));
+        let checked = Globs {
+            patterns: &broken,
+            built_in: false,
+        };
+        let error = PathRules::new(checked, checked, checked, "/srv/ws".into(), None, true)
+            .err()
+            .unwrap_or_default();
+        assert!(error.contains("does not compile"), "{error}");
     }
 
     #[test]
