@@ -172,3 +172,33 @@ fn context_from_a_hook_reaches_the_model() {
         },
     );
 }
+
+/// The same context entry under Claude Code's own name for the event, as a user who knows
+/// Claude Code writes it.
+#[test]
+#[ignore = "issue 23, defect 8: a hooks file refuses `UserPromptSubmit` (\"unknown event\"), so \
+            `hooks claude` blocks every prompt as a broken policy"]
+fn claude_code_event_names_work_in_the_hooks_file() {
+    scenario(
+        "claude_code_event_names_work_in_the_hooks_file",
+        |claude, scratch| {
+            let project = Project::new(
+                scratch,
+                "hooks:\n  UserPromptSubmit:\n    - type: matcher\n      match: {}\n      \
+                 action: inject\n      message: \"CONTEXT-b7d2\"\n",
+            );
+            let api = MessagesApi::start(Script::default()).unwrap();
+
+            let run = project.run_claude(claude, &api, "what should I know?");
+
+            run.assert_finished();
+            assert!(
+                turns(&api)
+                    .iter()
+                    .any(|request| request.body.contains("CONTEXT-b7d2")),
+                "the hook's context must reach the model\n{}",
+                run.report()
+            );
+        },
+    );
+}

@@ -62,7 +62,7 @@ pub fn run_inside(test: &str, scratch: &Path) {
             r#"ip link set lo up && exec "$0" "$@""#,
         ])
         .arg(&this)
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .args([test, "--exact", "--include-ignored", "--nocapture", "--test-threads=1"])
         .env(SCRATCH, scratch)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
