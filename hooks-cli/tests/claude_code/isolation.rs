@@ -62,7 +62,13 @@ pub fn run_inside(test: &str, scratch: &Path) {
             r#"ip link set lo up && exec "$0" "$@""#,
         ])
         .arg(&this)
-        .args([test, "--exact", "--include-ignored", "--nocapture", "--test-threads=1"])
+        .args([
+            test,
+            "--exact",
+            "--include-ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(SCRATCH, scratch)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -87,7 +93,8 @@ pub fn run_inside(test: &str, scratch: &Path) {
         std::thread::sleep(Duration::from_millis(50));
     };
     let output = format!(
-        "--- inner run stdout ---\n{}\n--- inner run stderr ---\n{}",
+        "(its files are kept in {})\n--- inner run stdout ---\n{}\n--- inner run stderr ---\n{}",
+        scratch.display(),
         stdout.join().unwrap_or_default(),
         stderr.join().unwrap_or_default()
     );
