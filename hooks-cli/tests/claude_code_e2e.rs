@@ -1,0 +1,204 @@
+//! Claude Code itself behind `hooks claude`: the real CLI (`claude -p`), in a network namespace
+//! with only loopback, talking to a mock of the Messages API that plays the model. Each scenario
+//! checks what really happened: files on disk, and what reached the model.
+//!
+//! Runs when `HOOKS_E2E_CLAUDE` names the pinned `claude` executable (see `claude_code/`);
+//! skipped, saying so, otherwise.
+
+#![allow(clippy::unwrap_used)]
+
+mod claude_code;
+
+use claude_code::messages_api::{MessagesApi, Request, Script, TOOL_USE_ID};
+use claude_code::project::Project;
+use claude_code::scenario;
+
+/// The project's own entries, beside the starter's modules (safety, redaction, logging): a
+/// command hook that keeps prompts carrying a marker on this machine, and a matcher that gives
+/// every prompt a piece of context.
+const HOOKS: &str = r#"hooks:
+  prompt:submit:
+    - type: command
+      command: "grep -q 'KEEP-OUT-7f3a' && { echo 'prompts marked keep-out stay on this machine' >&2; exit 2; } || exit 0"
+    - type: matcher
+      match: {}
+      action: inject
+      message: "CONTEXT-4c1e: the style guide is in STYLE.md"
+"#;
+
+/// The model's turns, in the order the mock received them.
+fn turns(api: &MessagesApi) -> Vec<Request> {
+    api.requests()
+        .into_iter()
+        .filter(Request::is_turn)
+        .collect()
+}
+
+/// `cd .. && rm -rf project`: the safety module refuses to delete the workspace, while Claude
+/// Code itself would run it (its own check stops `rm` of the working directory and its
+/// parents, not a `cd` out of it first), so the project survives only if `hooks claude`
+/// denied the call.
+#[test]
+fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
+    scenario(
+        "a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason",
+        |claude, scratch| {
+            let project = Project::new(scratch, HOOKS);
+            let source = project.dir.join("src/main.rs");
+            std::fs::create_dir_all(source.parent().unwrap()).unwrap();
+            std::fs::write(&source, "fn main() {}\n").unwrap();
+            let command = "cd .. && rm -rf project";
+            let reason = project.deny_reason(command);
+            let api = MessagesApi::start(Script {
+                bash_command: Some(command.to_owned()),
+            })
+            .unwrap();
+
+            let run = project.run_claude(claude, &api, "start the project over");
+
+            run.assert_finished();
+            assert!(source.exists(), "the project was deleted\n{}", run.report());
+            let answered = turns(&api)
+                .iter()
+                .find_map(|request| request.tool_result(TOOL_USE_ID));
+            let Some((text, is_error)) = answered else {
+                panic!(
+                    "the model never got the tool call's result\n{}",
+                    run.report()
+                );
+            };
+            assert!(
+                is_error && text.contains(&reason),
+                "the model must read the denial with our reason {reason:?}, read {text:?}\n{}",
+                run.report()
+            );
+        },
+    );
+}
+
+#[test]
+fn a_benign_command_runs() {
+    scenario("a_benign_command_runs", |claude, scratch| {
+        let project = Project::new(scratch, HOOKS);
+        let api = MessagesApi::start(Script {
+            bash_command: Some("touch made-by-agent".to_owned()),
+        })
+        .unwrap();
+
+        let run = project.run_claude(claude, &api, "create the marker file");
+
+        run.assert_finished();
+        assert!(
+            project.dir.join("made-by-agent").exists(),
+            "the command did not run\n{}",
+            run.report()
+        );
+        let answered = turns(&api)
+            .iter()
+            .find_map(|request| request.tool_result(TOOL_USE_ID));
+        assert!(
+            matches!(answered, Some((_, false))),
+            "the model must get the command's result as a success, got {answered:?}\n{}",
+            run.report()
+        );
+    });
+}
+
+#[test]
+fn a_blocked_prompt_never_reaches_the_model() {
+    scenario(
+        "a_blocked_prompt_never_reaches_the_model",
+        |claude, scratch| {
+            let project = Project::new(scratch, HOOKS);
+            let api = MessagesApi::start(Script::default()).unwrap();
+
+            // First a prompt the policy lets through: the way to the model is open.
+            let allowed = project.run_claude(claude, &api, "summarise the README, ALLOWED-91d0");
+            allowed.assert_finished();
+            assert!(
+                turns(&api)
+                    .iter()
+                    .any(|request| request.body.contains("ALLOWED-91d0")),
+                "an allowed prompt must reach the model\n{}",
+                allowed.report()
+            );
+
+            let blocked = project.run_claude(claude, &api, "deploy with token KEEP-OUT-7f3a");
+
+            blocked.assert_finished();
+            let leaked: Vec<_> = api
+                .requests()
+                .into_iter()
+                .filter(|request| request.body.contains("KEEP-OUT-7f3a"))
+                .collect();
+            assert!(
+                leaked.is_empty(),
+                "the blocked prompt reached the mock in {} request(s)\n{}",
+                leaked.len(),
+                blocked.report()
+            );
+            let said = blocked.result["result"].as_str().unwrap_or_default();
+            assert!(
+                said.contains("prompts marked keep-out stay on this machine"),
+                "the user must be told our reason\n{}",
+                blocked.report()
+            );
+        },
+    );
+}
+
+#[test]
+fn context_from_a_hook_reaches_the_model() {
+    scenario(
+        "context_from_a_hook_reaches_the_model",
+        |claude, scratch| {
+            let project = Project::new(scratch, HOOKS);
+            let api = MessagesApi::start(Script::default()).unwrap();
+
+            let run = project.run_claude(claude, &api, "what should I know before editing?");
+
+            run.assert_finished();
+            let turns = turns(&api);
+            assert!(
+                turns.iter().any(|request| {
+                    request.body.contains("what should I know before editing?")
+                        && request
+                            .body
+                            .contains("CONTEXT-4c1e: the style guide is in STYLE.md")
+                }),
+                "the hook's context must reach the model with the prompt\n{}",
+                run.report()
+            );
+        },
+    );
+}
+
+/// The same context entry under Claude Code's own name for the event, as a user who knows
+/// Claude Code writes it.
+#[test]
+#[ignore = "issue 23, defect 8: a hooks file refuses `UserPromptSubmit` (\"unknown event\"), so \
+            `hooks claude` blocks every prompt as a broken policy"]
+fn claude_code_event_names_work_in_the_hooks_file() {
+    scenario(
+        "claude_code_event_names_work_in_the_hooks_file",
+        |claude, scratch| {
+            let project = Project::new(
+                scratch,
+                "hooks:\n  UserPromptSubmit:\n    - type: matcher\n      match: {}\n      \
+                 action: inject\n      message: \"CONTEXT-b7d2\"\n",
+            );
+            let api = MessagesApi::start(Script::default()).unwrap();
+
+            let run = project.run_claude(claude, &api, "what should I know?");
+
+            run.assert_finished();
+            assert!(
+                turns(&api)
+                    .iter()
+                    .any(|request| request.body.contains("CONTEXT-b7d2")),
+                "the hook's context must reach the model\n{}",
+                run.report()
+            );
+        },
+    );
+}
