@@ -176,8 +176,6 @@ fn context_from_a_hook_reaches_the_model() {
 /// The same context entry under Claude Code's own name for the event, as a user who knows
 /// Claude Code writes it.
 #[test]
-#[ignore = "issue 23, defect 8: a hooks file refuses `UserPromptSubmit` (\"unknown event\"), so \
-            `hooks claude` blocks every prompt as a broken policy"]
 fn claude_code_event_names_work_in_the_hooks_file() {
     scenario(
         "claude_code_event_names_work_in_the_hooks_file",
