@@ -132,6 +132,46 @@ fn filesystem_rules_name_what_would_be_deleted() {
 }
 
 #[test]
+fn a_workspace_in_a_temporary_directory_and_secrets_there_are_still_kept() {
+    // A scratch checkout under /tmp, with a home directory there too (CI runners, sandboxes):
+    // deleting in /tmp is allowed, but not the workspace's own parents, nor keys.
+    let config = SafetyConfig {
+        workspace: Some("/tmp/ci-42/project".into()),
+        home: Some("/tmp/ci-42/home".into()),
+        ..SafetyConfig::default()
+    };
+    let module = SafetyModule::new(config).unwrap();
+    let id = |line: &str| {
+        module
+            .evaluate(&json!({ "command": line }))
+            .denial
+            .map(|d| d.id())
+    };
+    for line in [
+        "rm -rf ..",
+        "rm -rf ../",
+        "rm -rf /tmp/ci-42",
+        "cd .. && rm -rf project",
+    ] {
+        assert_eq!(
+            id(line).as_deref(),
+            Some("filesystem:rm-workspace"),
+            "{line}"
+        );
+    }
+    for line in ["rm -rf ~/.ssh", "rm -r /tmp/ci-42/home/.ssh/"] {
+        assert_eq!(id(line).as_deref(), Some("secrets:secret-file"), "{line}");
+    }
+    for line in [
+        "rm -rf ../other-checkout",
+        "rm -rf /tmp/ci-42/cache",
+        "rm -rf target",
+    ] {
+        assert_eq!(id(line), None, "{line}");
+    }
+}
+
+#[test]
 fn deleting_in_the_workspace_and_temporary_directories_passes() {
     assert_allowed(
         &["default"],

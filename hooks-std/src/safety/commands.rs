@@ -1186,6 +1186,22 @@ impl Here<'_, '_> {
             (&rules::RM_SYSTEM, "a protected system directory")
         } else if path == paths.workspace {
             (&rules::RM_WORKSPACE, "the whole workspace")
+        } else if paths.workspace.starts_with(&path) {
+            // Checked before the temporary directories: a workspace under /tmp goes with its
+            // parent all the same.
+            (
+                &rules::RM_WORKSPACE,
+                "a directory that holds the whole workspace",
+            )
+        } else if paths.is_secret(&path) || paths.is_secret(&path.join("*")) {
+            // `~/.ssh` itself, or a directory whose every file is protected (`.ssh/**`).
+            return Some(Denial::new(
+                &rules::SECRET_FILE,
+                format!(
+                    "refusing to delete `{target}` recursively: it holds keys or credentials; \
+                     ask the user to handle it instead"
+                ),
+            ));
         } else if paths.in_workspace(&path) {
             self.rules.exempt(&rules::POLICY_WORKSPACE);
             return None;
