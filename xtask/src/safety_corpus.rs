@@ -311,8 +311,11 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         );
         return Ok(());
     }
-    let workspace =
-        std::env::temp_dir().join(format!("hooks-safety-corpus-{}", std::process::id()));
+    // A workspace where developers keep theirs, not under /tmp: there, deleting `/tmp/*`
+    // would take the workspace with it, and is refused as such.
+    let workspace = project_root()
+        .join("target")
+        .join(format!("hooks-safety-corpus-{}", std::process::id()));
     std::fs::create_dir_all(&workspace)
         .map_err(|e| Failure::Failed(format!("cannot create {}: {e}", workspace.display())))?;
     let outcome = (|| {
