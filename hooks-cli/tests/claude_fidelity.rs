@@ -480,6 +480,16 @@ fn a_prompt_matcher_reads_the_prompt_and_one_that_cannot_fire_fails_check() {
         "hooks:\n  UserPromptSubmit:\n    - type: matcher\n      match:\n        tool: Bash\n        args: {command: \"*rm*\"}\n      action: block\n",
     )
     .unwrap();
+    // A permission request carries the tool call it asks about.
+    let request = dir.join("request.yaml");
+    std::fs::write(
+        &request,
+        "hooks:\n  PermissionRequest:\n    - type: matcher\n      match: {tool: Bash, args: {command: \"git push*\"}}\n      action: block\n",
+    )
+    .unwrap();
+    let check = support::run(None, &["check", request.to_str().unwrap()], "");
+    assert_eq!(check.status.code(), Some(0), "{check:?}");
+
     let check = support::run(None, &["check", never.to_str().unwrap()], "");
     assert_eq!(check.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&check.stderr);

@@ -635,7 +635,9 @@ impl Loader<'_> {
             return;
         };
         let fields = fields.fields();
-        if fields.contains(&TOOL_NAME) {
+        // An approval request carries the tool call it asks about when an agent sends it
+        // (Claude Code's and Codex CLI's PermissionRequest).
+        if fields.contains(&TOOL_NAME) || event == hooks_core::events::APPROVAL_REQUIRED {
             return;
         }
         let listed = fields.join(", ");

@@ -44,3 +44,26 @@ pub fn stdout_json(output: &Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|error| panic!("not JSON ({error}): {:?}", stdout(output)))
 }
+
+/// The reason Claude Code reads when `hooks claude` blocks: exit 2 with the reason on stderr,
+/// or (when a hook also has a message for the user) the event's JSON block; `None` when the
+/// answer does not block.
+pub fn claude_denial(output: &Output) -> Option<String> {
+    match output.status.code() {
+        Some(2) => Some(String::from_utf8_lossy(&output.stderr).trim().to_owned()),
+        Some(0) if !output.stdout.is_empty() => {
+            let answer = stdout_json(output);
+            let specific = &answer["hookSpecificOutput"];
+            if specific["permissionDecision"] == "deny" {
+                specific["permissionDecisionReason"]
+                    .as_str()
+                    .map(str::to_owned)
+            } else if answer["decision"] == "block" {
+                answer["reason"].as_str().map(str::to_owned)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
