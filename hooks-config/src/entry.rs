@@ -36,6 +36,10 @@ pub struct Entry {
     pub matcher: Option<EventMatcher>,
     /// What it does.
     pub hook: HookKind,
+    /// `apply_rewrites: true`: under an agent that cannot show a rewrite to the user before it
+    /// runs (Gemini CLI, Codex CLI), this entry's rewrites of the event data are applied as
+    /// they are; without it such a rewrite blocks, saying what would have run.
+    pub apply_rewrites: bool,
 }
 
 /// A command hook's timeout when the entry gives none.

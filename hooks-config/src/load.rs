@@ -54,6 +54,7 @@ fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
             "on_failure",
             "async",
             "persistent",
+            "apply_rewrites",
         ],
         "matcher" => &["type", "name", "priority", "match", "action", "message"],
         "http" => &[
@@ -65,6 +66,7 @@ fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
             "headers",
             "timeout_ms",
             "on_failure",
+            "apply_rewrites",
         ],
         "llm" => &[
             "type",
@@ -82,6 +84,7 @@ fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
             "cache_size",
             "timeout_ms",
             "on_failure",
+            "apply_rewrites",
         ],
         _ => return None,
     })
@@ -265,6 +268,7 @@ impl Loader<'_> {
         let priority = self.priority(mapping, context);
         let hook = self.hook(mapping, &kind, context)?;
         let matcher = self.event_matcher(mapping, context);
+        let apply_rewrites = self.flag(mapping, "apply_rewrites", context);
         Some(Entry {
             event: event.to_owned(),
             event_as_written: written.to_owned(),
@@ -273,6 +277,7 @@ impl Loader<'_> {
             line,
             matcher,
             hook,
+            apply_rewrites,
         })
     }
 

@@ -110,6 +110,14 @@ impl HooksConfig {
         }
     }
 
+    /// Whether the hook named `hook` is an entry of this file that opted in to `apply_rewrites`
+    /// (a module's hook never is: its rewrites are confirmed or blocked).
+    pub fn applies_rewrites(&self, hook: &str) -> bool {
+        self.entries
+            .iter()
+            .any(|entry| entry.apply_rewrites && entry.name == hook)
+    }
+
     /// The registration options of `entry`.
     fn options(entry: &Entry) -> HookOptions {
         let options = HookOptions::new()
@@ -203,6 +211,7 @@ mod tests {
             line: 7,
             matcher: None,
             hook,
+            apply_rewrites: false,
         }
     }
 
