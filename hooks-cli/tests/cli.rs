@@ -321,11 +321,18 @@ fn adapters_fail_closed_when_the_policy_cannot_decide() {
             "{garbage}"
         );
     }
+    // Gemini CLI: the documented deny, not an exit code it reports as a failed hook.
     let missing = hooks(
         &["gemini", "--config", "/nonexistent/hooks.yaml"],
         Some(&input),
     );
-    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(missing.status.code(), Some(0));
+    let answer: Value = serde_json::from_slice(&missing.stdout).unwrap();
+    assert_eq!(answer["decision"], "deny");
+    assert!(
+        answer["reason"].as_str().unwrap().contains("could not decide"),
+        "{answer}"
+    );
 }
 
 #[test]
@@ -344,19 +351,36 @@ fn gemini_adapter_answers_in_gemini_clis_protocol() {
             serde_json::json!({"file_path": "a/.env"}),
         )),
     );
-    assert_eq!(blocked.status.code(), Some(2));
-    assert_eq!(text(&blocked.stderr).trim(), "secrets stay out of reach");
-    let rewritten = hooks(
-        &["gemini", "--config", config],
-        Some(&input(
-            "run_shell_command",
-            serde_json::json!({"command": "python x.py"}),
-        )),
+    assert_eq!(blocked.status.code(), Some(0));
+    let answer: Value = serde_json::from_slice(&blocked.stdout).unwrap();
+    assert_eq!(
+        answer,
+        serde_json::json!({"decision": "deny", "reason": "secrets stay out of reach"})
     );
+
+    // Gemini CLI runs a rewrite without asking anyone: it blocks, saying what would have run...
+    let python = input(
+        "run_shell_command",
+        serde_json::json!({"command": "python x.py"}),
+    );
+    let rewritten = hooks(&["gemini", "--config", config], Some(&python));
+    let answer: Value = serde_json::from_slice(&rewritten.stdout).unwrap();
+    assert_eq!(answer["decision"], "deny", "{answer}");
+    assert!(
+        answer["reason"].as_str().unwrap().contains("`python3 x.py`"),
+        "{answer}"
+    );
+    // ...unless the entry that rewrote it opts in.
+    let opted_in = ADAPTER_POLICY.replace(
+        "      name: python3\n",
+        "      name: python3\n      apply_rewrites: true\n",
+    );
+    let (_dir, file) = scratch("gemini-adapter-opted-in", &opted_in);
+    let rewritten = hooks(&["gemini", "--config", file.to_str().unwrap()], Some(&python));
     let answer: Value = serde_json::from_slice(&rewritten.stdout).unwrap();
     assert_eq!(
-        answer["hookSpecificOutput"]["tool_input"]["command"],
-        "python3 x.py"
+        answer["hookSpecificOutput"]["tool_input"],
+        serde_json::json!({"command": "python3 x.py"})
     );
 }
 

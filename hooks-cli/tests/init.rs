@@ -121,7 +121,7 @@ fn an_existing_hooks_file_is_never_overwritten() {
     for event in ["BeforeTool", "AfterTool", "BeforeAgent"] {
         assert_eq!(
             settings["hooks"][event][0]["hooks"][0]["command"],
-            "hooks gemini --config \"$GEMINI_PROJECT_DIR\"/team.yaml"
+            "hooks gemini --config \"${GEMINI_PROJECT_DIR}/team.yaml\""
         );
     }
 }
