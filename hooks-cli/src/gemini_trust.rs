@@ -80,11 +80,9 @@ pub fn of(project: &Path) -> Trust {
         })
         .max_by_key(|(depth, _, _)| *depth);
     match decision {
-        Some((_, folder, true)) => Trust::Trusted(format!(
-            "{} trusts {}",
-            file.display(),
-            folder.display()
-        )),
+        Some((_, folder, true)) => {
+            Trust::Trusted(format!("{} trusts {}", file.display(), folder.display()))
+        }
         Some((_, folder, false)) => Trust::Untrusted(format!(
             "{} says not to trust {}",
             file.display(),

@@ -69,7 +69,10 @@ fn the_approval_module_asks_in_each_agents_terms() {
     assert_eq!(gemini.status.code(), Some(0), "{gemini:?}");
     let answer = stdout_json(&gemini);
     assert_eq!(answer["decision"], "deny");
-    assert!(answer["reason"].as_str().unwrap().contains("cannot ask"), "{answer}");
+    assert!(
+        answer["reason"].as_str().unwrap().contains("cannot ask"),
+        "{answer}"
+    );
 
     let cursor = run(
         "cursor",

@@ -330,7 +330,10 @@ fn adapters_fail_closed_when_the_policy_cannot_decide() {
     let answer: Value = serde_json::from_slice(&missing.stdout).unwrap();
     assert_eq!(answer["decision"], "deny");
     assert!(
-        answer["reason"].as_str().unwrap().contains("could not decide"),
+        answer["reason"]
+            .as_str()
+            .unwrap()
+            .contains("could not decide"),
         "{answer}"
     );
 }
@@ -367,7 +370,10 @@ fn gemini_adapter_answers_in_gemini_clis_protocol() {
     let answer: Value = serde_json::from_slice(&rewritten.stdout).unwrap();
     assert_eq!(answer["decision"], "deny", "{answer}");
     assert!(
-        answer["reason"].as_str().unwrap().contains("`python3 x.py`"),
+        answer["reason"]
+            .as_str()
+            .unwrap()
+            .contains("`python3 x.py`"),
         "{answer}"
     );
     // ...unless the entry that rewrote it opts in.
@@ -376,7 +382,10 @@ fn gemini_adapter_answers_in_gemini_clis_protocol() {
         "      name: python3\n      apply_rewrites: true\n",
     );
     let (_dir, file) = scratch("gemini-adapter-opted-in", &opted_in);
-    let rewritten = hooks(&["gemini", "--config", file.to_str().unwrap()], Some(&python));
+    let rewritten = hooks(
+        &["gemini", "--config", file.to_str().unwrap()],
+        Some(&python),
+    );
     let answer: Value = serde_json::from_slice(&rewritten.stdout).unwrap();
     assert_eq!(
         answer["hookSpecificOutput"]["tool_input"],

@@ -3,10 +3,10 @@
 //! same decisions under our runner as under Claude Code's rules.
 #![allow(clippy::unwrap_used, missing_docs)]
 
+use hooks_config::interop::Rewrites;
 use hooks_config::interop::claude::{self, CLAUDE, import_settings};
 use hooks_config::interop::codex::{self, CODEX};
 use hooks_config::interop::gemini::{self, GEMINI};
-use hooks_config::interop::Rewrites;
 use hooks_core::{EmitResult, HookRegistry, HookResult, MessageLevel, events};
 use serde_json::{Value, json};
 
@@ -280,29 +280,66 @@ async fn gemini_answers_in_its_protocol() {
 
     let ask = outcome("tool:pre", &data, vec![HookResult::ask("sure?")]).await;
     let asked = stdout_json(&gemini::answer("BeforeTool", &data, &ask, Rewrites::Block));
-    assert_eq!(asked["decision"], "deny", "Gemini CLI cannot ask: fail closed");
-    assert!(asked["reason"].as_str().unwrap().contains("sure?"), "{asked}");
+    assert_eq!(
+        asked["decision"], "deny",
+        "Gemini CLI cannot ask: fail closed"
+    );
+    assert!(
+        asked["reason"].as_str().unwrap().contains("sure?"),
+        "{asked}"
+    );
 
     // A rewrite runs unconfirmed under Gemini CLI: applied only when the entries opted in,
     // whole (Gemini CLI 0.61 replaces the arguments with it, so an argument can be removed).
     let mut changed = data.clone();
     changed["tool_input"] = json!({"command": "ls -la"});
     let modified = outcome("tool:pre", &data, vec![HookResult::modify(changed)]).await;
-    let json = stdout_json(&gemini::answer("BeforeTool", &data, &modified, Rewrites::Apply));
-    assert_eq!(json["hookSpecificOutput"]["tool_input"], json!({"command": "ls -la"}));
-    let json = stdout_json(&gemini::answer("BeforeTool", &data, &modified, Rewrites::Block));
+    let json = stdout_json(&gemini::answer(
+        "BeforeTool",
+        &data,
+        &modified,
+        Rewrites::Apply,
+    ));
+    assert_eq!(
+        json["hookSpecificOutput"]["tool_input"],
+        json!({"command": "ls -la"})
+    );
+    let json = stdout_json(&gemini::answer(
+        "BeforeTool",
+        &data,
+        &modified,
+        Rewrites::Block,
+    ));
     assert_eq!(json["decision"], "deny");
     let reason = json["reason"].as_str().unwrap();
-    assert!(reason.contains("`ls -la`"), "says what would have run: {reason}");
+    assert!(
+        reason.contains("`ls -la`"),
+        "says what would have run: {reason}"
+    );
     assert!(reason.contains("apply_rewrites: true"), "{reason}");
 
     let context = outcome("tool:post", &data, vec![HookResult::inject("note")]).await;
-    let json = stdout_json(&gemini::answer("AfterTool", &data, &context, Rewrites::Block));
+    let json = stdout_json(&gemini::answer(
+        "AfterTool",
+        &data,
+        &context,
+        Rewrites::Block,
+    ));
     assert_eq!(json["hookSpecificOutput"]["additionalContext"], "note");
 
     // Where Gemini CLI ignores the decision, the user still reads the reason.
-    let start = outcome("session:start", &json!({}), vec![HookResult::deny("not here")]).await;
-    let json = stdout_json(&gemini::answer("SessionStart", &json!({}), &start, Rewrites::Block));
+    let start = outcome(
+        "session:start",
+        &json!({}),
+        vec![HookResult::deny("not here")],
+    )
+    .await;
+    let json = stdout_json(&gemini::answer(
+        "SessionStart",
+        &json!({}),
+        &start,
+        Rewrites::Block,
+    ));
     assert_eq!(json["decision"], "deny");
     assert_eq!(json["systemMessage"], "not here");
 }
@@ -365,33 +402,42 @@ command = "./check-tests.sh"
 #[test]
 fn codex_hooks_json_and_config_toml_import_as_the_same_entries() {
     let file = std::path::Path::new(".codex/hooks.json");
-    let imported =
-        hooks_config::settings::import_hooks(&CODEX, CODEX_HOOKS_JSON, file).unwrap();
+    let imported = hooks_config::settings::import_hooks(&CODEX, CODEX_HOOKS_JSON, file).unwrap();
     let events: Vec<&str> = imported.entries.iter().map(|e| e.event.as_str()).collect();
     assert_eq!(events, ["tool:pre", "codex:subagent_stop"]);
     let yaml = imported.to_yaml();
     assert!(yaml.contains("by `hooks import codex`"), "{yaml}");
     assert!(yaml.contains("# PreToolUse"), "{yaml}");
     assert!(
-        imported.notes.iter().any(|note| note.contains("`statusMessage`")),
+        imported
+            .notes
+            .iter()
+            .any(|note| note.contains("`statusMessage`")),
         "{:?}",
         imported.notes
     );
     // What it writes loads back.
-    hooks_config::load_str(&yaml, std::path::Path::new("imported.yaml"), std::path::Path::new("."))
-        .unwrap();
+    hooks_config::load_str(
+        &yaml,
+        std::path::Path::new("imported.yaml"),
+        std::path::Path::new("."),
+    )
+    .unwrap();
 
-    let toml = codex::import_config_toml(CODEX_CONFIG_TOML, std::path::Path::new("config.toml"))
-        .unwrap();
+    let toml =
+        codex::import_config_toml(CODEX_CONFIG_TOML, std::path::Path::new("config.toml")).unwrap();
     let events: Vec<&str> = toml.entries.iter().map(|e| e.event.as_str()).collect();
     assert_eq!(events, ["tool:pre", "prompt:complete"]);
-    assert_eq!(toml.entries[0].matcher.as_ref().unwrap().to_string(), "Bash");
+    assert_eq!(
+        toml.entries[0].matcher.as_ref().unwrap().to_string(),
+        "Bash"
+    );
 
-    let broken = codex::import_config_toml("[[hooks.Stop]\n", std::path::Path::new("c.toml"))
-        .unwrap_err();
+    let broken =
+        codex::import_config_toml("[[hooks.Stop]\n", std::path::Path::new("c.toml")).unwrap_err();
     assert!(broken.to_string().contains("not valid TOML"), "{broken}");
-    let none = codex::import_config_toml("model = \"x\"\n", std::path::Path::new("c.toml"))
-        .unwrap_err();
+    let none =
+        codex::import_config_toml("model = \"x\"\n", std::path::Path::new("c.toml")).unwrap_err();
     assert!(none.to_string().contains("no `hooks` section"), "{none}");
 }
 
