@@ -433,3 +433,52 @@ fn import_claude_writes_yaml_that_check_accepts_and_says_what_it_left_out() {
     let broken = hooks(&["import", "claude", "/nonexistent/settings.json"], None);
     assert_eq!(broken.status.code(), Some(1));
 }
+
+#[test]
+fn import_codex_reads_hooks_json_and_config_toml() {
+    let dir = std::env::temp_dir().join(format!("hooks-cli-{}-import-codex", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let hooks_json = dir.join("hooks.json");
+    std::fs::write(
+        &hooks_json,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5}]}],
+                      "SubagentStop": [{"hooks": [{"type": "command", "command": "./done.sh"}]}]}}"#,
+    )
+    .unwrap();
+    let config_toml = dir.join("config.toml");
+    std::fs::write(
+        &config_toml,
+        "model = \"gpt-5\"\n\n[[hooks.UserPromptSubmit]]\n[[hooks.UserPromptSubmit.hooks]]\ntype = \"command\"\ncommand = \"./scan.sh\"\ntimeout = 2\n",
+    )
+    .unwrap();
+    for (settings, expected) in [
+        (
+            &hooks_json,
+            ["\"tool:pre\":  # PreToolUse", "\"codex:subagent_stop\":"],
+        ),
+        (
+            &config_toml,
+            ["\"prompt:submit\":  # UserPromptSubmit", "timeout_ms: 2000"],
+        ),
+    ] {
+        let out = dir.join("imported.yaml");
+        let import = hooks(
+            &[
+                "import",
+                "codex",
+                settings.to_str().unwrap(),
+                "--output",
+                out.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(import.status.code(), Some(0), "{}", text(&import.stderr));
+        let yaml = std::fs::read_to_string(&out).unwrap();
+        for line in expected {
+            assert!(yaml.contains(line), "{line}: {yaml}");
+        }
+        let check = hooks(&["check", out.to_str().unwrap()], None);
+        assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    }
+}
