@@ -526,3 +526,28 @@ async fn entries_merge_with_in_process_hooks_by_priority_and_file_order() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn apply_rewrites_is_a_switch_of_the_entries_that_can_rewrite() {
+    let yaml = "hooks:\n  PreToolUse:\n    - type: command\n      name: fix\n      command: \"true\"\n      apply_rewrites: true\n    - type: command\n      name: plain\n      command: \"true\"\n";
+    let config = hooks_config::load_str(yaml, Path::new("h.yaml"), Path::new(".")).unwrap();
+    assert!(config.applies_rewrites("fix"));
+    assert!(!config.applies_rewrites("plain"));
+    assert!(!config.applies_rewrites("a module's hook"));
+
+    let found = errors(
+        "hooks:\n  PreToolUse:\n    - type: matcher\n      match: {tool: Bash}\n      action: block\n      apply_rewrites: true\n    - type: command\n      command: \"true\"\n      apply_rewrites: sometimes\n",
+    );
+    assert!(
+        found.iter().any(
+            |(line, _, message)| *line == 6 && message.contains("unknown key `apply_rewrites`")
+        ),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(line, _, message)| *line == 9 && message.contains("true or false")),
+        "{found:?}"
+    );
+}
