@@ -187,7 +187,7 @@ fn codex_specific(event: &str, specific: &serde_json::Value) -> Result<(), Strin
                     .as_object()
                     .is_some_and(|d| d.keys().all(|k| k == "behavior" || k == "message"));
                 if behavior != Some(&Value::from("deny"))
-                    || !message.is_some_and(|m| !m.trim().is_empty())
+                    || message.is_none_or(|m| m.trim().is_empty())
                     || !keys_ok
                 {
                     return Err(format!("PermissionRequest decision {value}"));
