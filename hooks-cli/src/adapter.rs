@@ -87,11 +87,13 @@ pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
         Err(error) => return fail_closed(format!("cannot start the runtime: {error}")),
     };
     let outcome = runtime.block_on(registry.emit(&mapped.event, mapped.data.clone()));
-    let rewrites = Rewrites::of(&policy, &outcome);
+    let rewrites = Rewrites::of(&policy);
     match agent {
-        Agent::Claude => claude::answer(&mapped.agent_event, &mapped.data, &outcome),
-        Agent::Gemini => gemini::answer(&mapped.agent_event, &mapped.data, &outcome, rewrites),
-        Agent::Codex => codex::answer(&mapped.agent_event, &mapped.data, &outcome, rewrites),
+        Agent::Claude => {
+            claude::answer_with(&mapped.agent_event, &mapped.data, &outcome, &rewrites)
+        }
+        Agent::Gemini => gemini::answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites),
+        Agent::Codex => codex::answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites),
         Agent::Cursor => cursor::answer(&mapped.agent_event, &outcome),
     }
 }

@@ -17,9 +17,9 @@
 //!   `hooks <agent> --config FILE` to the agent's project settings, merged with the hooks
 //!   there, with a backup and a diff. For Gemini CLI it says where Gemini CLI runs project
 //!   hooks, and warns when the folder is not trusted.
-//! - `hooks import claude SETTINGS.json [--output FILE]`, `hooks import codex
-//!   .codex/hooks.json|.codex/config.toml [--output FILE]`: the hooks of a Claude Code or Codex
-//!   CLI settings file as our YAML; what has no equivalent is said on stderr and in the file's
+//! - `hooks import claude SETTINGS.json|PLUGIN_DIR [--output FILE]`, `hooks import codex
+//!   .codex/hooks.json|.codex/config.toml [--output FILE]`: the hooks of a Claude Code
+//!   settings file or plugin, or of Codex CLI's hooks, as our YAML; what has no equivalent is said on stderr and in the file's
 //!   header.
 //!
 //! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error (or, for the
@@ -59,7 +59,8 @@ enum Command {
         /// The hooks YAML file.
         #[arg(long)]
         config: PathBuf,
-        /// The event (canonical name, alias or custom `namespace:name`).
+        /// The event: a canonical name, an alias, a custom `namespace:name`, or a Claude Code or
+        /// Gemini CLI event name (`Stop`, `BeforeTool`, ...).
         #[arg(long)]
         event: String,
         /// The event data as a JSON object; `-` reads it from stdin.
@@ -130,7 +131,7 @@ enum Command {
         /// The agent whose settings these are.
         #[arg(value_enum)]
         agent: ImportFrom,
-        /// The settings file.
+        /// The settings file, or a Claude Code plugin's directory (its `hooks/hooks.json`).
         settings: PathBuf,
         /// Where to write the YAML (default: stdout).
         #[arg(long, short)]
@@ -224,16 +225,20 @@ fn import(
     output: Option<&std::path::Path>,
 ) -> ExitCode {
     use hooks_config::interop::{claude, codex};
-    let text = match std::fs::read_to_string(settings) {
-        Ok(text) => text,
-        Err(error) => return fail(format!("cannot read {}: {error}", settings.display())),
-    };
-    let is_toml = settings.extension().is_some_and(|ext| ext == "toml");
-    let imported = match (agent, is_toml) {
-        (ImportFrom::Claude, _) => claude::import_settings(&text, settings),
-        (ImportFrom::Codex, true) => codex::import_config_toml(&text, settings),
-        (ImportFrom::Codex, false) => {
-            hooks_config::settings::import_hooks(&codex::CODEX, &text, settings)
+    let imported = if matches!(agent, ImportFrom::Claude) && settings.is_dir() {
+        claude::import_plugin(settings)
+    } else {
+        let text = match std::fs::read_to_string(settings) {
+            Ok(text) => text,
+            Err(error) => return fail(format!("cannot read {}: {error}", settings.display())),
+        };
+        let is_toml = settings.extension().is_some_and(|ext| ext == "toml");
+        match (agent, is_toml) {
+            (ImportFrom::Claude, _) => claude::import_settings(&text, settings),
+            (ImportFrom::Codex, true) => codex::import_config_toml(&text, settings),
+            (ImportFrom::Codex, false) => {
+                hooks_config::settings::import_hooks(&codex::CODEX, &text, settings)
+            }
         }
     };
     let imported = match imported {
@@ -294,8 +299,8 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn eval(config: &std::path::Path, event: &str, data: &str) -> ExitCode {
-    let event = match events::canonicalize(event) {
-        Ok(event) => event.to_owned(),
+    let event = match hooks_config::interop::event_named(event) {
+        Ok(event) => event,
         Err(problem) => return fail(format!("--event: {problem}")),
     };
     let text = if data == "-" {

@@ -379,7 +379,7 @@ fn gemini_adapter_answers_in_gemini_clis_protocol() {
     // ...unless the entry that rewrote it opts in.
     let opted_in = ADAPTER_POLICY.replace(
         "      name: python3\n",
-        "      name: python3\n      apply_rewrites: true\n",
+        "      name: python3\n      rewrite: apply\n",
     );
     let (_dir, file) = scratch("gemini-adapter-opted-in", &opted_in);
     let rewritten = hooks(

@@ -33,17 +33,15 @@ const POLICY: &str = r#"hooks:
     - type: command
       name: python3
       matcher: Bash
-      apply_rewrites: true
+      rewrite: apply
       command: "grep -q 'python x.py' && echo '{\"action\": \"modify\", \"modified_args\": {\"command\": \"python3 x.py\"}}' || true"
   approval:required:
+    - type: command
+      command: "grep -q '\"command\":\"curl' && { echo 'no network from here' >&2; exit 2; } || true"
     - type: matcher
-      match: {tool: Bash, args: {command: "curl*"}}
-      action: block
-      message: "no network from here"
-    - type: matcher
-      match: {tool: Bash, args: {command: "make*"}}
+      match: {args: {}}
       action: ask
-      message: "run make?"
+      message: "run it?"
   PostToolUse:
     - type: matcher
       match: {tool: Bash}
@@ -199,7 +197,7 @@ fn a_rewrite_blocks_saying_what_would_run_unless_its_entry_opts_in() {
     let reason = specific["permissionDecisionReason"].as_str().unwrap();
     assert!(reason.contains("`npm publish --dry-run`"), "{reason}");
     assert!(reason.contains("`dry_run`"), "names the hook: {reason}");
-    assert!(reason.contains("apply_rewrites: true"), "{reason}");
+    assert!(reason.contains("rewrite: apply"), "{reason}");
 
     let applied = codex(&config, "PreToolUse", &bash("PreToolUse", "python x.py"));
     let specific = &answer(&applied)["hookSpecificOutput"];

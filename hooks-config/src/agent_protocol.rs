@@ -3,6 +3,7 @@
 //! scripts the stdin they expect; the adapters in [`interop`](crate::interop) use the tables both
 //! ways.
 
+use hooks_core::events::EventNameError;
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
     PROVIDER_REQUEST, PROVIDER_RESPONSE, SESSION_END, SESSION_START, TOOL_ERROR, TOOL_POST,
@@ -129,6 +130,51 @@ impl Protocol {
     }
 }
 
+/// The event a hooks file or `hooks eval` means by `name`: a canonical name, an alias, a custom
+/// `namespace:name`, or the name of a Claude Code or Gemini CLI event, mapped as `hooks claude`
+/// and `hooks gemini` map it (`Stop` is `prompt:complete`, `BeforeTool` is `tool:pre`,
+/// `SubagentStop` is `claude:subagent_stop`).
+///
+/// ```
+/// use hooks_config::interop::event_named;
+///
+/// assert_eq!(event_named("Stop").unwrap(), "prompt:complete");
+/// assert_eq!(event_named("BeforeAgent").unwrap(), "prompt:submit");
+/// assert_eq!(event_named("SubagentStop").unwrap(), "claude:subagent_stop");
+/// assert_eq!(event_named("tool:pre").unwrap(), "tool:pre");
+/// let typo = event_named("UserPromptSubmitt").unwrap_err();
+/// assert_eq!(typo.suggestion(), Some("UserPromptSubmit"));
+/// ```
+pub fn event_named(name: &str) -> Result<String, EventNameError> {
+    let error = match hooks_core::events::canonicalize(name) {
+        Ok(canonical) => return Ok(canonical.to_owned()),
+        Err(error) => error,
+    };
+    let agents = [&CLAUDE, &GEMINI];
+    for protocol in agents {
+        if protocol.events.iter().any(|(theirs, _)| *theirs == name) {
+            if let Ok(event) = protocol.canonical_event(name) {
+                return Ok(event);
+            }
+        }
+    }
+    match error {
+        EventNameError::NotNamespaced { name, suggestion } => {
+            let agent_names = agents
+                .iter()
+                .flat_map(|protocol| protocol.events.iter().map(|(theirs, _)| *theirs));
+            let known = hooks_core::events::CANONICAL
+                .iter()
+                .copied()
+                .chain(hooks_core::events::ALIASES.iter().map(|(alias, _)| *alias))
+                .chain(agent_names);
+            let suggestion = hooks_core::events::closest(&name, known).or(suggestion);
+            Err(EventNameError::NotNamespaced { name, suggestion })
+        }
+        other => Err(other),
+    }
+}
+
 /// Claude Code's hook protocol.
 pub const CLAUDE: Protocol = Protocol {
     agent: "claude",
@@ -146,6 +192,7 @@ pub const CLAUDE: Protocol = Protocol {
         ("PostCompact", Some(CONTEXT_POST_COMPACT)),
         ("SubagentStart", None),
         ("SubagentStop", None),
+        ("Setup", None),
     ],
     fields: &[("tool_response", "tool_result")],
 };

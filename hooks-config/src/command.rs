@@ -4,7 +4,7 @@
 //! The process runs under [`hooks_std::process::run`]: in its own process group, killed with
 //! everything it started when it ends or at its timeout, its output capped.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hooks_core::HookResult;
 use hooks_std::process::{self, Finished, OUTPUT_CAP, ProcessError};
@@ -15,9 +15,20 @@ use crate::failure::Failure;
 use crate::request::request;
 use crate::{CommandHook, Entry};
 
-/// `sh -c command` in `dir`, as every command hook runs, with the project directory in the
-/// environment (under our name and Claude Code's).
-pub(crate) fn shell(command: &str, dir: &Path) -> tokio::process::Command {
+/// Where the command hooks of a file run, and what they are told about it.
+#[derive(Debug, Clone)]
+pub(crate) struct Site {
+    /// The working directory, in `HOOKS_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`.
+    pub(crate) project_dir: PathBuf,
+    /// A Claude Code plugin's root directory, in `CLAUDE_PLUGIN_ROOT`.
+    pub(crate) plugin_root: Option<PathBuf>,
+}
+
+/// `sh -c command` in the project directory, as every command hook runs, with the project
+/// directory in the environment (under our name and Claude Code's), and a plugin's root where
+/// the hook is a plugin's.
+pub(crate) fn shell(command: &str, site: &Site) -> tokio::process::Command {
+    let dir: &Path = &site.project_dir;
     let mut shell = tokio::process::Command::new("sh");
     shell
         .arg("-c")
@@ -25,6 +36,9 @@ pub(crate) fn shell(command: &str, dir: &Path) -> tokio::process::Command {
         .current_dir(dir)
         .env("HOOKS_PROJECT_DIR", dir)
         .env("CLAUDE_PROJECT_DIR", dir);
+    if let Some(root) = &site.plugin_root {
+        shell.env("CLAUDE_PLUGIN_ROOT", root);
+    }
     shell
 }
 
@@ -32,14 +46,14 @@ pub(crate) fn shell(command: &str, dir: &Path) -> tokio::process::Command {
 pub(crate) async fn answer(
     hook: &CommandHook,
     entry: &Entry,
-    project_dir: &Path,
+    site: &Site,
     data: &Value,
 ) -> HookResult {
-    let input = Value::Object(request(entry, project_dir, data)).to_string();
+    let input = Value::Object(request(entry, &site.project_dir, data)).to_string();
     if hook.fire_and_forget {
-        let (hook, name, dir) = (hook.clone(), entry.name.clone(), project_dir.to_path_buf());
+        let (hook, name, site) = (hook.clone(), entry.name.clone(), site.clone());
         tokio::spawn(async move {
-            let ended = process::run(shell(&hook.command, &dir), input.as_bytes(), hook.timeout);
+            let ended = process::run(shell(&hook.command, &site), input.as_bytes(), hook.timeout);
             let failure = match ended.await {
                 Ok(finished) => finished.failure(),
                 Err(failure) => Some(failure),
@@ -50,12 +64,7 @@ pub(crate) async fn answer(
         });
         return HookResult::cont();
     }
-    let ended = process::run(
-        shell(&hook.command, project_dir),
-        input.as_bytes(),
-        hook.timeout,
-    )
-    .await;
+    let ended = process::run(shell(&hook.command, site), input.as_bytes(), hook.timeout).await;
     ended
         .map_err(Failure::from)
         .and_then(|finished| interpret(&finished, &entry.event, data))
@@ -77,9 +86,14 @@ fn interpret(finished: &Finished, event: &str, data: &Value) -> Result<HookResul
         Some(0) if finished.truncated => {
             Err(ProcessError::OutputOverCap { cap: OUTPUT_CAP }.into())
         }
-        Some(0) => {
-            parse_stdout(finished.stdout_text().trim(), event, data).map_err(Failure::Answer)
-        }
+        Some(0) => match std::str::from_utf8(&finished.stdout) {
+            Ok(stdout) => parse_stdout(stdout.trim(), event, data).map_err(Failure::Answer),
+            // Not text at all: not the plain output Claude Code reads as a success.
+            Err(_) => Err(Failure::Answer(format!(
+                "printed bytes that are not UTF-8 text: `{}`",
+                finished.stdout_text().chars().take(60).collect::<String>()
+            ))),
+        },
         _ => Err(finished.failure().unwrap_or(ProcessError::Signal(0)).into()),
     }
 }

@@ -36,10 +36,23 @@ pub struct Entry {
     pub matcher: Option<EventMatcher>,
     /// What it does.
     pub hook: HookKind,
-    /// `apply_rewrites: true`: under an agent that cannot show a rewrite to the user before it
-    /// runs (Gemini CLI, Codex CLI), this entry's rewrites of the event data are applied as
-    /// they are; without it such a rewrite blocks, saying what would have run.
-    pub apply_rewrites: bool,
+    /// What an agent adapter does with this entry's rewrite of a tool call.
+    pub rewrite: Rewrite,
+}
+
+/// What an agent adapter (`hooks claude`, ...) does with an entry's rewrite of a tool call
+/// (`rewrite:` in a hooks file).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Rewrite {
+    /// The agent's user confirms the rewritten call (Claude Code's `ask`); where the agent
+    /// cannot ask, the call is blocked with what would have run. The default: a rewrite nobody
+    /// sees could turn a harmless call into anything.
+    #[default]
+    Confirm,
+    /// The rewritten call runs without anyone confirming it, and without the agent's own
+    /// permission prompt (Claude Code's `allow` with `updatedInput`). For rewriters that are
+    /// trusted as much as the agent itself; headless agents need it to run rewrites at all.
+    Apply,
 }
 
 /// A command hook's timeout when the entry gives none.

@@ -107,7 +107,7 @@ pub use answer_cache::AnswerCache;
 pub use config_error::{ConfigError, ConfigErrors};
 pub use entry::{
     CommandHook, DEFAULT_COMMAND_TIMEOUT, Entry, HookKind, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT,
-    Provider,
+    Provider, Rewrite,
 };
 pub use event_matcher::EventMatcher;
 pub use failure::OnFailure;

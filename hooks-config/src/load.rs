@@ -9,13 +9,14 @@ use marked_yaml::types::{MarkedMappingNode, MarkedScalarNode};
 use marked_yaml::{LoadError, Node, Span};
 use regex::Regex;
 
+use hooks_core::events::fields::TOOL_NAME;
 use hooks_std::catalog::{ModuleCatalog, ModuleContext};
 
 use crate::modules::{self, ConfiguredModule};
 use crate::{
     Action, AnswerCache, CommandHook, ConfigError, ConfigErrors, DEFAULT_COMMAND_TIMEOUT, Entry,
     EventMatcher, HookKind, HooksConfig, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook,
-    OnFailure, Pattern, Provider,
+    OnFailure, Pattern, Provider, Rewrite,
 };
 
 struct Loader<'c> {
@@ -54,7 +55,7 @@ fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
             "on_failure",
             "async",
             "persistent",
-            "apply_rewrites",
+            "rewrite",
         ],
         "matcher" => &["type", "name", "priority", "match", "action", "message"],
         "http" => &[
@@ -66,7 +67,7 @@ fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
             "headers",
             "timeout_ms",
             "on_failure",
-            "apply_rewrites",
+            "rewrite",
         ],
         "llm" => &[
             "type",
@@ -84,7 +85,6 @@ fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
             "cache_size",
             "timeout_ms",
             "on_failure",
-            "apply_rewrites",
         ],
         _ => return None,
     })
@@ -225,8 +225,8 @@ impl Loader<'_> {
         };
         let mut entries = Vec::new();
         for (event_key, list) in hooks.iter() {
-            let event = match hooks_core::events::canonicalize(event_key.as_str()) {
-                Ok(canonical) => canonical.to_owned(),
+            let event = match crate::agent_protocol::event_named(event_key.as_str()) {
+                Ok(canonical) => canonical,
                 Err(problem) => {
                     self.error(event_key.span(), problem.to_string());
                     continue;
@@ -266,9 +266,9 @@ impl Loader<'_> {
             .string(mapping, "name", context)
             .unwrap_or_else(|| format!("{}:{line}:{kind}", self.file.display()));
         let priority = self.priority(mapping, context);
-        let hook = self.hook(mapping, &kind, context)?;
+        let hook = self.hook(mapping, &kind, event, context)?;
         let matcher = self.event_matcher(mapping, context);
-        let apply_rewrites = self.flag(mapping, "apply_rewrites", context);
+        let rewrite = self.rewrite(mapping, context);
         Some(Entry {
             event: event.to_owned(),
             event_as_written: written.to_owned(),
@@ -277,7 +277,7 @@ impl Loader<'_> {
             line,
             matcher,
             hook,
-            apply_rewrites,
+            rewrite,
         })
     }
 
@@ -299,7 +299,13 @@ impl Loader<'_> {
     }
 
     /// What an entry of type `kind` does, its keys checked against those of its type.
-    fn hook(&mut self, mapping: &MarkedMappingNode, kind: &str, context: &str) -> Option<HookKind> {
+    fn hook(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        kind: &str,
+        event: &str,
+        context: &str,
+    ) -> Option<HookKind> {
         let Some(keys) = keys_of(kind) else {
             let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
             self.error(
@@ -311,7 +317,7 @@ impl Loader<'_> {
         self.known_keys(mapping, keys, context);
         match kind {
             "command" => self.command(mapping, context).map(HookKind::Command),
-            "matcher" => self.matcher(mapping, context).map(HookKind::Matcher),
+            "matcher" => self.matcher(mapping, event, context).map(HookKind::Matcher),
             "http" => self.http(mapping, context).map(HookKind::Http),
             _ => self.llm(mapping, context).map(HookKind::Llm),
         }
@@ -547,6 +553,24 @@ impl Loader<'_> {
         })
     }
 
+    /// The `rewrite` of an entry: `confirm` unless it says `apply`.
+    fn rewrite(&mut self, mapping: &MarkedMappingNode, context: &str) -> Rewrite {
+        match self.scalar(mapping, "rewrite", "confirm or apply", context) {
+            Some(scalar) => match scalar.as_str() {
+                "confirm" => Rewrite::Confirm,
+                "apply" => Rewrite::Apply,
+                other => {
+                    self.error(
+                        scalar.span(),
+                        format!("`rewrite` must be confirm or apply, not `{other}`"),
+                    );
+                    Rewrite::Confirm
+                }
+            },
+            None => Rewrite::Confirm,
+        }
+    }
+
     fn on_failure(&mut self, mapping: &MarkedMappingNode, context: &str) -> OnFailure {
         match self.scalar(mapping, "on_failure", "warn, block or ignore", context) {
             Some(scalar) => match scalar.as_str() {
@@ -565,7 +589,12 @@ impl Loader<'_> {
         }
     }
 
-    fn matcher(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<MatcherHook> {
+    fn matcher(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        event: &str,
+        context: &str,
+    ) -> Option<MatcherHook> {
         let action = self.action(mapping, context)?;
         let message = self.string(mapping, "message", context);
         if matches!(action, Action::Ask | Action::Inject) && message.is_none() {
@@ -589,12 +618,50 @@ impl Loader<'_> {
             return None;
         };
         self.known_keys(conditions, &["tool", "args"], "`match`");
+        self.conditions_can_match(conditions, event);
         Some(MatcherHook {
             tool: self.tool_pattern(conditions),
             args: self.arg_patterns(conditions),
             action,
             message,
         })
+    }
+
+    /// On an event without a tool call, `args` keys match the event's own fields: a condition
+    /// on a tool, or on a field the event never carries, could never match, and a rule that
+    /// never fires must not pass as a guard. Custom events, whose fields nobody lists, pass.
+    fn conditions_can_match(&mut self, conditions: &MarkedMappingNode, event: &str) {
+        let Some(fields) = hooks_core::events::fields::of(event) else {
+            return;
+        };
+        let fields = fields.fields();
+        if fields.contains(&TOOL_NAME) {
+            return;
+        }
+        let listed = fields.join(", ");
+        if let Some(tool) = conditions.get_node("tool") {
+            self.error(
+                tool.span(),
+                format!(
+                    "`match.tool` can never match on `{event}`: the event carries no tool call \
+                     (its fields: {listed})"
+                ),
+            );
+        }
+        if let Some(Node::Mapping(args)) = conditions.get_node("args") {
+            for (key, _) in args.iter() {
+                if !fields.contains(&key.as_str()) {
+                    self.error(
+                        key.span(),
+                        format!(
+                            "`match.args.{}` can never match on `{event}`: without a tool call \
+                             `args` matches the event's own fields ({listed})",
+                            key.as_str()
+                        ),
+                    );
+                }
+            }
+        }
     }
 
     /// The `action` of a matcher entry.
@@ -753,6 +820,7 @@ pub fn load_str_with(
         Ok(HooksConfig {
             file: file.to_path_buf(),
             project_dir: project_dir.to_path_buf(),
+            plugin_root: None,
             modules,
             entries,
         })
@@ -762,10 +830,14 @@ pub fn load_str_with(
     }
 }
 
-/// Loads a hooks file: our YAML, or (a `.json` file) a Claude Code settings file, whose hooks
-/// are converted as `hooks import claude` converts them; a hook with no equivalent here is an
-/// error rather than silently missing. Command hooks run in the file's directory (for a file in
-/// `.claude/`, the project directory above it, as in Claude Code).
+/// Loads a hooks file: our YAML, or (a `.json` file) a Claude Code settings file or plugin
+/// hooks file, whose hooks are converted as `hooks import claude` converts them; a hook with no
+/// equivalent here is an error rather than silently missing.
+///
+/// Command hooks run in the file's directory; for a file in `.claude/`, the project directory
+/// above it, as in Claude Code. A plugin's `<plugin>/hooks/hooks.json` is the exception, as in
+/// Claude Code: its hooks run in the project (`CLAUDE_PROJECT_DIR`, else the current directory)
+/// with `CLAUDE_PLUGIN_ROOT` set to the plugin's directory.
 pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
     load_file_with(path, &ModuleCatalog::standard())
 }
@@ -780,7 +852,10 @@ pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfi
             message: format!("cannot read the file: {error}"),
         }])
     })?;
-    let mut project_dir = path
+    // Absolute, so that the directory hooks are told (`cwd`, `CLAUDE_PROJECT_DIR`) means the
+    // same wherever they `cd`; `--config hooks.yaml` would otherwise give them `.`.
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut project_dir = absolute
         .parent()
         .filter(|dir| !dir.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
@@ -788,14 +863,14 @@ pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfi
         .extension()
         .is_some_and(|extension| extension == "json")
     {
-        if project_dir
+        let plugin_root = crate::settings::plugin_root_of(&absolute);
+        if plugin_root.is_some() {
+            project_dir = current_project_dir().unwrap_or(project_dir);
+        } else if project_dir
             .file_name()
             .is_some_and(|name| name == ".claude")
         {
             project_dir.pop();
-            if project_dir.as_os_str().is_empty() {
-                project_dir = PathBuf::from(".");
-            }
         }
         let imported = crate::settings::import_settings(&text, path)?;
         if !imported.left_out.is_empty() {
@@ -804,9 +879,19 @@ pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfi
         return Ok(HooksConfig {
             file: path.to_path_buf(),
             project_dir,
+            plugin_root,
             modules: Vec::new(),
             entries: imported.entries,
         });
     }
     load_str_with(&text, path, &project_dir, catalog)
+}
+
+/// The project a plugin's hooks run in: Claude Code's `CLAUDE_PROJECT_DIR` when it started us,
+/// else the directory we run in.
+fn current_project_dir() -> Option<PathBuf> {
+    std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
 }

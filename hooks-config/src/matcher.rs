@@ -67,7 +67,8 @@ pub enum Action {
 pub struct MatcherHook {
     /// The tool-name pattern, if any.
     pub tool: Option<Pattern>,
-    /// Tool-input field patterns; all must match.
+    /// Field patterns, all of which must match: the tool input's fields, or on an event without
+    /// a tool call the event's own.
     pub args: Vec<(String, Pattern)>,
     /// What to do on a match.
     pub action: Action,
@@ -83,9 +84,15 @@ impl MatcherHook {
                 .as_str()
                 .is_some_and(|tool| pattern.matches(tool))
         });
+        // A tool call's input fields; on an event without one, the event's own fields
+        // (`prompt`, ...).
+        let fields = match data.get(TOOL_INPUT) {
+            Some(input @ Value::Object(_)) => input,
+            _ => data,
+        };
         tool_matches
             && self.args.iter().all(|(field, pattern)| {
-                data[TOOL_INPUT][field]
+                fields[field]
                     .as_str()
                     .is_some_and(|value| pattern.matches(value))
             })

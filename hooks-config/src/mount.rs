@@ -7,8 +7,9 @@ use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookOptions, HookRegistry, HookResult};
 use serde_json::Value;
 
+use crate::command::{self, Site};
 use crate::persistent::{self, PersistentProcess};
-use crate::{ConfiguredModule, Entry, HookKind, OnFailure, command};
+use crate::{ConfiguredModule, Entry, HookKind, OnFailure};
 
 /// A loaded hooks file: mount it to register every entry.
 #[derive(Debug, Clone)]
@@ -17,6 +18,9 @@ pub struct HooksConfig {
     pub file: PathBuf,
     /// Where command hooks run, and what the modules' relative paths are relative to.
     pub project_dir: PathBuf,
+    /// The root of the Claude Code plugin the file belongs to (its `hooks/hooks.json`): its
+    /// command hooks find their scripts through `CLAUDE_PLUGIN_ROOT`.
+    pub plugin_root: Option<PathBuf>,
     /// The modules of its `modules:` section, in file order.
     pub modules: Vec<ConfiguredModule>,
     /// The entries, in file order.
@@ -60,7 +64,7 @@ fn unbuilt(file: &str, entry: &Entry, feature: &str) -> MountError {
 /// One entry as a registered handler.
 struct Configured {
     entry: Entry,
-    project_dir: PathBuf,
+    site: Site,
     /// The long-lived process of a persistent command hook; killed when the handler goes.
     process: Option<PersistentProcess>,
 }
@@ -72,15 +76,17 @@ impl Hook for Configured {
                 return HookResult::cont();
             }
         }
-        let (entry, dir) = (&self.entry, &self.project_dir);
+        let (entry, site) = (&self.entry, &self.site);
         match (&entry.hook, &self.process) {
             (HookKind::Matcher(matcher), _) => matcher.decide(&entry.name, data),
             (HookKind::Command(hook), Some(process)) => {
-                persistent::answer(hook, process, entry, dir, data).await
+                persistent::answer(hook, process, entry, site, data).await
             }
-            (HookKind::Command(hook), None) => command::answer(hook, entry, dir, data).await,
+            (HookKind::Command(hook), None) => command::answer(hook, entry, site, data).await,
             #[cfg(feature = "http")]
-            (HookKind::Http(hook), _) => crate::http::answer(hook, entry, dir, data).await,
+            (HookKind::Http(hook), _) => {
+                crate::http::answer(hook, entry, &site.project_dir, data).await
+            }
             #[cfg(feature = "llm")]
             (HookKind::Llm(hook), _) => crate::llm::answer(hook, entry, data).await,
             // Mounting refuses these in a build without their feature; were one to run anyway,
@@ -108,14 +114,6 @@ impl HooksConfig {
                 count(self.modules.len(), "module", "modules")
             )
         }
-    }
-
-    /// Whether the hook named `hook` is an entry of this file that opted in to `apply_rewrites`
-    /// (a module's hook never is: its rewrites are confirmed or blocked).
-    pub fn applies_rewrites(&self, hook: &str) -> bool {
-        self.entries
-            .iter()
-            .any(|entry| entry.apply_rewrites && entry.name == hook)
     }
 
     /// The registration options of `entry`.
@@ -173,16 +171,20 @@ impl HookModule for HooksConfig {
                 }
             }
         }
+        let site = Site {
+            project_dir: self.project_dir.clone(),
+            plugin_root: self.plugin_root.clone(),
+        };
         for entry in &self.entries {
             let process = match &entry.hook {
                 HookKind::Command(command) if command.persistent => {
-                    Some(PersistentProcess::new(&command.command, &self.project_dir))
+                    Some(PersistentProcess::new(&command.command, &site))
                 }
                 _ => None,
             };
             let handler = Configured {
                 entry: entry.clone(),
-                project_dir: self.project_dir.clone(),
+                site: site.clone(),
                 process,
             };
             match registry.register_with(&entry.event, handler, Self::options(entry)) {
@@ -200,7 +202,7 @@ impl HookModule for HooksConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{HttpHook, LlmHook, Provider};
+    use crate::{HttpHook, LlmHook, Provider, Rewrite};
 
     fn entry(hook: HookKind) -> Entry {
         Entry {
@@ -211,7 +213,7 @@ mod tests {
             line: 7,
             matcher: None,
             hook,
-            apply_rewrites: false,
+            rewrite: Rewrite::Confirm,
         }
     }
 
@@ -266,6 +268,7 @@ mod tests {
         let config = HooksConfig {
             file: PathBuf::from("hooks.yaml"),
             project_dir: PathBuf::from("."),
+            plugin_root: None,
             modules: Vec::new(),
             entries: vec![entry(http()), entry(llm())],
         };

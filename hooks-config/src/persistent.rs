@@ -11,7 +11,6 @@
 //! stdout must not be taken as the answer to a later event. (Output that arrives just as a
 //! request is sent can only be told apart by the echoed id.)
 
-use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as SyncMutex};
@@ -27,7 +26,7 @@ use hooks_core::HookResult;
 use hooks_std::process::{GroupedChild, OUTPUT_CAP, ProcessError};
 
 use crate::answer::parse_line;
-use crate::command::shell;
+use crate::command::{Site, shell};
 use crate::failure::{Failure, NoAnswer};
 use crate::request::{REQUEST_ID_FIELD, request};
 use crate::{CommandHook, Entry};
@@ -39,7 +38,7 @@ const STDERR_KEPT: usize = 4096;
 #[derive(Debug)]
 pub(crate) struct PersistentProcess {
     command: String,
-    dir: PathBuf,
+    site: Site,
     running: Mutex<Option<Running>>,
     next_request: AtomicU64,
 }
@@ -55,11 +54,11 @@ struct Running {
 }
 
 impl PersistentProcess {
-    /// A process for `command`, run by `sh -c` in `dir` once the first event comes.
-    pub(crate) fn new(command: &str, dir: &Path) -> Self {
+    /// A process for `command`, run by `sh -c` at `site` once the first event comes.
+    pub(crate) fn new(command: &str, site: &Site) -> Self {
         PersistentProcess {
             command: command.to_owned(),
-            dir: dir.to_path_buf(),
+            site: site.clone(),
             running: Mutex::new(None),
             next_request: AtomicU64::new(1),
         }
@@ -113,7 +112,7 @@ impl PersistentProcess {
     }
 
     fn start(&self) -> Result<Running, ProcessError> {
-        let mut shell = shell(&self.command, &self.dir);
+        let mut shell = shell(&self.command, &self.site);
         shell.env("HOOKS_PERSISTENT", "1");
         let mut process = GroupedChild::spawn(shell)?;
         let child = process.child();
@@ -223,10 +222,10 @@ pub(crate) async fn answer(
     hook: &CommandHook,
     process: &PersistentProcess,
     entry: &Entry,
-    project_dir: &Path,
+    site: &Site,
     data: &Value,
 ) -> HookResult {
-    let request = request(entry, project_dir, data);
+    let request = request(entry, &site.project_dir, data);
     let answered = match process.round_trip(request, hook.timeout).await {
         Ok((id, line)) => match parse_line(&line, id, &entry.event, data) {
             Ok(result) => Ok(result),

@@ -263,6 +263,114 @@ async fn claude_a_failed_hook_is_reported_to_the_user() {
     );
 }
 
+#[tokio::test]
+async fn claude_setup_and_subagent_start_take_context_as_context() {
+    let data = json!({"agent_type": "reviewer"});
+    for (agent_event, event) in [
+        ("Setup", "claude:setup"),
+        ("SubagentStart", "claude:subagent_start"),
+    ] {
+        let result = outcome(event, &data, vec![HookResult::inject("house rules")]).await;
+        let json = stdout_json(&claude::answer(agent_event, &data, &result));
+        assert_eq!(
+            json["hookSpecificOutput"]["additionalContext"], "house rules",
+            "{agent_event}: {json}"
+        );
+        assert!(json.get("systemMessage").is_none(), "{agent_event}: {json}");
+    }
+}
+
+#[tokio::test]
+async fn claude_a_block_keeps_the_message_for_the_user() {
+    let data = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf src"}});
+    let explained = HookResult::deny("rm -rf is not allowed")
+        .with_user_message("see CONTRIBUTING.md, section Safety", MessageLevel::Warning);
+    let result = outcome("tool:pre", &data, vec![explained.clone()]).await;
+    let json = stdout_json(&claude::answer("PreToolUse", &data, &result));
+    assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_eq!(
+        json["hookSpecificOutput"]["permissionDecisionReason"],
+        "rm -rf is not allowed"
+    );
+    assert_eq!(json["systemMessage"], "see CONTRIBUTING.md, section Safety");
+
+    for agent_event in ["UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop"] {
+        let json = stdout_json(&claude::answer(agent_event, &data, &result));
+        assert_eq!(json["decision"], "block", "{agent_event}");
+        assert_eq!(json["reason"], "rm -rf is not allowed", "{agent_event}");
+        assert_eq!(json["systemMessage"], "see CONTRIBUTING.md, section Safety");
+    }
+    let request = stdout_json(&claude::answer("PermissionRequest", &data, &result));
+    assert_eq!(
+        request["hookSpecificOutput"]["decision"],
+        json!({"behavior": "deny", "message": "rm -rf is not allowed"})
+    );
+    // Where only exit 2 blocks, the message goes to stderr beside the reason.
+    let start = claude::answer("SessionStart", &data, &result);
+    assert_eq!(start.exit_code, 2);
+    assert!(start.stderr.contains("CONTRIBUTING.md"), "{start:?}");
+}
+
+#[tokio::test]
+async fn claude_a_rewrite_says_what_would_run_and_applies_only_when_the_entry_says_so() {
+    let data = json!({"tool_name": "Bash", "tool_input": {"command": "npm test"}});
+    let mut rewritten = data.clone();
+    rewritten["tool_input"]["command"] = json!("npm test -- --ci");
+    let result = outcome("tool:pre", &data, vec![HookResult::modify(rewritten)]).await;
+
+    let asked = stdout_json(&claude::answer("PreToolUse", &data, &result));
+    let reason = asked["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert_eq!(asked["hookSpecificOutput"]["permissionDecision"], "ask");
+    assert!(reason.contains("`npm test -- --ci`"), "{reason}");
+    assert!(reason.contains("claude -p"), "{reason}");
+
+    let config = hooks_config::load_str(
+        "hooks:\n  PreToolUse:\n    - type: command\n      name: h0\n      command: 'true'\n      rewrite: apply\n",
+        std::path::Path::new("hooks.yaml"),
+        std::path::Path::new("."),
+    )
+    .unwrap();
+    let rewrites = hooks_config::interop::Rewrites::of(&config);
+    let applied = stdout_json(&claude::answer_with(
+        "PreToolUse",
+        &data,
+        &result,
+        &rewrites,
+    ));
+    assert_eq!(applied["hookSpecificOutput"]["permissionDecision"], "allow");
+    assert_eq!(
+        applied["hookSpecificOutput"]["updatedInput"]["command"],
+        "npm test -- --ci"
+    );
+    // Another hook's rewrite, not marked: asked again.
+    let other = outcome(
+        "tool:pre",
+        &data,
+        vec![
+            HookResult::cont(),
+            HookResult::modify(json!({"tool_input": {"command": "x"}})),
+        ],
+    )
+    .await;
+    let json = stdout_json(&claude::answer_with("PreToolUse", &data, &other, &rewrites));
+    assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "ask");
+}
+
+#[test]
+fn rewrite_takes_confirm_or_apply() {
+    let error = hooks_config::load_str(
+        "hooks:\n  PreToolUse:\n    - type: command\n      command: 'true'\n      rewrite: always\n",
+        std::path::Path::new("hooks.yaml"),
+        std::path::Path::new("."),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("hooks.yaml:5:"), "{error}");
+    assert!(error.contains("confirm or apply"), "{error}");
+}
+
 // Answers out: Gemini CLI.
 
 #[tokio::test]
@@ -271,7 +379,7 @@ async fn gemini_answers_in_its_protocol() {
         json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls", "dir": "."}});
     // A deny is the documented JSON at exit 0: an exit code 2 shows as a failed hook.
     let deny = outcome("tool:pre", &data, vec![HookResult::deny("no")]).await;
-    let denied = gemini::answer("BeforeTool", &data, &deny, Rewrites::Block);
+    let denied = gemini::answer("BeforeTool", &data, &deny, &Rewrites::confirmed());
     assert_eq!(denied.exit_code, 0);
     assert_eq!(
         stdout_json(&denied),
@@ -279,7 +387,12 @@ async fn gemini_answers_in_its_protocol() {
     );
 
     let ask = outcome("tool:pre", &data, vec![HookResult::ask("sure?")]).await;
-    let asked = stdout_json(&gemini::answer("BeforeTool", &data, &ask, Rewrites::Block));
+    let asked = stdout_json(&gemini::answer(
+        "BeforeTool",
+        &data,
+        &ask,
+        &Rewrites::confirmed(),
+    ));
     assert_eq!(
         asked["decision"], "deny",
         "Gemini CLI cannot ask: fail closed"
@@ -294,11 +407,17 @@ async fn gemini_answers_in_its_protocol() {
     let mut changed = data.clone();
     changed["tool_input"] = json!({"command": "ls -la"});
     let modified = outcome("tool:pre", &data, vec![HookResult::modify(changed)]).await;
+    let config = hooks_config::load_str(
+        "hooks:\n  PreToolUse:\n    - type: command\n      name: h0\n      command: 'true'\n      rewrite: apply\n",
+        std::path::Path::new("h.yaml"),
+        std::path::Path::new("."),
+    )
+    .unwrap();
     let json = stdout_json(&gemini::answer(
         "BeforeTool",
         &data,
         &modified,
-        Rewrites::Apply,
+        &Rewrites::of(&config),
     ));
     assert_eq!(
         json["hookSpecificOutput"]["tool_input"],
@@ -308,7 +427,7 @@ async fn gemini_answers_in_its_protocol() {
         "BeforeTool",
         &data,
         &modified,
-        Rewrites::Block,
+        &Rewrites::confirmed(),
     ));
     assert_eq!(json["decision"], "deny");
     let reason = json["reason"].as_str().unwrap();
@@ -316,14 +435,14 @@ async fn gemini_answers_in_its_protocol() {
         reason.contains("`ls -la`"),
         "says what would have run: {reason}"
     );
-    assert!(reason.contains("apply_rewrites: true"), "{reason}");
+    assert!(reason.contains("rewrite: apply"), "{reason}");
 
     let context = outcome("tool:post", &data, vec![HookResult::inject("note")]).await;
     let json = stdout_json(&gemini::answer(
         "AfterTool",
         &data,
         &context,
-        Rewrites::Block,
+        &Rewrites::confirmed(),
     ));
     assert_eq!(json["hookSpecificOutput"]["additionalContext"], "note");
 
@@ -338,7 +457,7 @@ async fn gemini_answers_in_its_protocol() {
         "SessionStart",
         &json!({}),
         &start,
-        Rewrites::Block,
+        &Rewrites::confirmed(),
     ));
     assert_eq!(json["decision"], "deny");
     assert_eq!(json["systemMessage"], "not here");

@@ -172,12 +172,40 @@ struct Redactor {
     sources: Vec<(String, String)>,
     /// The literals of the built-in patterns; `None` when a configured pattern (which has no
     /// known literal) makes every text a candidate.
-    prefilter: Option<AhoCorasick>,
+    prefilter: Option<Prefilter>,
     /// Compiled at the first text the prefilter lets through. Compiling costs a millisecond,
     /// far more than a per-event hook process spends on anything else, and most events hold
     /// no secret.
     compiled: OnceLock<Compiled>,
     secret_keys: Vec<String>,
+}
+
+/// Literals one of which every secret a pattern finds contains, matched in any ASCII case
+/// before any regex runs. Built at the first text: a per-event hook process whose event is not
+/// redacted (a `PreToolUse`) never pays for it.
+#[derive(Debug)]
+struct Prefilter {
+    literals: Vec<&'static str>,
+    /// `None` if it could not be built: then every text is a candidate.
+    matcher: OnceLock<Option<AhoCorasick>>,
+}
+
+impl Prefilter {
+    /// Whether `text` may hold a secret.
+    fn may_match(&self, text: &str) -> bool {
+        let matcher = self.matcher.get_or_init(|| {
+            // An NFA: a DFA searches a little faster but costs more to build than a
+            // per-event hook process spends on everything else.
+            AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .kind(Some(AhoCorasickKind::ContiguousNFA))
+                .build(&self.literals)
+                .ok()
+        });
+        matcher
+            .as_ref()
+            .is_none_or(|literals| literals.is_match(text))
+    }
 }
 
 /// The regexes of a redactor, once needed.
@@ -239,20 +267,13 @@ impl RedactionModule {
             let rules = sources.iter().map(|_| OnceLock::new()).collect();
             let _ = compiled.set(Compiled { any, rules });
         }
-        let prefilter = if config.patterns.is_empty() {
-            let literals = builtins.iter().flat_map(|b| b.literals.iter());
-            // An NFA: a DFA searches a little faster but costs more to build than a
-            // per-event hook process spends on everything else.
-            Some(
-                AhoCorasick::builder()
-                    .ascii_case_insensitive(true)
-                    .kind(Some(AhoCorasickKind::ContiguousNFA))
-                    .build(literals)
-                    .map_err(|error| RedactionConfigError(format!("the prefilter: {error}")))?,
-            )
-        } else {
-            None
-        };
+        let prefilter = config.patterns.is_empty().then(|| Prefilter {
+            literals: builtins
+                .iter()
+                .flat_map(|b| b.literals.iter().copied())
+                .collect(),
+            matcher: OnceLock::new(),
+        });
         let secret_keys = config
             .secret_keys
             .iter()
@@ -303,7 +324,7 @@ impl Redactor {
             || self
                 .prefilter
                 .as_ref()
-                .is_some_and(|literals| !literals.is_match(text))
+                .is_some_and(|prefilter| !prefilter.may_match(text))
         {
             return None;
         }

@@ -38,7 +38,7 @@
 //! | deny on `SessionStart`, `SubagentStart`, `PreCompact`, `PostCompact`, `SessionEnd` | exit 2 with the reason on stderr: Codex CLI lets no hook stop these, and shows the hook as failed with the reason |
 //! | ask_user on `PermissionRequest` | nothing: Codex CLI's own approval prompt asks |
 //! | ask_user elsewhere | a deny whose reason is the question: Codex CLI rejects `permissionDecision: "ask"`, so fail closed |
-//! | modified tool input on `PreToolUse`, every entry that modified it with `apply_rewrites: true` | `permissionDecision: "allow"` with `updatedInput`, the only form in which Codex CLI takes a rewrite: it runs without anyone confirming it |
+//! | modified tool input on `PreToolUse`, every entry that modified it with `rewrite: apply` | `permissionDecision: "allow"` with `updatedInput`, the only form in which Codex CLI takes a rewrite: it runs without anyone confirming it |
 //! | modified tool input on `PreToolUse`, otherwise | a deny whose reason says what would have run and how to opt in |
 //! | any other modification | a deny with a reason (Codex CLI cannot apply it, and it is not dropped) |
 //! | context injection | `additionalContext` on `PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `SessionStart`, `SubagentStart`; elsewhere `systemMessage` |
@@ -82,7 +82,7 @@ pub fn answer(
     agent_event: &str,
     input: &Value,
     outcome: &EmitResult,
-    rewrites: Rewrites,
+    rewrites: &Rewrites,
 ) -> AgentAnswer {
     let result = &outcome.result;
     match result.action {
@@ -105,7 +105,7 @@ pub fn answer(
         let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
         match (agent_event, new_input) {
             ("PreToolUse", Some(new_input)) if *new_input == input[TOOL_INPUT] => {}
-            ("PreToolUse", Some(new_input @ Value::Object(_))) if rewrites == Rewrites::Apply => {
+            ("PreToolUse", Some(new_input @ Value::Object(_))) if rewrites.all_applied(outcome) => {
                 specific.insert("permissionDecision".into(), json!("allow"));
                 specific.insert(
                     "permissionDecisionReason".into(),

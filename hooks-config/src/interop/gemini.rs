@@ -7,7 +7,7 @@
 //! | continue, nothing else | nothing on stdout, exit 0 |
 //! | deny | exit 0 with `{"decision": "deny", "reason": ...}`, the form Gemini CLI documents (an exit code 2 blocks too, but Gemini CLI reports it as a failed hook). On `SessionStart`, `SessionEnd`, `PreCompress` and `Notification`, which Gemini CLI does not let a hook stop, the reason is also the `systemMessage`, so the user sees it |
 //! | ask_user | a deny with the prompt: Gemini CLI has no documented way to ask (its undocumented `decision: "ask"` waits forever in a headless run), so fail closed |
-//! | modified tool input on BeforeTool, every entry that modified it with `apply_rewrites: true` | `hookSpecificOutput.tool_input`, the whole new input, which Gemini CLI runs without asking anyone (0.61 replaces the arguments with it) |
+//! | modified tool input on BeforeTool, every entry that modified it with `rewrite: apply` | `hookSpecificOutput.tool_input`, the whole new input, which Gemini CLI runs without asking anyone (0.61 replaces the arguments with it) |
 //! | modified tool input on BeforeTool, otherwise | a deny whose reason says what would have run and how to opt in |
 //! | any other modification | a deny with a reason (Gemini CLI cannot apply it, and it is not dropped) |
 //! | context injection | `hookSpecificOutput.additionalContext` on AfterTool and BeforeAgent; elsewhere `systemMessage` |
@@ -47,7 +47,7 @@ pub fn answer(
     agent_event: &str,
     input: &Value,
     outcome: &EmitResult,
-    rewrites: Rewrites,
+    rewrites: &Rewrites,
 ) -> AgentAnswer {
     let result = &outcome.result;
     match result.action {
@@ -66,7 +66,7 @@ pub fn answer(
         let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
         match (agent_event, new_input) {
             ("BeforeTool", Some(new_input)) if *new_input == input[TOOL_INPUT] => {}
-            ("BeforeTool", Some(Value::Object(new))) if rewrites == Rewrites::Apply => {
+            ("BeforeTool", Some(Value::Object(new))) if rewrites.all_applied(outcome) => {
                 specific.insert(TOOL_INPUT.into(), Value::Object(new.clone()));
             }
             ("BeforeTool", Some(new_input @ Value::Object(_))) => {

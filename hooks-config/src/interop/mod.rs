@@ -12,7 +12,7 @@
 //! A rewrite of a tool call is shown to the user where the agent can ask (Claude Code's
 //! `permissionDecision: "ask"`). Gemini CLI and Codex CLI cannot ask: there a rewrite blocks,
 //! with a reason saying what would have run, unless every entry that rewrote the call says
-//! `apply_rewrites: true` ([`Rewrites`]).
+//! `rewrite: apply` ([`Rewrites`]).
 //!
 //! Events an agent has and the taxonomy has not keep their meaning as custom events named
 //! after the agent (`SubagentStop` is `claude:subagent_stop`), so nothing is dropped.
@@ -22,11 +22,48 @@ pub mod codex;
 pub mod cursor;
 pub mod gemini;
 
+use std::collections::BTreeSet;
+
 use serde_json::{Map, Value};
 
-use crate::HooksConfig;
+pub use crate::agent_protocol::{InputError, MappedEvent, Protocol, event_named};
+use crate::{HooksConfig, Rewrite};
 
-pub use crate::agent_protocol::{InputError, MappedEvent, Protocol};
+/// The hooks whose rewrites of a tool call an adapter passes to the agent as applied, with no
+/// one confirming them: the entries of a hooks file marked `rewrite: apply`.
+#[derive(Debug, Clone, Default)]
+pub struct Rewrites {
+    applied_by: BTreeSet<String>,
+}
+
+impl Rewrites {
+    /// Every rewrite is confirmed (the default).
+    pub fn confirmed() -> Self {
+        Rewrites::default()
+    }
+
+    /// The entries of `config` marked `rewrite: apply`.
+    pub fn of(config: &HooksConfig) -> Self {
+        Rewrites {
+            applied_by: config
+                .entries
+                .iter()
+                .filter(|entry| entry.rewrite == Rewrite::Apply)
+                .map(|entry| entry.name.clone())
+                .collect(),
+        }
+    }
+
+    /// Whether every modification of `outcome` came from a hook whose rewrites apply (and
+    /// there was one): one rewriter that wants confirmation makes the whole rewrite asked.
+    pub fn all_applied(&self, outcome: &hooks_core::EmitResult) -> bool {
+        !outcome.modifications.is_empty()
+            && outcome
+                .modifications
+                .iter()
+                .all(|m| self.applied_by.contains(&*m.hook))
+    }
+}
 
 /// What an adapter prints, and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,40 +100,13 @@ impl AgentAnswer {
     }
 }
 
-/// What an agent that cannot ask the user does with a rewritten tool input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rewrites {
-    /// Block the call, saying what would have run (the default).
-    Block,
-    /// Hand the rewrite to the agent, which runs it unconfirmed: every entry that rewrote the
-    /// call opted in with `apply_rewrites: true`.
-    Apply,
-}
-
-impl Rewrites {
-    /// [`Rewrites::Apply`] when every modification of `outcome` came from an entry of `config`
-    /// that says `apply_rewrites: true`, else [`Rewrites::Block`] (a module's rewrite, or any
-    /// entry's without the switch, blocks).
-    pub fn of(config: &HooksConfig, outcome: &hooks_core::EmitResult) -> Self {
-        let opted_in = outcome
-            .modifications
-            .iter()
-            .all(|modification| config.applies_rewrites(&modification.hook));
-        if opted_in && outcome.is_modified() {
-            Rewrites::Apply
-        } else {
-            Rewrites::Block
-        }
-    }
-}
-
 /// The reason of a rewrite that blocks under an agent that cannot ask: what would have run,
 /// who rewrote it, and how to let it through.
 fn unconfirmed_rewrite(agent: &str, new_input: &Value, outcome: &hooks_core::EmitResult) -> String {
     format!(
         "blocked: a hook rewrote this call ({}) to run `{}` instead, and {agent} would run the \
          rewrite without asking you; run that yourself if it is what you want, or set \
-         `apply_rewrites: true` on the hook's entry to let {agent} run its rewrites",
+         `rewrite: apply` on the hook's entry to let {agent} run its rewrites",
         modifiers(outcome),
         would_run(new_input)
     )

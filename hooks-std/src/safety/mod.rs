@@ -70,7 +70,7 @@ use commands::{CommandRules, UserRule};
 use packs::builtin as rules;
 pub use packs::{Denial, Severity};
 use packs::{Enabled, catalog};
-use paths::{PathRules, Verdict};
+use paths::{Globs, PathRules, Verdict};
 
 /// Where recursive deletion is allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -247,10 +247,17 @@ impl SafetyModule {
             .home
             .clone()
             .or_else(|| std::env::var_os("HOME").map(PathBuf::from));
+        let defaults = SafetyConfig::default();
+        fn globs<'a>(patterns: &'a [String], default: &[String]) -> Globs<'a> {
+            Globs {
+                patterns,
+                built_in: patterns == default,
+            }
+        }
         let paths = PathRules::new(
-            &config.blocked_paths,
-            &config.protected_files,
-            &config.allowed_files,
+            globs(&config.blocked_paths, &defaults.blocked_paths),
+            globs(&config.protected_files, &defaults.protected_files),
+            globs(&config.allowed_files, &defaults.allowed_files),
             workspace,
             home,
             config.confine_to_workspace,

@@ -8,21 +8,22 @@
 //! target does not exist yet.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
 /// Compiled path rules.
 #[derive(Debug)]
 pub(crate) struct PathRules {
-    blocked: GlobSet,
-    protected: GlobSet,
+    blocked: LazyGlobSet,
+    protected: LazyGlobSet,
     /// A literal every protected path must contain (one per pattern), to skip the glob match
     /// for words that cannot be secrets; `None` when a pattern has no literal.
     protected_hints: Option<AhoCorasick>,
     /// Whether the home directory's path holds one of those literals.
     home_hinted: bool,
-    allowed: GlobSet,
+    allowed: LazyGlobSet,
     pub(crate) workspace: PathBuf,
     pub(crate) home: Option<PathBuf>,
     temp: PathBuf,
@@ -45,41 +46,94 @@ pub(crate) enum Verdict {
     Invalid(String),
 }
 
-pub(crate) fn glob_set(field: &str, patterns: &[String]) -> Result<GlobSet, String> {
-    let mut set = GlobSetBuilder::new();
-    for pattern in patterns {
-        let glob: Glob = GlobBuilder::new(pattern)
-            .literal_separator(true)
-            .build()
-            .map_err(|error| {
-                format!("`{field}`: the pattern `{pattern}` does not compile: {error}")
-            })?;
-        set.add(glob);
+/// The globs of `patterns` (`field` names them in errors), each checked.
+fn globs(field: &str, patterns: &[String]) -> Result<Vec<Glob>, String> {
+    patterns
+        .iter()
+        .map(|pattern| {
+            GlobBuilder::new(pattern)
+                .literal_separator(true)
+                .build()
+                .map_err(|error| {
+                    format!("`{field}`: the pattern `{pattern}` does not compile: {error}")
+                })
+        })
+        .collect()
+}
+
+/// A list of path globs as configured.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Globs<'a> {
+    /// The patterns.
+    pub(crate) patterns: &'a [String],
+    /// Whether they are the built-in list, whose globs the tests compile: only a configured
+    /// list needs checking when the rules are made.
+    pub(crate) built_in: bool,
+}
+
+/// A glob set compiled at its first match. Building the matchers costs more than everything
+/// else `hooks claude` does for an event, and most events (a shell command without a path
+/// argument, a prompt) never match a path. A configured list is still checked when the rules
+/// are made, so a bad pattern is a configuration error, not a surprise later.
+#[derive(Debug)]
+struct LazyGlobSet {
+    field: &'static str,
+    patterns: Vec<String>,
+    set: OnceLock<Result<GlobSet, String>>,
+}
+
+impl LazyGlobSet {
+    fn new(field: &'static str, list: Globs<'_>) -> Result<Self, String> {
+        if !list.built_in {
+            globs(field, list.patterns)?;
+        }
+        Ok(LazyGlobSet {
+            field,
+            patterns: list.patterns.to_vec(),
+            set: OnceLock::new(),
+        })
     }
-    set.build().map_err(|error| format!("`{field}`: {error}"))
+
+    /// Whether `path` matches; `Err` if the set could not be built (too large for the
+    /// matcher's limits), which the callers treat as a match of whatever fails closed.
+    fn is_match(&self, path: &Path) -> Result<bool, &str> {
+        let set = self.set.get_or_init(|| {
+            let mut builder = GlobSetBuilder::new();
+            for glob in globs(self.field, &self.patterns)? {
+                builder.add(glob);
+            }
+            builder
+                .build()
+                .map_err(|error| format!("`{}`: {error}", self.field))
+        });
+        match set {
+            Ok(set) => Ok(set.is_match(path)),
+            Err(error) => Err(error),
+        }
+    }
 }
 
 impl PathRules {
     pub(crate) fn new(
-        blocked: &[String],
-        protected: &[String],
-        allowed: &[String],
+        blocked: Globs<'_>,
+        protected: Globs<'_>,
+        allowed: Globs<'_>,
         workspace: PathBuf,
         home: Option<PathBuf>,
         confine: bool,
     ) -> Result<Self, String> {
-        let protected_hints = literal_hints(protected);
+        let protected_hints = literal_hints(protected.patterns);
         let home_hinted = match (&protected_hints, &home) {
             (None, _) => true,
             (Some(hints), Some(home)) => hints.is_match(home.as_os_str().as_encoded_bytes()),
             (Some(_), None) => false,
         };
         Ok(PathRules {
-            blocked: glob_set("blocked_paths", blocked)?,
-            protected: glob_set("protected_files", protected)?,
+            blocked: LazyGlobSet::new("blocked_paths", blocked)?,
+            protected: LazyGlobSet::new("protected_files", protected)?,
             protected_hints,
             home_hinted,
-            allowed: glob_set("allowed_files", allowed)?,
+            allowed: LazyGlobSet::new("allowed_files", allowed)?,
             workspace: resolve_links(&lexical(&workspace)),
             home: home.map(|home| lexical(&home)),
             temp: lexical(&std::env::temp_dir()),
@@ -143,7 +197,8 @@ impl PathRules {
 
     /// Whether `path` (absolute, normalised) is in a blocked system directory.
     pub(crate) fn is_system(&self, path: &Path) -> bool {
-        self.blocked.is_match(path)
+        // A set that cannot be built blocks everything it might have blocked.
+        self.blocked.is_match(path).unwrap_or(true)
     }
 
     /// Whether `word`, taken from `cwd`, could name a protected file: false when none of the
@@ -169,7 +224,8 @@ impl PathRules {
 
     /// Whether `path` is a protected file that is not explicitly allowed.
     pub(crate) fn is_secret(&self, path: &Path) -> bool {
-        self.protected.is_match(path) && !self.allowed.is_match(path)
+        self.protected.is_match(path).unwrap_or(true)
+            && !self.allowed.is_match(path).unwrap_or(false)
     }
 
     /// Whether `path` is inside the workspace (the workspace itself included).
@@ -215,7 +271,12 @@ fn literal_hints(patterns: &[String]) -> Option<AhoCorasick> {
             .filter(|part| !part.is_empty())?;
         hints.push(longest.to_owned());
     }
-    AhoCorasick::new(hints).ok()
+    // An NFA: it searches these few short words about as fast as a DFA and builds far faster,
+    // which matters to a hook process that lives for one event.
+    AhoCorasick::builder()
+        .kind(Some(AhoCorasickKind::ContiguousNFA))
+        .build(hints)
+        .ok()
 }
 
 /// The part after `~/`, `$HOME/` or `${HOME}/` (or `""` for the home directory itself).
@@ -295,8 +356,19 @@ mod tests {
             .iter()
             .map(|p| (*p).to_owned())
             .collect();
-        let rules = PathRules::new(&[], &patterns, &[], "/srv/ws".into(), None, true)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let list = |patterns| Globs {
+            patterns,
+            built_in: false,
+        };
+        let rules = PathRules::new(
+            list(&[]),
+            list(&patterns),
+            list(&[]),
+            "/srv/ws".into(),
+            None,
+            true,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let ws = Path::new("/srv/ws");
         assert!(rules.might_be_secret("config/.env", ws));
         assert!(rules.might_be_secret("id_rsa", ws));
@@ -307,6 +379,41 @@ mod tests {
             none.is_none(),
             "a pattern without a literal disables the shortcut"
         );
+    }
+
+    #[test]
+    fn the_built_in_lists_compile_so_they_need_no_check_at_start() {
+        let defaults = crate::safety::SafetyConfig::default();
+        for (field, list) in [
+            ("blocked_paths", &defaults.blocked_paths),
+            ("protected_files", &defaults.protected_files),
+            ("allowed_files", &defaults.allowed_files),
+        ] {
+            let globs = globs(field, list).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(globs.len(), list.len());
+        }
+    }
+
+    #[test]
+    fn a_set_that_cannot_be_built_fails_closed() {
+        // Only a built-in list skips the check at start; were one broken, it blocks.
+        let broken = vec!["**/[unclosed".to_owned()];
+        let list = Globs {
+            patterns: &broken,
+            built_in: true,
+        };
+        let rules = PathRules::new(list, list, list, "/srv/ws".into(), None, true)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(rules.is_system(Path::new("/srv/ws/src/main.rs")));
+        assert!(rules.is_secret(Path::new("/srv/ws/src/main.rs")));
+        let checked = Globs {
+            patterns: &broken,
+            built_in: false,
+        };
+        let error = PathRules::new(checked, checked, checked, "/srv/ws".into(), None, true)
+            .err()
+            .unwrap_or_default();
+        assert!(error.contains("does not compile"), "{error}");
     }
 
     #[test]

@@ -1,12 +1,17 @@
 //! The answer protocols of external hooks, read in one place: nothing (continue), the proposal's
-//! `{"action", "modified_args", "message"}`, Claude Code's JSON output, a `HookResult` object,
-//! plain text where Claude Code takes it as context; a persistent hook's answer line with its
-//! echoed request id; and an LLM hook's `{"safe", "reason"}`.
+//! `{"action", "modified_args", "message"}`, Claude Code's JSON output ([`claude`]), a
+//! `HookResult` object, plain text as Claude Code reads it; a persistent hook's answer line with
+//! its echoed request id; and an LLM hook's `{"safe", "reason"}`.
 //!
 //! Every reader returns why an answer cannot be used rather than guessing: the runner hands that
 //! to the hook's `on_failure`, so garbage is never read as an allow.
 
+mod claude;
+
+use std::sync::LazyLock;
+
 use hooks_core::events::fields::TOOL_INPUT;
+use hooks_core::events::{PROMPT_SUBMIT, SESSION_START};
 use hooks_core::{HookAction, HookResult, MessageLevel};
 use serde_json::{Map, Value};
 
@@ -14,8 +19,12 @@ use crate::request::REQUEST_ID_FIELD;
 
 /// Reads what a command or HTTP hook answered to `event` (canonical name) with event `data`:
 /// nothing (continue), the proposal's `{"action", "modified_args", "message"}`, Claude Code's
-/// JSON output, or a `HookResult` object; plain text is context on `prompt:submit` and
-/// `session:start`, as in Claude Code, and an error elsewhere.
+/// JSON output, or a `HookResult` object.
+///
+/// Plain text is read as Claude Code reads a successful hook's output: context on
+/// `prompt:submit` and `session:start`, transcript text (no decision) elsewhere. Output that
+/// starts like JSON but does not parse as an object is an error: the hook meant to answer and
+/// its answer is lost, which must not pass for an allow.
 ///
 /// The error says what was wrong; the runners hand it to the hook's `on_failure`. This is the
 /// parser the runners use, public so that it can be tested and fuzzed on its own.
@@ -27,14 +36,17 @@ use crate::request::REQUEST_ID_FIELD;
 /// let data = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
 /// let answer = hooks_config::parse_output(r#"{"decision": "block", "reason": "no"}"#, "tool:pre", &data);
 /// assert_eq!(answer.unwrap().action, HookAction::Deny);
-/// assert!(hooks_config::parse_output("yes, fine", "tool:pre", &data).is_err());
+/// let text = hooks_config::parse_output("checked 3 files", "tool:pre", &data);
+/// assert_eq!(text.unwrap().action, HookAction::Continue);
+/// assert!(hooks_config::parse_output(r#"{"decision": "block""#, "tool:pre", &data).is_err());
 /// ```
 pub fn parse_output(stdout: &str, event: &str, data: &Value) -> Result<HookResult, String> {
     parse_stdout(stdout.trim(), event, data)
 }
 
 /// Reads a persistent hook's answer line to request `id`: any answer protocol, with an echoed
-/// `request_id` checked and removed.
+/// `request_id` checked and removed. A persistent hook speaks JSON lines: a line that is not a
+/// JSON object is an error (the process may be out of step with its requests).
 pub(crate) fn parse_line(
     line: &str,
     id: u64,
@@ -42,6 +54,9 @@ pub(crate) fn parse_line(
     data: &Value,
 ) -> Result<HookResult, String> {
     let line = line.trim();
+    if line.is_empty() {
+        return Ok(HookResult::cont());
+    }
     match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(mut answer)) => {
             if let Some(echoed) = answer.remove(REQUEST_ID_FIELD) {
@@ -51,49 +66,77 @@ pub(crate) fn parse_line(
                     ));
                 }
             }
-            parse_object(answer, data)
+            parse_object(answer, event, data)
         }
-        _ => parse_stdout(line, event, data),
+        _ => Err(format!(
+            "answered a line that is not a JSON object: `{}`",
+            cut(line, 120)
+        )),
     }
 }
 
-/// Parses what a hook printed: nothing, the proposal's answer, Claude Code's, or a `HookResult`.
+/// Parses what a hook printed: nothing, plain text, the proposal's answer, Claude Code's, or a
+/// `HookResult` (see [`parse_output`]).
 pub(crate) fn parse_stdout(stdout: &str, event: &str, data: &Value) -> Result<HookResult, String> {
     if stdout.is_empty() {
         return Ok(HookResult::cont());
     }
-    let Ok(Value::Object(answer)) = serde_json::from_str::<Value>(stdout) else {
-        // Claude Code adds plain output to the context for prompts and session starts.
-        if matches!(event, "prompt:submit" | "session:start") {
-            return Ok(HookResult::inject(stdout));
-        }
-        return Err(format!(
-            "printed something that is not a JSON object: `{}`",
+    match serde_json::from_str::<Value>(stdout) {
+        Ok(Value::Object(answer)) => parse_object(answer, event, data),
+        _ if stdout.starts_with(['{', '[']) => Err(format!(
+            "printed something that starts like JSON but is not a JSON object: `{}`",
             cut(stdout, 120)
-        ));
-    };
-    parse_object(answer, data)
+        )),
+        // Claude Code adds plain output to the context for prompts and session starts, and
+        // shows it in the transcript elsewhere: a successful hook, with nothing to decide.
+        _ if matches!(event, PROMPT_SUBMIT | SESSION_START) => Ok(HookResult::inject(stdout)),
+        _ => Ok(HookResult::cont()),
+    }
 }
 
+/// The fields of a `HookResult` object, each of which marks an answer as one.
+static RESULT_KEYS: LazyLock<Vec<String>> =
+    LazyLock::new(|| match serde_json::to_value(HookResult::cont()) {
+        Ok(Value::Object(fields)) => fields.keys().cloned().collect(),
+        _ => Vec::new(),
+    });
+
 /// Reads an answer object in whichever protocol its keys show.
-fn parse_object(answer: Map<String, Value>, data: &Value) -> Result<HookResult, String> {
-    let claude_keys = [
-        "hookSpecificOutput",
-        "decision",
-        "continue",
-        "stopReason",
-        "systemMessage",
-        "suppressOutput",
-    ];
-    if claude_keys.iter().any(|key| answer.contains_key(*key)) {
-        return Ok(claude(&answer, data));
+fn parse_object(
+    answer: Map<String, Value>,
+    event: &str,
+    data: &Value,
+) -> Result<HookResult, String> {
+    // No answer protocol has `hook_event_name`; every hook's input does.
+    if answer.contains_key("hook_event_name") {
+        return Ok(rejected(
+            "a hook answered with its own input echoed back (`hook_event_name`, ...)",
+        ));
+    }
+    if claude::KEYS.iter().any(|key| answer.contains_key(*key)) {
+        return Ok(claude::read(&answer, event, data));
     }
     if answer.contains_key("modified_args") || answer.contains_key("message") {
         return proposal(&answer, data);
     }
+    if !answer.is_empty() && !answer.keys().any(|key| RESULT_KEYS.contains(key)) {
+        // Claude Code rejects an object it cannot read and goes on; so do we, but say so.
+        let keys: Vec<&str> = answer.keys().take(4).map(String::as_str).collect();
+        return Ok(rejected(&format!(
+            "a hook answered a JSON object with no answer field in it (`{}`...)",
+            keys.join("`, `")
+        )));
+    }
     serde_json::from_value::<HookResult>(Value::Object(answer))
         .map_err(|error| format!("printed an answer that is not a hook result: {error}"))
         .and_then(usable)
+}
+
+/// An answer Claude Code rejects and goes on from: no decision, and a warning that says why.
+fn rejected(what: &str) -> HookResult {
+    let warning = format!("{what}; ignored");
+    tracing::warn!("{warning}");
+    HookResult::cont().with_user_message(warning, MessageLevel::Warning)
 }
 
 /// `result` if it can be applied as it says; an answer the kernel could only skip (modify
@@ -153,48 +196,6 @@ fn proposal(answer: &Map<String, Value>, data: &Value) -> Result<HookResult, Str
         }
         _ => result,
     })
-}
-
-/// Claude Code's JSON output.
-fn claude(answer: &Map<String, Value>, data: &Value) -> HookResult {
-    let text = |value: Option<&Value>| value.and_then(Value::as_str).map(str::to_owned);
-    let specific = answer.get("hookSpecificOutput").and_then(Value::as_object);
-    let field = |key: &str| specific.and_then(|s| s.get(key));
-    let mut result = if answer.get("continue") == Some(&Value::Bool(false)) {
-        HookResult::deny(
-            text(answer.get("stopReason")).unwrap_or_else(|| "stopped by a hook".to_owned()),
-        )
-    } else if answer.get("decision").and_then(Value::as_str) == Some("block") {
-        HookResult::deny(
-            text(answer.get("reason")).unwrap_or_else(|| "blocked by a hook".to_owned()),
-        )
-    } else {
-        let reason = text(field("permissionDecisionReason"));
-        match field("permissionDecision").and_then(Value::as_str) {
-            Some("deny") => {
-                HookResult::deny(reason.unwrap_or_else(|| "denied by a hook".to_owned()))
-            }
-            Some("ask") => HookResult::ask(
-                reason.unwrap_or_else(|| "A hook asks for your approval".to_owned()),
-            ),
-            _ => match field("updatedInput") {
-                Some(input @ Value::Object(_)) => {
-                    HookResult::modify(with_tool_input(data, input.clone()))
-                }
-                _ => HookResult::cont(),
-            },
-        }
-    };
-    if let Some(context) = text(field("additionalContext")) {
-        result = result.with_context_injection(context);
-    }
-    if let Some(message) = text(answer.get("systemMessage")) {
-        result = result.with_user_message(message, MessageLevel::Warning);
-    }
-    if answer.get("suppressOutput") == Some(&Value::Bool(true)) {
-        result = result.with_suppress_output(true);
-    }
-    result
 }
 
 /// The decision in a model's answer: `{"safe": bool, "reason"}` or a `HookResult` object,
