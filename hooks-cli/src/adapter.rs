@@ -1,11 +1,14 @@
-//! `hooks claude`, `hooks gemini` and `hooks cursor`: our policy as another agent's command hook. The agent's
-//! hook JSON comes on stdin; the answer goes out in its protocol. Anything that keeps the
+//! `hooks claude`, `hooks gemini`, `hooks codex` and `hooks cursor`: our policy as another
+//! agent's command hook. The agent's hook JSON comes on stdin; the answer goes out in its
+//! protocol. Anything that keeps the
 //! policy from deciding (unreadable input, a broken policy file) blocks, with the reason:
 //! a guard that cannot run must not wave everything through.
 
 use std::path::Path;
 
-use hooks_config::interop::{AgentAnswer, MappedEvent, Protocol, Rewrites, claude, cursor, gemini};
+use hooks_config::interop::{
+    AgentAnswer, MappedEvent, Protocol, Rewrites, claude, codex, cursor, gemini,
+};
 use hooks_config::load_file;
 use hooks_core::HookRegistry;
 use hooks_core::module::HookModule;
@@ -17,6 +20,8 @@ pub enum Agent {
     Claude,
     /// Gemini CLI.
     Gemini,
+    /// Codex CLI.
+    Codex,
     /// Cursor.
     Cursor,
 }
@@ -26,6 +31,7 @@ impl Agent {
         match self {
             Agent::Claude => &claude::CLAUDE,
             Agent::Gemini => &gemini::GEMINI,
+            Agent::Codex => &codex::CODEX,
             Agent::Cursor => &cursor::CURSOR,
         }
     }
@@ -46,7 +52,9 @@ impl Agent {
         );
         match self {
             Agent::Cursor => cursor::fail_closed(agent_event, reason),
-            _ => AgentAnswer::block(reason),
+            Agent::Gemini => gemini::fail_closed(agent_event, reason),
+            Agent::Codex => codex::fail_closed(reason),
+            Agent::Claude => AgentAnswer::block(reason),
         }
     }
 }
@@ -79,14 +87,13 @@ pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
         Err(error) => return fail_closed(format!("cannot start the runtime: {error}")),
     };
     let outcome = runtime.block_on(registry.emit(&mapped.event, mapped.data.clone()));
+    let rewrites = Rewrites::of(&policy);
     match agent {
-        Agent::Claude => claude::answer_with(
-            &mapped.agent_event,
-            &mapped.data,
-            &outcome,
-            &Rewrites::of(&policy),
-        ),
-        Agent::Gemini => gemini::answer(&mapped.agent_event, &mapped.data, &outcome),
+        Agent::Claude => {
+            claude::answer_with(&mapped.agent_event, &mapped.data, &outcome, &rewrites)
+        }
+        Agent::Gemini => gemini::answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites),
+        Agent::Codex => codex::answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites),
         Agent::Cursor => cursor::answer(&mapped.agent_event, &outcome),
     }
 }

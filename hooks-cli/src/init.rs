@@ -1,5 +1,13 @@
-//! `hooks init claude|gemini|cursor`: a starter hooks file, and the agent's settings entries
-//! that run `hooks <agent> --config <file>` on it.
+//! `hooks init claude|gemini|codex|cursor`: a starter hooks file, and the agent's settings
+//! entries that run `hooks <agent> --config <file>` on it.
+//!
+//! The command names the hooks file so that it survives a project path with spaces, as each
+//! agent runs it (`sh -c`): Claude Code's `"$CLAUDE_PROJECT_DIR"/file`; Gemini CLI's
+//! `"${GEMINI_PROJECT_DIR}/file"` (Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the text with
+//! the path quoted by itself, which inside our quotes would keep its quotes; the braced form is
+//! left to the shell); Codex CLI's `"$(git rev-parse --show-toplevel)/file"` (Codex CLI sets no
+//! project variable and runs hooks in the session's directory); Cursor's path relative to the
+//! project, where it runs hooks.
 //!
 //! The settings file is merged, never replaced: every hook already there stays, the file keeps
 //! its order, an entry already present is not added twice (so a second run changes nothing),
@@ -19,6 +27,8 @@ pub enum InitAgent {
     Claude,
     /// Gemini CLI: `.gemini/settings.json`.
     Gemini,
+    /// Codex CLI: `.codex/hooks.json`.
+    Codex,
     /// Cursor: `.cursor/hooks.json`.
     Cursor,
 }
@@ -32,14 +42,26 @@ enum Layout {
     Commands,
 }
 
+/// How a hook's command names the project directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProjectDir {
+    /// `"$VAR"/file`: an environment variable the agent sets.
+    Var(&'static str),
+    /// `"${VAR}/file"`: a variable the agent sets, braced so that the agent's own textual
+    /// substitution of `$VAR` leaves it to the shell.
+    BracedVar(&'static str),
+    /// `"$(git rev-parse --show-toplevel)/file"`: the repository's root.
+    GitRoot,
+    /// `file`: the agent runs hooks in the project directory.
+    Cwd,
+}
+
 /// Where an agent keeps its project settings and how it runs a command hook.
 struct AgentSetup {
     /// The settings file, relative to the project directory.
     settings: &'static str,
-    /// How the agent names the hooks file in a hook's command: through the environment
-    /// variable holding the project directory, or (Cursor, which runs hooks in the project
-    /// directory) relative to it.
-    project_dir_var: Option<&'static str>,
+    /// How the agent's hook command names the hooks file.
+    project_dir: ProjectDir,
     /// How the settings list an event's commands.
     layout: Layout,
     /// The `hooks` subcommand that speaks the agent's protocol.
@@ -53,21 +75,28 @@ impl InitAgent {
         match self {
             InitAgent::Claude => AgentSetup {
                 settings: ".claude/settings.json",
-                project_dir_var: Some("CLAUDE_PROJECT_DIR"),
+                project_dir: ProjectDir::Var("CLAUDE_PROJECT_DIR"),
                 layout: Layout::MatcherGroups,
                 subcommand: "claude",
                 events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
             },
             InitAgent::Gemini => AgentSetup {
                 settings: ".gemini/settings.json",
-                project_dir_var: Some("GEMINI_PROJECT_DIR"),
+                project_dir: ProjectDir::BracedVar("GEMINI_PROJECT_DIR"),
                 layout: Layout::MatcherGroups,
                 subcommand: "gemini",
                 events: &["BeforeTool", "AfterTool", "BeforeAgent"],
             },
+            InitAgent::Codex => AgentSetup {
+                settings: ".codex/hooks.json",
+                project_dir: ProjectDir::GitRoot,
+                layout: Layout::MatcherGroups,
+                subcommand: "codex",
+                events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
+            },
             InitAgent::Cursor => AgentSetup {
                 settings: ".cursor/hooks.json",
-                project_dir_var: None,
+                project_dir: ProjectDir::Cwd,
                 layout: Layout::Commands,
                 subcommand: "cursor",
                 events: &[
@@ -165,14 +194,11 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
             });
         }
     };
-    let command = match setup.project_dir_var {
-        Some(var) => format!(
-            "hooks {} --config \"${var}\"/{}",
-            setup.subcommand,
-            config.display()
-        ),
-        None => format!("hooks {} --config {}", setup.subcommand, config.display()),
-    };
+    let command = format!(
+        "hooks {} --config {}",
+        setup.subcommand,
+        config_argument(setup.project_dir, &config.display().to_string())
+    );
     let merged = merge_settings(old.as_deref(), setup.layout, setup.events, &command).map_err(
         |problem| InitError::Settings {
             path: settings.clone(),
@@ -187,6 +213,44 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
         });
     }
     Ok(changes)
+}
+
+/// The hooks file as the agent's shell reads it: `file` (relative to the project) after the
+/// project directory, quoted so that spaces and quotes in either stay one argument.
+fn config_argument(project_dir: ProjectDir, file: &str) -> String {
+    let plain = file
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._-/+".contains(c));
+    // Inside double quotes, the shell still reads `"`, `\`, `$` and backquotes.
+    let escaped: String = file
+        .chars()
+        .flat_map(|c| {
+            let escape = matches!(c, '"' | '\\' | '$' | '`').then_some('\\');
+            escape.into_iter().chain([c])
+        })
+        .collect();
+    match project_dir {
+        ProjectDir::Var(var) if plain => format!("\"${var}\"/{file}"),
+        ProjectDir::Var(var) => format!("\"${var}\"/\"{escaped}\""),
+        ProjectDir::BracedVar(var) => format!("\"${{{var}}}/{escaped}\""),
+        ProjectDir::GitRoot => format!("\"$(git rev-parse --show-toplevel)/{escaped}\""),
+        ProjectDir::Cwd if plain => file.to_owned(),
+        ProjectDir::Cwd => format!("'{}'", file.replace('\'', "'\\''")),
+    }
+}
+
+/// What the user should know about running hooks in `options.agent`, whatever was written:
+/// for Gemini CLI, where it runs project hooks, and a warning when this folder is not trusted.
+pub fn notes(options: &InitOptions) -> Vec<String> {
+    match options.agent {
+        InitAgent::Gemini => {
+            let project = std::fs::canonicalize(&options.dir).unwrap_or(options.dir.clone());
+            std::iter::once(crate::gemini_trust::NOTE.to_owned())
+                .chain(crate::gemini_trust::warning(&project))
+                .collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The settings text with a command hook running `command` on each of `events`, or `None`

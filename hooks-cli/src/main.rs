@@ -3,19 +3,24 @@
 //! - `hooks eval --config FILE --event NAME --data JSON`: loads the file, emits the event, prints
 //!   the merged result as one JSON object (reference field names) and exits 0 whatever the
 //!   decision; `--data -` reads the data from stdin.
-//! - `hooks check FILE...`: validates hooks files and prints every problem, with its location.
+//! - `hooks check FILE...`: validates hooks files and prints every problem, with its location;
+//!   warns when a Gemini CLI project that runs `hooks gemini` is not a trusted folder.
 //! - `hooks events`: lists the canonical events, their aliases and their data fields.
 //! - `hooks demo`: a scripted agent session through the whole hook pipeline.
-//! - `hooks claude --config FILE`, `hooks gemini --config FILE`, `hooks cursor --config FILE`:
-//!   the policy in FILE (and every `#[hook]` linked in) as a command hook of Claude Code,
-//!   Gemini CLI or Cursor: their hook JSON on
-//!   stdin, the answer in their protocol, exit code 2 on a block (and whenever the policy cannot
-//!   decide).
-//! - `hooks init claude|gemini|cursor [--dir DIR] [--config FILE] [--dry-run]`: writes a starter hooks
-//!   file (safety, redaction, logging) when there is none and adds `hooks <agent> --config FILE`
-//!   to the agent's project settings, merged with the hooks there, with a backup and a diff.
-//! - `hooks import claude SETTINGS.json|PLUGIN_DIR [--output FILE]`: the hooks of a Claude Code
-//!   settings file or plugin as our YAML; what has no equivalent is said on stderr and in the file's header.
+//! - `hooks claude --config FILE`, `hooks gemini --config FILE`, `hooks codex --config FILE`,
+//!   `hooks cursor --config FILE`: the policy in FILE (and every `#[hook]` linked in) as a
+//!   command hook of Claude Code, Gemini CLI, Codex CLI or Cursor: their hook JSON on stdin, a
+//!   block and every other answer in the form their protocol documents (see
+//!   `hooks_config::interop`), and a block whenever the policy cannot decide.
+//! - `hooks init claude|gemini|codex|cursor [--dir DIR] [--config FILE] [--dry-run]`: writes a
+//!   starter hooks file (safety, redaction, logging) when there is none and adds
+//!   `hooks <agent> --config FILE` to the agent's project settings, merged with the hooks
+//!   there, with a backup and a diff. For Gemini CLI it says where Gemini CLI runs project
+//!   hooks, and warns when the folder is not trusted.
+//! - `hooks import claude SETTINGS.json|PLUGIN_DIR [--output FILE]`, `hooks import codex
+//!   .codex/hooks.json|.codex/config.toml [--output FILE]`: the hooks of a Claude Code
+//!   settings file or plugin, or of Codex CLI's hooks, as our YAML; what has no equivalent is said on stderr and in the file's
+//!   header.
 //!
 //! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error (or, for the
 //! adapters, a block).
@@ -28,6 +33,7 @@ use clap::{Parser, Subcommand};
 
 mod adapter;
 mod demo;
+mod gemini_trust;
 mod init;
 mod ordered_json;
 mod progress;
@@ -93,6 +99,12 @@ enum Command {
         #[arg(long)]
         config: PathBuf,
     },
+    /// Run as a Codex CLI command hook: its hook JSON on stdin, its protocol out.
+    Codex {
+        /// The policy: a hooks YAML file (or a Claude Code settings file).
+        #[arg(long)]
+        config: PathBuf,
+    },
     /// Run as a Cursor hook: its hook JSON on stdin, its protocol out.
     Cursor {
         /// The policy: a hooks YAML file (or a Claude Code settings file).
@@ -132,6 +144,8 @@ enum Command {
 enum ImportFrom {
     /// Claude Code's settings.json.
     Claude,
+    /// Codex CLI's hooks.json, or the `[hooks]` tables of its config.toml.
+    Codex,
 }
 
 fn main() -> ExitCode {
@@ -166,6 +180,7 @@ fn main() -> ExitCode {
         }
         Command::Claude { config } => serve(adapter::Agent::Claude, &config),
         Command::Gemini { config } => serve(adapter::Agent::Gemini, &config),
+        Command::Codex { config } => serve(adapter::Agent::Codex, &config),
         Command::Cursor { config } => serve(adapter::Agent::Cursor, &config),
         Command::Init {
             agent,
@@ -179,10 +194,10 @@ fn main() -> ExitCode {
             dry_run,
         }),
         Command::Import {
-            agent: ImportFrom::Claude,
+            agent,
             settings,
             output,
-        } => import_claude(&settings, output.as_deref()),
+        } => import(agent, &settings, output.as_deref()),
     }
 }
 
@@ -204,15 +219,27 @@ fn serve(agent: adapter::Agent, config: &std::path::Path) -> ExitCode {
     ExitCode::from(u8::try_from(answer.exit_code).unwrap_or(2))
 }
 
-fn import_claude(settings: &std::path::Path, output: Option<&std::path::Path>) -> ExitCode {
-    let imported = if settings.is_dir() {
-        hooks_config::interop::claude::import_plugin(settings)
+fn import(
+    agent: ImportFrom,
+    settings: &std::path::Path,
+    output: Option<&std::path::Path>,
+) -> ExitCode {
+    use hooks_config::interop::{claude, codex};
+    let imported = if matches!(agent, ImportFrom::Claude) && settings.is_dir() {
+        claude::import_plugin(settings)
     } else {
         let text = match std::fs::read_to_string(settings) {
             Ok(text) => text,
             Err(error) => return fail(format!("cannot read {}: {error}", settings.display())),
         };
-        hooks_config::interop::claude::import_settings(&text, settings)
+        let is_toml = settings.extension().is_some_and(|ext| ext == "toml");
+        match (agent, is_toml) {
+            (ImportFrom::Claude, _) => claude::import_settings(&text, settings),
+            (ImportFrom::Codex, true) => codex::import_config_toml(&text, settings),
+            (ImportFrom::Codex, false) => {
+                hooks_config::settings::import_hooks(&codex::CODEX, &text, settings)
+            }
+        }
     };
     let imported = match imported {
         Ok(imported) => imported,
@@ -241,8 +268,11 @@ fn init(options: &init::InitOptions) -> ExitCode {
         Ok(changes) => changes,
         Err(error) => return fail(error),
     };
+    let notes = init::notes(options);
+    let print_notes = || notes.iter().for_each(|note| eprintln!("{note}"));
     if changes.is_empty() {
         println!("already set up: nothing to change");
+        print_notes();
         return ExitCode::SUCCESS;
     }
     for change in &changes {
@@ -250,11 +280,13 @@ fn init(options: &init::InitOptions) -> ExitCode {
     }
     if options.dry_run {
         println!("dry run: nothing was written");
+        print_notes();
         return ExitCode::SUCCESS;
     }
     match init::apply(&changes) {
         Ok(report) => {
             print!("{report}");
+            print_notes();
             ExitCode::SUCCESS
         }
         Err(error) => fail(error),
@@ -314,7 +346,12 @@ fn check(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for file in files {
         match load_file(file) {
-            Ok(config) => println!("{}: ok ({})", file.display(), config.summary()),
+            Ok(config) => {
+                println!("{}: ok ({})", file.display(), config.summary());
+                if let Some(warning) = gemini_warning(file) {
+                    eprintln!("{warning}");
+                }
+            }
             Err(errors) => {
                 failed = true;
                 eprintln!("{errors}");
@@ -326,6 +363,18 @@ fn check(files: &[PathBuf]) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The trust warning for the project of a hooks file, when that project's Gemini CLI settings
+/// run `hooks gemini` and its folder is not trusted.
+fn gemini_warning(file: &std::path::Path) -> Option<String> {
+    let file = std::fs::canonicalize(file).ok()?;
+    let project = file.parent()?;
+    let settings = std::fs::read_to_string(project.join(".gemini/settings.json")).ok()?;
+    if !settings.contains("hooks gemini") {
+        return None;
+    }
+    gemini_trust::warning(project)
 }
 
 fn events_table() -> String {

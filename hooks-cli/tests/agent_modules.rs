@@ -66,8 +66,13 @@ fn the_approval_module_asks_in_each_agents_terms() {
         &dir,
         &json!({"session_id": "s1", "cwd": ".", "hook_event_name": "BeforeTool", "tool_name": "write_file", "tool_input": {"file_path": "a.txt"}}),
     );
-    assert_eq!(gemini.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&gemini.stderr).contains("cannot ask"));
+    assert_eq!(gemini.status.code(), Some(0), "{gemini:?}");
+    let answer = stdout_json(&gemini);
+    assert_eq!(answer["decision"], "deny");
+    assert!(
+        answer["reason"].as_str().unwrap().contains("cannot ask"),
+        "{answer}"
+    );
 
     let cursor = run(
         "cursor",

@@ -321,11 +321,21 @@ fn adapters_fail_closed_when_the_policy_cannot_decide() {
             "{garbage}"
         );
     }
+    // Gemini CLI: the documented deny, not an exit code it reports as a failed hook.
     let missing = hooks(
         &["gemini", "--config", "/nonexistent/hooks.yaml"],
         Some(&input),
     );
-    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(missing.status.code(), Some(0));
+    let answer: Value = serde_json::from_slice(&missing.stdout).unwrap();
+    assert_eq!(answer["decision"], "deny");
+    assert!(
+        answer["reason"]
+            .as_str()
+            .unwrap()
+            .contains("could not decide"),
+        "{answer}"
+    );
 }
 
 #[test]
@@ -344,19 +354,42 @@ fn gemini_adapter_answers_in_gemini_clis_protocol() {
             serde_json::json!({"file_path": "a/.env"}),
         )),
     );
-    assert_eq!(blocked.status.code(), Some(2));
-    assert_eq!(text(&blocked.stderr).trim(), "secrets stay out of reach");
+    assert_eq!(blocked.status.code(), Some(0));
+    let answer: Value = serde_json::from_slice(&blocked.stdout).unwrap();
+    assert_eq!(
+        answer,
+        serde_json::json!({"decision": "deny", "reason": "secrets stay out of reach"})
+    );
+
+    // Gemini CLI runs a rewrite without asking anyone: it blocks, saying what would have run...
+    let python = input(
+        "run_shell_command",
+        serde_json::json!({"command": "python x.py"}),
+    );
+    let rewritten = hooks(&["gemini", "--config", config], Some(&python));
+    let answer: Value = serde_json::from_slice(&rewritten.stdout).unwrap();
+    assert_eq!(answer["decision"], "deny", "{answer}");
+    assert!(
+        answer["reason"]
+            .as_str()
+            .unwrap()
+            .contains("`python3 x.py`"),
+        "{answer}"
+    );
+    // ...unless the entry that rewrote it opts in.
+    let opted_in = ADAPTER_POLICY.replace(
+        "      name: python3\n",
+        "      name: python3\n      rewrite: apply\n",
+    );
+    let (_dir, file) = scratch("gemini-adapter-opted-in", &opted_in);
     let rewritten = hooks(
-        &["gemini", "--config", config],
-        Some(&input(
-            "run_shell_command",
-            serde_json::json!({"command": "python x.py"}),
-        )),
+        &["gemini", "--config", file.to_str().unwrap()],
+        Some(&python),
     );
     let answer: Value = serde_json::from_slice(&rewritten.stdout).unwrap();
     assert_eq!(
-        answer["hookSpecificOutput"]["tool_input"]["command"],
-        "python3 x.py"
+        answer["hookSpecificOutput"]["tool_input"],
+        serde_json::json!({"command": "python3 x.py"})
     );
 }
 
@@ -399,4 +432,53 @@ fn import_claude_writes_yaml_that_check_accepts_and_says_what_it_left_out() {
 
     let broken = hooks(&["import", "claude", "/nonexistent/settings.json"], None);
     assert_eq!(broken.status.code(), Some(1));
+}
+
+#[test]
+fn import_codex_reads_hooks_json_and_config_toml() {
+    let dir = std::env::temp_dir().join(format!("hooks-cli-{}-import-codex", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let hooks_json = dir.join("hooks.json");
+    std::fs::write(
+        &hooks_json,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5}]}],
+                      "SubagentStop": [{"hooks": [{"type": "command", "command": "./done.sh"}]}]}}"#,
+    )
+    .unwrap();
+    let config_toml = dir.join("config.toml");
+    std::fs::write(
+        &config_toml,
+        "model = \"gpt-5\"\n\n[[hooks.UserPromptSubmit]]\n[[hooks.UserPromptSubmit.hooks]]\ntype = \"command\"\ncommand = \"./scan.sh\"\ntimeout = 2\n",
+    )
+    .unwrap();
+    for (settings, expected) in [
+        (
+            &hooks_json,
+            ["\"tool:pre\":  # PreToolUse", "\"codex:subagent_stop\":"],
+        ),
+        (
+            &config_toml,
+            ["\"prompt:submit\":  # UserPromptSubmit", "timeout_ms: 2000"],
+        ),
+    ] {
+        let out = dir.join("imported.yaml");
+        let import = hooks(
+            &[
+                "import",
+                "codex",
+                settings.to_str().unwrap(),
+                "--output",
+                out.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(import.status.code(), Some(0), "{}", text(&import.stderr));
+        let yaml = std::fs::read_to_string(&out).unwrap();
+        for line in expected {
+            assert!(yaml.contains(line), "{line}: {yaml}");
+        }
+        let check = hooks(&["check", out.to_str().unwrap()], None);
+        assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    }
 }

@@ -121,7 +121,7 @@ fn an_existing_hooks_file_is_never_overwritten() {
     for event in ["BeforeTool", "AfterTool", "BeforeAgent"] {
         assert_eq!(
             settings["hooks"][event][0]["hooks"][0]["command"],
-            "hooks gemini --config \"$GEMINI_PROJECT_DIR\"/team.yaml"
+            "hooks gemini --config \"${GEMINI_PROJECT_DIR}/team.yaml\""
         );
     }
 }
@@ -245,4 +245,169 @@ fn the_starter_policy_guards_claude_code_out_of_the_box() {
     assert!(fine.stdout.is_empty(), "no opinion is no answer: {fine:?}");
     let log = std::fs::read_to_string(dir.join(".hooks/events.jsonl")).unwrap();
     assert_eq!(log.lines().count(), 2, "both calls are logged");
+}
+
+#[test]
+fn codex_hooks_json_is_merged_and_a_second_run_changes_nothing() {
+    let dir = project("codex");
+    std::fs::create_dir_all(dir.join(".codex")).unwrap();
+    let hooks_json = dir.join(".codex/hooks.json");
+    std::fs::write(
+        &hooks_json,
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./check.sh", "timeout": 30}]}]}}"#,
+    )
+    .unwrap();
+    let first = init(&dir, &["codex"]);
+    assert!(first.status.success(), "{first:?}");
+    assert!(stdout(&first).contains("backed up"), "{}", stdout(&first));
+    let value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks_json).unwrap()).unwrap();
+    assert_eq!(
+        value["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "./check.sh"
+    );
+    for event in ["PreToolUse", "PostToolUse", "UserPromptSubmit"] {
+        assert_eq!(
+            value["hooks"][event][0]["hooks"][0]["command"],
+            "hooks codex --config \"$(git rev-parse --show-toplevel)/hooks.yaml\"",
+            "{event}"
+        );
+    }
+    let second = init(&dir, &["codex"]);
+    assert!(stdout(&second).contains("nothing to change"), "{second:?}");
+}
+
+/// Runs `command` as Gemini CLI runs a hook's command: `$GEMINI_PROJECT_DIR` in its text
+/// replaced by the project directory as Gemini CLI quotes it (`'...'`), then `sh -c` in the
+/// project directory with `GEMINI_PROJECT_DIR` set, `hooks` on the PATH.
+fn run_as_gemini(command: &str, project: &Path, stdin: &str) -> Output {
+    let quoted = format!("'{}'", project.display().to_string().replace('\'', "'\\''"));
+    let expanded = command.replace("$GEMINI_PROJECT_DIR", &quoted);
+    let bin = Path::new(env!("CARGO_BIN_EXE_hooks")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", &expanded])
+        .current_dir(project)
+        .env("GEMINI_PROJECT_DIR", project)
+        .env("PATH", path)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn the_gemini_command_survives_a_project_path_with_spaces() {
+    let dir = project("gemini spaces/my project");
+    let output = init(&dir, &["gemini", "--config", "team hooks.yaml"]);
+    assert!(output.status.success(), "{output:?}");
+    let settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(".gemini/settings.json")).unwrap())
+            .unwrap();
+    let command = settings["hooks"]["BeforeTool"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The starter policy's safety module denies a recursive delete of the home directory.
+    let input = r#"{"session_id": "s", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf ~/"}}"#;
+    let answer = run_as_gemini(&command, &dir, input);
+    assert_eq!(answer.status.code(), Some(0), "{command}: {answer:?}");
+    let json: Value = serde_json::from_slice(&answer.stdout).unwrap();
+    assert_eq!(json["decision"], "deny", "{command}: {json}");
+    assert!(
+        !json["reason"].as_str().unwrap().contains("policy file"),
+        "the hooks file was found: {json}"
+    );
+
+    // The form written before this one loses the path at the space.
+    let old = "hooks gemini --config \"$GEMINI_PROJECT_DIR\"/'team hooks.yaml'";
+    let broken: Value = serde_json::from_slice(&run_as_gemini(old, &dir, input).stdout).unwrap();
+    assert!(
+        broken["reason"]
+            .as_str()
+            .unwrap()
+            .contains("policy file is broken"),
+        "{broken}"
+    );
+}
+
+#[test]
+fn init_gemini_says_where_gemini_runs_hooks_and_warns_when_the_folder_is_untrusted() {
+    let dir = project("gemini_trust");
+    let home = project("gemini_trust_home");
+    let run = |trusted: &str| {
+        std::fs::create_dir_all(home.join(".gemini")).unwrap();
+        std::fs::write(home.join(".gemini/trustedFolders.json"), trusted).unwrap();
+        let args: Vec<&std::ffi::OsStr> = vec![
+            "init".as_ref(),
+            "gemini".as_ref(),
+            "--dir".as_ref(),
+            dir.as_os_str(),
+        ];
+        support::run_with_env(
+            None,
+            &args,
+            "",
+            &[
+                ("HOME", home.as_os_str()),
+                ("GEMINI_CLI_TRUST_WORKSPACE", "".as_ref()),
+            ],
+        )
+    };
+    let untrusted = run("{}");
+    let said = String::from_utf8_lossy(&untrusted.stderr).into_owned();
+    assert!(said.contains("--skip-trust"), "{said}");
+    assert!(said.contains("GEMINI_CLI_TRUST_WORKSPACE=true"), "{said}");
+    assert!(
+        said.contains("warning: Gemini CLI will not run the hooks"),
+        "{said}"
+    );
+
+    let parent = dir.parent().unwrap().canonicalize().unwrap();
+    let trusted =
+        run(&serde_json::json!({parent.display().to_string(): "TRUST_FOLDER"}).to_string());
+    let said = String::from_utf8_lossy(&trusted.stderr).into_owned();
+    assert!(said.contains("--skip-trust"), "the note stays: {said}");
+    assert!(!said.contains("warning"), "{said}");
+
+    // The most specific folder decides.
+    let denied = run(&serde_json::json!({
+        parent.display().to_string(): "TRUST_FOLDER",
+        dir.canonicalize().unwrap().display().to_string(): "DO_NOT_TRUST",
+    })
+    .to_string());
+    assert!(
+        String::from_utf8_lossy(&denied.stderr).contains("warning"),
+        "{denied:?}"
+    );
+
+    // `hooks check` warns about the same project.
+    std::fs::write(home.join(".gemini/trustedFolders.json"), "{}").unwrap();
+    let check = support::run_with_env(
+        None,
+        &["check".as_ref(), dir.join("hooks.yaml").as_os_str()],
+        "",
+        &[
+            ("HOME", home.as_os_str()),
+            ("GEMINI_CLI_TRUST_WORKSPACE", "".as_ref()),
+        ],
+    );
+    assert!(check.status.success(), "{check:?}");
+    assert!(
+        String::from_utf8_lossy(&check.stderr).contains("will not run the hooks"),
+        "{check:?}"
+    );
 }

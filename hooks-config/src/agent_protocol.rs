@@ -220,6 +220,26 @@ pub const GEMINI: Protocol = Protocol {
     ],
 };
 
+/// Codex CLI's hook protocol: Claude Code's events and fields, less the events Codex has not
+/// (`PostToolUseFailure`, `Notification`), its own custom events named `codex:`.
+pub const CODEX: Protocol = Protocol {
+    agent: "codex",
+    events: &[
+        ("SessionStart", Some(SESSION_START)),
+        ("SessionEnd", Some(SESSION_END)),
+        ("UserPromptSubmit", Some(PROMPT_SUBMIT)),
+        ("PreToolUse", Some(TOOL_PRE)),
+        ("PermissionRequest", Some(APPROVAL_REQUIRED)),
+        ("PostToolUse", Some(TOOL_POST)),
+        ("Stop", Some(PROMPT_COMPLETE)),
+        ("PreCompact", Some(CONTEXT_PRE_COMPACT)),
+        ("PostCompact", Some(CONTEXT_POST_COMPACT)),
+        ("SubagentStart", None),
+        ("SubagentStop", None),
+    ],
+    fields: &[("tool_response", "tool_result")],
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,11 @@
 //! | `type: prompt`, `agent`, `mcp_tool` | no equivalent: left out by `hooks import` with a note, an error when the file is loaded directly |
 //! | an event without canonical equivalent (`SubagentStop`) | the custom event `claude:subagent_stop`, which `hooks claude` emits |
 //! | other settings (`permissions`, `env`, ...) | not hooks: ignored |
+//!
+//! Codex CLI's `hooks.json` and the `[hooks]` tables of its `config.toml` have the same shape
+//! ([`import_hooks`] with [`CODEX`](crate::interop::codex::CODEX), and
+//! [`codex::import_config_toml`](crate::interop::codex::import_config_toml)); their events
+//! without a canonical equivalent become `codex:` custom events.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -19,7 +24,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::agent_protocol::CLAUDE;
+use crate::agent_protocol::{CLAUDE, Protocol};
 use crate::{
     CommandHook, ConfigError, ConfigErrors, Entry, EventMatcher, HookKind, HttpHook,
     MAX_COMMAND_TIMEOUT, OnFailure, Rewrite,
@@ -39,6 +44,8 @@ pub struct Imported {
     pub notes: Vec<String>,
     /// Hooks with no equivalent here, left out of `entries`, each with its place.
     pub left_out: Vec<ConfigError>,
+    /// The agent whose settings these were.
+    pub protocol: &'static Protocol,
 }
 
 impl Imported {
@@ -46,8 +53,9 @@ impl Imported {
     /// comments: what `hooks import claude` writes. It loads back to the same entries.
     pub fn to_yaml(&self) -> String {
         let mut yaml = format!(
-            "# Converted from {} by `hooks import claude`.\n",
-            self.file.display()
+            "# Converted from {} by `hooks import {}`.\n",
+            self.file.display(),
+            self.protocol.agent
         );
         for note in &self.notes {
             let _ = writeln!(yaml, "# - {note}");
@@ -65,7 +73,7 @@ impl Imported {
             if event != Some(&entry.event) {
                 event = Some(&entry.event);
                 let _ = write!(yaml, "  {}:", quoted(&entry.event));
-                match CLAUDE.agent_event(&entry.event) {
+                match self.protocol.agent_event(&entry.event) {
                     Some(theirs) => {
                         let _ = writeln!(yaml, "  # {theirs}");
                     }
@@ -143,6 +151,7 @@ fn quoted(text: &str) -> String {
 }
 
 struct Importer<'a> {
+    protocol: &'static Protocol,
     file: &'a Path,
     text: &'a str,
     errors: Vec<ConfigError>,
@@ -176,14 +185,15 @@ impl Importer<'_> {
     }
 
     fn event(&mut self, name: &str, groups: &Value, at: (usize, usize)) {
-        let canonical = match CLAUDE.canonical_event(name) {
+        let agent = self.protocol.agent;
+        let canonical = match self.protocol.canonical_event(name) {
             Ok(canonical) => canonical,
             Err(error) => return self.error(at, error.to_string()).unwrap_or(()),
         };
-        if canonical.starts_with("claude:") {
+        if canonical.starts_with(&format!("{agent}:")) {
             self.notes.push(format!(
                 "`{name}` has no canonical equivalent: imported as the custom event \
-                 `{canonical}`, which `hooks claude` emits for it"
+                 `{canonical}`, which `hooks {agent}` emits for it"
             ));
         }
         let Some(groups) = groups.as_array() else {
@@ -407,6 +417,18 @@ pub(crate) fn plugin_root_of(file: &Path) -> Option<PathBuf> {
 /// Converts the `hooks` section of a Claude Code settings file (see the [module docs](crate::settings)).
 /// Malformed JSON or a malformed `hooks` section is an error, with its line and column.
 pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors> {
+    import_hooks(&CLAUDE, text, file)
+}
+
+/// Converts the `hooks` section of a JSON settings file in Claude Code's shape, written for the
+/// agent of `protocol` (Claude Code's `settings.json`, Codex CLI's `hooks.json`): its events are
+/// read as that agent names them. Malformed JSON or a malformed `hooks` section is an error,
+/// with its line and column.
+pub fn import_hooks(
+    protocol: &'static Protocol,
+    text: &str,
+    file: &Path,
+) -> Result<Imported, ConfigErrors> {
     let error = |line, column, message: String| {
         ConfigErrors(vec![ConfigError {
             file: file.to_path_buf(),
@@ -419,6 +441,24 @@ pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors
         Ok(Value::Object(settings)) => settings,
         Ok(_) => return Err(error(1, 1, "a settings file is a JSON object".to_owned())),
         Err(e) => return Err(error(e.line(), e.column(), format!("not valid JSON: {e}"))),
+    };
+    import_section(protocol, &settings, text, file)
+}
+
+/// Converts the `hooks` of `settings` (read from `text`, in `file`).
+pub(crate) fn import_section(
+    protocol: &'static Protocol,
+    settings: &Map<String, Value>,
+    text: &str,
+    file: &Path,
+) -> Result<Imported, ConfigErrors> {
+    let error = |line, column, message: String| {
+        ConfigErrors(vec![ConfigError {
+            file: file.to_path_buf(),
+            line,
+            column,
+            message,
+        }])
     };
     let (line, column, hooks_at) = locate(text, "hooks", 0);
     let hooks = match settings.get("hooks") {
@@ -439,6 +479,7 @@ pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors
         }
     };
     let mut importer = Importer {
+        protocol,
         file,
         text,
         errors: Vec::new(),
@@ -462,6 +503,7 @@ pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors
         entries: importer.entries,
         notes: importer.notes,
         left_out: importer.left_out,
+        protocol,
     })
 }
 

@@ -3,7 +3,9 @@
 //! same decisions under our runner as under Claude Code's rules.
 #![allow(clippy::unwrap_used, missing_docs)]
 
+use hooks_config::interop::Rewrites;
 use hooks_config::interop::claude::{self, CLAUDE, import_settings};
+use hooks_config::interop::codex::{self, CODEX};
 use hooks_config::interop::gemini::{self, GEMINI};
 use hooks_core::{EmitResult, HookRegistry, HookResult, MessageLevel, events};
 use serde_json::{Value, json};
@@ -375,34 +377,187 @@ fn rewrite_takes_confirm_or_apply() {
 async fn gemini_answers_in_its_protocol() {
     let data =
         json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls", "dir": "."}});
+    // A deny is the documented JSON at exit 0: an exit code 2 shows as a failed hook.
     let deny = outcome("tool:pre", &data, vec![HookResult::deny("no")]).await;
+    let denied = gemini::answer("BeforeTool", &data, &deny, &Rewrites::confirmed());
+    assert_eq!(denied.exit_code, 0);
     assert_eq!(
-        gemini::answer("BeforeTool", &data, &deny),
-        hooks_config::interop::AgentAnswer::block("no")
+        stdout_json(&denied),
+        json!({"decision": "deny", "reason": "no"})
     );
 
     let ask = outcome("tool:pre", &data, vec![HookResult::ask("sure?")]).await;
-    let asked = gemini::answer("BeforeTool", &data, &ask);
-    assert_eq!(asked.exit_code, 2, "Gemini CLI cannot ask: fail closed");
-
-    let mut changed = data.clone();
-    changed["tool_input"]["command"] = json!("ls -la");
-    let modified = outcome("tool:pre", &data, vec![HookResult::modify(changed)]).await;
-    let json = stdout_json(&gemini::answer("BeforeTool", &data, &modified));
+    let asked = stdout_json(&gemini::answer(
+        "BeforeTool",
+        &data,
+        &ask,
+        &Rewrites::confirmed(),
+    ));
     assert_eq!(
-        json["hookSpecificOutput"]["tool_input"],
-        json!({"command": "ls -la", "dir": "."})
+        asked["decision"], "deny",
+        "Gemini CLI cannot ask: fail closed"
+    );
+    assert!(
+        asked["reason"].as_str().unwrap().contains("sure?"),
+        "{asked}"
     );
 
-    // Gemini merges the new input over the arguments: removing one cannot be expressed.
-    let mut removed = data.clone();
-    removed["tool_input"] = json!({"command": "ls"});
-    let removing = outcome("tool:pre", &data, vec![HookResult::modify(removed)]).await;
-    assert_eq!(gemini::answer("BeforeTool", &data, &removing).exit_code, 2);
+    // A rewrite runs unconfirmed under Gemini CLI: applied only when the entries opted in,
+    // whole (Gemini CLI 0.61 replaces the arguments with it, so an argument can be removed).
+    let mut changed = data.clone();
+    changed["tool_input"] = json!({"command": "ls -la"});
+    let modified = outcome("tool:pre", &data, vec![HookResult::modify(changed)]).await;
+    let config = hooks_config::load_str(
+        "hooks:\n  PreToolUse:\n    - type: command\n      name: h0\n      command: 'true'\n      rewrite: apply\n",
+        std::path::Path::new("h.yaml"),
+        std::path::Path::new("."),
+    )
+    .unwrap();
+    let json = stdout_json(&gemini::answer(
+        "BeforeTool",
+        &data,
+        &modified,
+        &Rewrites::of(&config),
+    ));
+    assert_eq!(
+        json["hookSpecificOutput"]["tool_input"],
+        json!({"command": "ls -la"})
+    );
+    let json = stdout_json(&gemini::answer(
+        "BeforeTool",
+        &data,
+        &modified,
+        &Rewrites::confirmed(),
+    ));
+    assert_eq!(json["decision"], "deny");
+    let reason = json["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("`ls -la`"),
+        "says what would have run: {reason}"
+    );
+    assert!(reason.contains("rewrite: apply"), "{reason}");
 
     let context = outcome("tool:post", &data, vec![HookResult::inject("note")]).await;
-    let json = stdout_json(&gemini::answer("AfterTool", &data, &context));
+    let json = stdout_json(&gemini::answer(
+        "AfterTool",
+        &data,
+        &context,
+        &Rewrites::confirmed(),
+    ));
     assert_eq!(json["hookSpecificOutput"]["additionalContext"], "note");
+
+    // Where Gemini CLI ignores the decision, the user still reads the reason.
+    let start = outcome(
+        "session:start",
+        &json!({}),
+        vec![HookResult::deny("not here")],
+    )
+    .await;
+    let json = stdout_json(&gemini::answer(
+        "SessionStart",
+        &json!({}),
+        &start,
+        &Rewrites::confirmed(),
+    ));
+    assert_eq!(json["decision"], "deny");
+    assert_eq!(json["systemMessage"], "not here");
+}
+
+// Codex CLI.
+
+#[test]
+fn every_codex_cli_event_maps_to_its_canonical_event() {
+    for (codex_event, canonical) in [
+        ("PreToolUse", "tool:pre"),
+        ("PermissionRequest", "approval:required"),
+        ("PostToolUse", "tool:post"),
+        ("PreCompact", "context:pre_compact"),
+        ("PostCompact", "context:post_compact"),
+        ("SessionStart", "session:start"),
+        ("SessionEnd", "session:end"),
+        ("UserPromptSubmit", "prompt:submit"),
+        ("Stop", "prompt:complete"),
+        ("SubagentStart", "codex:subagent_start"),
+        ("SubagentStop", "codex:subagent_stop"),
+    ] {
+        let input = json!({"hook_event_name": codex_event, "turn_id": "t1", "model": "gpt-5"});
+        let mapped = CODEX.event_in(&input.to_string()).unwrap();
+        assert_eq!(mapped.event, canonical, "{codex_event}");
+        assert_eq!(mapped.data["turn_id"], "t1", "Codex's own fields are kept");
+    }
+    let post = json!({"hook_event_name": "PostToolUse", "tool_response": "ok"});
+    let mapped = CODEX.event_in(&post.to_string()).unwrap();
+    assert_eq!(mapped.data["tool_result"], "ok");
+}
+
+const CODEX_HOOKS_JSON: &str = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash|apply_patch", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 10, "statusMessage": "checking"}]}
+    ],
+    "SubagentStop": [{"hooks": [{"type": "command", "command": "./done.sh"}]}]
+  }
+}"#;
+
+const CODEX_CONFIG_TOML: &str = r#"model = "gpt-5"
+
+[features]
+hooks = true
+
+[[hooks.PreToolUse]]
+matcher = "Bash"
+
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "./guard.sh"
+timeout = 10
+
+[[hooks.Stop]]
+[[hooks.Stop.hooks]]
+type = "command"
+command = "./check-tests.sh"
+"#;
+
+#[test]
+fn codex_hooks_json_and_config_toml_import_as_the_same_entries() {
+    let file = std::path::Path::new(".codex/hooks.json");
+    let imported = hooks_config::settings::import_hooks(&CODEX, CODEX_HOOKS_JSON, file).unwrap();
+    let events: Vec<&str> = imported.entries.iter().map(|e| e.event.as_str()).collect();
+    assert_eq!(events, ["tool:pre", "codex:subagent_stop"]);
+    let yaml = imported.to_yaml();
+    assert!(yaml.contains("by `hooks import codex`"), "{yaml}");
+    assert!(yaml.contains("# PreToolUse"), "{yaml}");
+    assert!(
+        imported
+            .notes
+            .iter()
+            .any(|note| note.contains("`statusMessage`")),
+        "{:?}",
+        imported.notes
+    );
+    // What it writes loads back.
+    hooks_config::load_str(
+        &yaml,
+        std::path::Path::new("imported.yaml"),
+        std::path::Path::new("."),
+    )
+    .unwrap();
+
+    let toml =
+        codex::import_config_toml(CODEX_CONFIG_TOML, std::path::Path::new("config.toml")).unwrap();
+    let events: Vec<&str> = toml.entries.iter().map(|e| e.event.as_str()).collect();
+    assert_eq!(events, ["tool:pre", "prompt:complete"]);
+    assert_eq!(
+        toml.entries[0].matcher.as_ref().unwrap().to_string(),
+        "Bash"
+    );
+
+    let broken =
+        codex::import_config_toml("[[hooks.Stop]\n", std::path::Path::new("c.toml")).unwrap_err();
+    assert!(broken.to_string().contains("not valid TOML"), "{broken}");
+    let none =
+        codex::import_config_toml("model = \"x\"\n", std::path::Path::new("c.toml")).unwrap_err();
+    assert!(none.to_string().contains("no `hooks` section"), "{none}");
 }
 
 // Claude Code settings.

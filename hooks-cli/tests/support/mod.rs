@@ -67,3 +67,161 @@ pub fn claude_denial(output: &Output) -> Option<String> {
         _ => None,
     }
 }
+
+/// Runs `hooks` with `args` and `stdin` in an environment with `env` added.
+pub fn run_with_env<A: AsRef<OsStr>>(
+    dir: Option<&Path>,
+    args: &[A],
+    stdin: &str,
+    env: &[(&str, &OsStr)],
+) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().expect("the hooks binary starts");
+    if let Some(mut input) = child.stdin.take() {
+        let _ = input.write_all(stdin.as_bytes());
+    }
+    child.wait_with_output().expect("the hooks binary ends")
+}
+
+/// Whether Codex CLI takes `output` as the answer of a hook on `event`, as its output parser
+/// and the JSON schemas of its hook outputs say (openai/codex, `codex-rs/hooks/src/engine/
+/// output_parser.rs` and `codex-rs/hooks/schema/generated/`), narrowed to what a guard may
+/// say: an answer Codex CLI rejects counts as a failed hook, and the tool call then runs.
+///
+/// Accepted: exit 2 with a reason on stderr; exit 0 with nothing; exit 0 with a JSON object
+/// holding only `systemMessage` and the event's own fields (`decision: "block"` with a
+/// non-empty `reason`; `hookSpecificOutput` naming the event, with `additionalContext`, a
+/// `permissionDecision` of `deny` with a non-empty reason or of `allow` with `updatedInput`,
+/// or on `PermissionRequest` a `decision` of `behavior: "deny"` with a message). Refused:
+/// `permissionDecision: "ask"`, an `allow` without `updatedInput` (it would skip the user's
+/// own approval), `decision: "approve"`, `continue`, `stopReason`, `suppressOutput`, and any
+/// other field.
+pub fn codex_accepts(event: &str, output: &Output) -> Result<(), String> {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    match output.status.code() {
+        Some(2) if stderr.trim().is_empty() => Err("exit 2 without a reason on stderr".into()),
+        Some(2) if !stdout.trim().is_empty() => Err(format!("exit 2 with stdout {stdout:?}")),
+        Some(2) => Ok(()),
+        Some(0) if stdout.trim().is_empty() => Ok(()),
+        Some(0) => match serde_json::from_str::<serde_json::Value>(&stdout) {
+            Ok(serde_json::Value::Object(answer)) => codex_json(event, &answer),
+            _ => Err(format!("stdout is not a JSON object: {stdout:?}")),
+        },
+        other => Err(format!(
+            "exit code {other:?}: Codex CLI counts it a failed hook"
+        )),
+    }
+}
+
+fn codex_json(
+    event: &str,
+    answer: &serde_json::Map<String, serde_json::Value>,
+) -> Result<(), String> {
+    use serde_json::Value;
+    let non_empty = |value: Option<&Value>| {
+        value
+            .and_then(Value::as_str)
+            .is_some_and(|text| !text.trim().is_empty())
+    };
+    let blocks_by_decision = [
+        "PreToolUse",
+        "PostToolUse",
+        "UserPromptSubmit",
+        "Stop",
+        "SubagentStop",
+    ];
+    let has_specific = [
+        "PreToolUse",
+        "PermissionRequest",
+        "PostToolUse",
+        "UserPromptSubmit",
+        "SessionStart",
+        "SubagentStart",
+    ];
+    for (key, value) in answer {
+        match key.as_str() {
+            "systemMessage" if value.is_string() => {}
+            "decision" if blocks_by_decision.contains(&event) => {
+                if value != "block" {
+                    return Err(format!("`decision: {value}` on {event}"));
+                }
+                if !non_empty(answer.get("reason")) {
+                    return Err(format!("`decision: block` without a reason on {event}"));
+                }
+            }
+            "reason" if blocks_by_decision.contains(&event) => {
+                if answer.get("decision").is_none() {
+                    return Err(format!("`reason` without `decision` on {event}"));
+                }
+            }
+            "hookSpecificOutput" if has_specific.contains(&event) => {
+                codex_specific(event, value)?;
+            }
+            other => return Err(format!("`{other}` is not taken on {event}: {value}")),
+        }
+    }
+    Ok(())
+}
+
+fn codex_specific(event: &str, specific: &serde_json::Value) -> Result<(), String> {
+    use serde_json::Value;
+    let Some(specific) = specific.as_object() else {
+        return Err(format!("hookSpecificOutput is not an object: {specific}"));
+    };
+    if specific.get("hookEventName") != Some(&Value::from(event)) {
+        return Err(format!("hookEventName is not {event}: {specific:?}"));
+    }
+    let reason = specific
+        .get("permissionDecisionReason")
+        .and_then(Value::as_str);
+    for (key, value) in specific {
+        match (event, key.as_str()) {
+            (_, "hookEventName") => {}
+            (
+                "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "SessionStart"
+                | "SubagentStart",
+                "additionalContext",
+            ) if value.is_string() => {}
+            ("PreToolUse", "permissionDecision") => match value.as_str() {
+                Some("deny") if reason.is_some_and(|r| !r.trim().is_empty()) => {}
+                Some("allow") if specific.get("updatedInput").is_some_and(Value::is_object) => {}
+                _ => return Err(format!("permissionDecision {value} as sent: {specific:?}")),
+            },
+            ("PreToolUse", "permissionDecisionReason")
+                if specific.contains_key("permissionDecision") => {}
+            ("PreToolUse", "updatedInput")
+                if specific.get("permissionDecision") == Some(&Value::from("allow")) => {}
+            ("PermissionRequest", "decision") => {
+                let behavior = value.get("behavior");
+                let message = value.get("message").and_then(Value::as_str);
+                let keys_ok = value
+                    .as_object()
+                    .is_some_and(|d| d.keys().all(|k| k == "behavior" || k == "message"));
+                if behavior != Some(&Value::from("deny"))
+                    || message.is_none_or(|m| m.trim().is_empty())
+                    || !keys_ok
+                {
+                    return Err(format!("PermissionRequest decision {value}"));
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "hookSpecificOutput.{key} is not taken on {event}: {value}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -6,12 +6,19 @@
 //!   ([`claude::import_settings`]) or loads directly.
 //! - **Outward**: our policy runs inside them. An adapter reads the agent's hook JSON, maps it to
 //!   a canonical event ([`Protocol::event_in`]), emits it, and writes the merged result in the
-//!   agent's protocol ([`claude::answer`], [`gemini::answer`], [`cursor::answer`]).
+//!   agent's protocol ([`claude::answer`], [`gemini::answer`], [`codex::answer`],
+//!   [`cursor::answer`]).
+//!
+//! A rewrite of a tool call is shown to the user where the agent can ask (Claude Code's
+//! `permissionDecision: "ask"`). Gemini CLI and Codex CLI cannot ask: there a rewrite blocks,
+//! with a reason saying what would have run, unless every entry that rewrote the call says
+//! `rewrite: apply` ([`Rewrites`]).
 //!
 //! Events an agent has and the taxonomy has not keep their meaning as custom events named
 //! after the agent (`SubagentStop` is `claude:subagent_stop`), so nothing is dropped.
 
 pub mod claude;
+pub mod codex;
 pub mod cursor;
 pub mod gemini;
 
@@ -90,6 +97,45 @@ impl AgentAnswer {
             stderr: reason.into(),
             exit_code: 2,
         }
+    }
+}
+
+/// The reason of a rewrite that blocks under an agent that cannot ask: what would have run,
+/// who rewrote it, and how to let it through.
+fn unconfirmed_rewrite(agent: &str, new_input: &Value, outcome: &hooks_core::EmitResult) -> String {
+    format!(
+        "blocked: a hook rewrote this call ({}) to run `{}` instead, and {agent} would run the \
+         rewrite without asking you; run that yourself if it is what you want, or set \
+         `rewrite: apply` on the hook's entry to let {agent} run its rewrites",
+        modifiers(outcome),
+        would_run(new_input)
+    )
+}
+
+/// A rewritten tool input, as a reason quotes it: its command when it has one, else its JSON,
+/// cut at 400 characters.
+fn would_run(new_input: &Value) -> String {
+    let text = match new_input.get("command").and_then(Value::as_str) {
+        Some(command) => command.to_owned(),
+        None => new_input.to_string(),
+    };
+    match text.char_indices().nth(400) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text,
+    }
+}
+
+/// The hooks that modified the data, for a reason that names them.
+fn modifiers(outcome: &hooks_core::EmitResult) -> String {
+    let names: Vec<String> = outcome
+        .modifications
+        .iter()
+        .map(|m| format!("`{}`", m.hook))
+        .collect();
+    if names.is_empty() {
+        "by a hook".to_owned()
+    } else {
+        format!("by {}", names.join(", "))
     }
 }
 
