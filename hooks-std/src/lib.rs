@@ -19,6 +19,7 @@
 pub mod approval;
 pub mod catalog;
 pub mod linter;
+mod literals;
 pub mod logging;
 pub mod process;
 pub mod redaction;

@@ -29,7 +29,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use crate::literals::Literals;
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 use regex::{Regex, RegexSet};
@@ -172,40 +172,12 @@ struct Redactor {
     sources: Vec<(String, String)>,
     /// The literals of the built-in patterns; `None` when a configured pattern (which has no
     /// known literal) makes every text a candidate.
-    prefilter: Option<Prefilter>,
+    prefilter: Option<Literals>,
     /// Compiled at the first text the prefilter lets through. Compiling costs a millisecond,
     /// far more than a per-event hook process spends on anything else, and most events hold
     /// no secret.
     compiled: OnceLock<Compiled>,
     secret_keys: Vec<String>,
-}
-
-/// Literals one of which every secret a pattern finds contains, matched in any ASCII case
-/// before any regex runs. Built at the first text: a per-event hook process whose event is not
-/// redacted (a `PreToolUse`) never pays for it.
-#[derive(Debug)]
-struct Prefilter {
-    literals: Vec<&'static str>,
-    /// `None` if it could not be built: then every text is a candidate.
-    matcher: OnceLock<Option<AhoCorasick>>,
-}
-
-impl Prefilter {
-    /// Whether `text` may hold a secret.
-    fn may_match(&self, text: &str) -> bool {
-        let matcher = self.matcher.get_or_init(|| {
-            // An NFA: a DFA searches a little faster but costs more to build than a
-            // per-event hook process spends on everything else.
-            AhoCorasick::builder()
-                .ascii_case_insensitive(true)
-                .kind(Some(AhoCorasickKind::ContiguousNFA))
-                .build(&self.literals)
-                .ok()
-        });
-        matcher
-            .as_ref()
-            .is_none_or(|literals| literals.is_match(text))
-    }
 }
 
 /// The regexes of a redactor, once needed.
@@ -267,12 +239,8 @@ impl RedactionModule {
             let rules = sources.iter().map(|_| OnceLock::new()).collect();
             let _ = compiled.set(Compiled { any, rules });
         }
-        let prefilter = config.patterns.is_empty().then(|| Prefilter {
-            literals: builtins
-                .iter()
-                .flat_map(|b| b.literals.iter().copied())
-                .collect(),
-            matcher: OnceLock::new(),
+        let prefilter = config.patterns.is_empty().then(|| {
+            Literals::new(builtins.iter().flat_map(|b| b.literals.iter()), true)
         });
         let secret_keys = config
             .secret_keys
@@ -324,7 +292,7 @@ impl Redactor {
             || self
                 .prefilter
                 .as_ref()
-                .is_some_and(|prefilter| !prefilter.may_match(text))
+                .is_some_and(|literals| !literals.is_match(text.as_bytes()))
         {
             return None;
         }

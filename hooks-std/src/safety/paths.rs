@@ -10,7 +10,7 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use crate::literals::Literals;
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
 /// Compiled path rules.
@@ -20,7 +20,7 @@ pub(crate) struct PathRules {
     protected: LazyGlobSet,
     /// A literal every protected path must contain (one per pattern), to skip the glob match
     /// for words that cannot be secrets; `None` when a pattern has no literal.
-    protected_hints: Option<AhoCorasick>,
+    protected_hints: Option<Literals>,
     /// Whether the home directory's path holds one of those literals.
     home_hinted: bool,
     allowed: LazyGlobSet,
@@ -262,7 +262,7 @@ impl PathRules {
 
 /// For each pattern, its longest literal run without a separator (a path component or part
 /// of one, which lexical normalisation keeps whole); `None` if a pattern has none.
-fn literal_hints(patterns: &[String]) -> Option<AhoCorasick> {
+fn literal_hints(patterns: &[String]) -> Option<Literals> {
     let mut hints = Vec::new();
     for pattern in patterns {
         let longest = pattern
@@ -271,12 +271,7 @@ fn literal_hints(patterns: &[String]) -> Option<AhoCorasick> {
             .filter(|part| !part.is_empty())?;
         hints.push(longest.to_owned());
     }
-    // An NFA: it searches these few short words about as fast as a DFA and builds far faster,
-    // which matters to a hook process that lives for one event.
-    AhoCorasick::builder()
-        .kind(Some(AhoCorasickKind::ContiguousNFA))
-        .build(hints)
-        .ok()
+    Some(Literals::new(hints, false))
 }
 
 /// The part after `~/`, `$HOME/` or `${HOME}/` (or `""` for the home directory itself).
