@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Same-run comparison of `hooks claude` builds against the spawn floor (/bin/true).
+
+Usage: python3 bench/agent-start/ratio.py HOOKS_FILE BINARY [BINARY...]
+
+Each binary runs `claude --config HOOKS_FILE` on a Bash PreToolUse event as Claude Code sends it,
+interleaved with /bin/true, 400 times each; prints the medians and their ratio to the floor.
+Run it from a scratch directory: the starter policy's logging writes .hooks/events.jsonl there.
+"""
+import statistics
+import subprocess
+import sys
+import time
+
+EVENT = (b'{"session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp", '
+         b'"hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash", '
+         b'"tool_input": {"command": "cargo test --workspace"}, "tool_use_id": "toolu_01"}')
+RUNS = 400
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    hooks_file, binaries = sys.argv[1], sys.argv[2:]
+    commands = {"/bin/true": ["/bin/true"]}
+    for binary in binaries:
+        commands[binary] = [binary, "claude", "--config", hooks_file]
+    times = {name: [] for name in commands}
+    for _ in range(RUNS):
+        for name, command in commands.items():
+            start = time.perf_counter()
+            subprocess.run(command, input=EVENT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=False)
+            times[name].append(time.perf_counter() - start)
+    floor = statistics.median(times["/bin/true"])
+    for name, samples in times.items():
+        median = statistics.median(samples)
+        print(f"{name}: {median * 1000:.3f} ms ({median / floor:.2f}x the floor)")
+
+
+if __name__ == "__main__":
+    main()
