@@ -150,7 +150,9 @@ struct TraitHook<H>(H);
 
 impl<H: Hook> ErasedHook for TraitHook<H> {
     fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> CallFuture<'a> {
-        CallFuture::from_or_box(async move { Answer::from_output(self.0.handle(event, data).await) })
+        CallFuture::from_or_box(
+            async move { Answer::from_output(self.0.handle(event, data).await) },
+        )
     }
 }
 
