@@ -54,7 +54,7 @@ impl<'e> Merge<'e> {
 
     /// Records a handler that failed and was skipped.
     pub(crate) fn fail(&mut self, hook: &Arc<str>, kind: FailureKind) {
-        log_failure(hook, &self.event, &kind);
+        log_failure(hook, self.event, &kind);
         self.failures.push(HandlerFailure {
             hook: Arc::clone(hook),
             event: Arc::clone(self.event),
