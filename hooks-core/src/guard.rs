@@ -10,15 +10,21 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use crate::handler::{Answer, BoxFuture};
+use pin_project_lite::pin_project;
+
+use crate::handler::{Answer, CallFuture};
 use crate::outcome::FailureKind;
 use crate::panic::panic_message;
 
-/// A handler call with panic isolation and an optional timeout.
-pub(crate) struct Guarded<'a> {
-    call: BoxFuture<'a, Answer>,
-    timeout: Option<Duration>,
-    timer: Timer,
+pin_project! {
+    /// A handler call with panic isolation and an optional timeout.
+    pub(crate) struct Guarded<'a> {
+        // Stored in place (see `CallFuture`), so it is pinned with the guard.
+        #[pin]
+        call: CallFuture<'a>,
+        timeout: Option<Duration>,
+        timer: Timer,
+    }
 }
 
 enum Timer {
@@ -29,7 +35,7 @@ enum Timer {
 }
 
 impl<'a> Guarded<'a> {
-    pub(crate) fn new(call: BoxFuture<'a, Answer>, timeout: Option<Duration>) -> Self {
+    pub(crate) fn new(call: CallFuture<'a>, timeout: Option<Duration>) -> Self {
         Guarded {
             call,
             timeout,
@@ -41,22 +47,23 @@ impl<'a> Guarded<'a> {
 impl Future for Guarded<'_> {
     type Output = Answer;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Answer> {
-        let this = &mut *self;
-        match catch_unwind(AssertUnwindSafe(|| this.call.as_mut().poll(cx))) {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Answer> {
+        let this = self.project();
+        let call = this.call;
+        match catch_unwind(AssertUnwindSafe(|| call.poll(cx))) {
             Ok(Poll::Ready(answer)) => return Poll::Ready(answer),
             Err(payload) => {
                 return Poll::Ready(Answer::Failed(FailureKind::Panic(panic_message(&*payload))));
             }
             Ok(Poll::Pending) => {}
         }
-        let Some(timeout) = this.timeout else {
+        let Some(timeout) = *this.timeout else {
             return Poll::Pending;
         };
         if let Timer::Unarmed = this.timer {
-            this.timer = arm_timer(timeout);
+            *this.timer = arm_timer(timeout);
         }
-        match &mut this.timer {
+        match this.timer {
             Timer::Armed(sleep) => match sleep.as_mut().poll(cx) {
                 Poll::Ready(()) => Poll::Ready(Answer::Failed(FailureKind::Timeout(timeout))),
                 Poll::Pending => Poll::Pending,
@@ -87,17 +94,16 @@ fn arm_timer(timeout: Duration) -> Timer {
 
 /// Runs several guarded calls concurrently on the current task; resolves when all have.
 pub(crate) struct JoinAll<'a> {
-    calls: Vec<Option<Guarded<'a>>>,
+    /// Boxed so that each stays pinned while the list is built and polled.
+    calls: Vec<Option<Pin<Box<Guarded<'a>>>>>,
     answers: Vec<Option<Answer>>,
 }
 
 impl<'a> JoinAll<'a> {
-    pub(crate) fn new(calls: Vec<Guarded<'a>>) -> Self {
+    pub(crate) fn new(calls: impl IntoIterator<Item = Guarded<'a>>) -> Self {
+        let calls: Vec<_> = calls.into_iter().map(|call| Some(Box::pin(call))).collect();
         let answers = calls.iter().map(|_| None).collect();
-        JoinAll {
-            calls: calls.into_iter().map(Some).collect(),
-            answers,
-        }
+        JoinAll { calls, answers }
     }
 }
 
@@ -109,7 +115,7 @@ impl Future for JoinAll<'_> {
         let mut pending = false;
         for (slot, answer) in this.calls.iter_mut().zip(this.answers.iter_mut()) {
             if let Some(call) = slot {
-                match Pin::new(call).poll(cx) {
+                match call.as_mut().poll(cx) {
                     Poll::Ready(result) => {
                         *answer = Some(result);
                         *slot = None;

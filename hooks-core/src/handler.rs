@@ -7,8 +7,9 @@
 //!   closure is general over their lifetimes: `|event: &str, data: &Value| async move { .. }`);
 //! - a value of a type implementing [`Hook`].
 //!
-//! Each is erased once, at registration, into a [`Handler`]; a call then costs one boxed future
-//! (as in tower), whatever the handler's shape.
+//! Each is erased once, at registration, into a [`Handler`]. A call's future is stored in place
+//! when it is small (an `async fn` that answers without waiting on anything big), and boxed
+//! otherwise, as in tower: most handlers cost no allocation per call.
 
 use std::fmt;
 use std::future::Future;
@@ -16,6 +17,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use serde_json::Value;
+use stackfuture::StackFuture;
 
 use crate::HookResult;
 use crate::error::BoxError;
@@ -116,9 +118,20 @@ impl Answer {
     }
 }
 
+/// The bytes a call's future may take to be stored in place rather than boxed.
+///
+/// A handler that answers without awaiting anything big holds little more than its arguments:
+/// the call of a no-op `async fn` takes about 72 bytes. Every move of a call copies this many
+/// bytes, so the room is kept small (with 128, the no-op chain costs 15% more instructions);
+/// still, a copy is far cheaper than an allocation and its free.
+const INLINE_CALL_BYTES: usize = 96;
+
+/// The future of one erased call: in place when it fits [`INLINE_CALL_BYTES`], boxed otherwise.
+pub(crate) type CallFuture<'a> = StackFuture<'a, Answer, INLINE_CALL_BYTES>;
+
 /// The erased call every handler is turned into.
 pub(crate) trait ErasedHook: Send + Sync {
-    fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> BoxFuture<'a, Answer>;
+    fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> CallFuture<'a>;
 }
 
 struct FnHook<F>(F);
@@ -127,17 +140,19 @@ impl<F> ErasedHook for FnHook<F>
 where
     F: for<'a> HookFn<'a>,
 {
-    fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> BoxFuture<'a, Answer> {
+    fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> CallFuture<'a> {
         let future = self.0.call(event, data);
-        Box::pin(async move { Answer::from_output(future.await) })
+        CallFuture::from_or_box(async move { Answer::from_output(future.await) })
     }
 }
 
 struct TraitHook<H>(H);
 
 impl<H: Hook> ErasedHook for TraitHook<H> {
-    fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> BoxFuture<'a, Answer> {
-        Box::pin(async move { Answer::from_output(self.0.handle(event, data).await) })
+    fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> CallFuture<'a> {
+        CallFuture::from_or_box(
+            async move { Answer::from_output(self.0.handle(event, data).await) },
+        )
     }
 }
 
@@ -186,11 +201,7 @@ impl Handler {
         }
     }
 
-    pub(crate) fn erased_call<'a>(
-        &'a self,
-        event: &'a str,
-        data: &'a Value,
-    ) -> BoxFuture<'a, Answer> {
+    pub(crate) fn erased_call<'a>(&'a self, event: &'a str, data: &'a Value) -> CallFuture<'a> {
         self.inner.call(event, data)
     }
 }

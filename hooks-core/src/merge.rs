@@ -25,8 +25,11 @@ pub(crate) enum Flow {
 }
 
 /// The state of a chain between handlers.
-pub(crate) struct Merge {
-    event: Arc<str>,
+///
+/// It allocates nothing and counts no reference until an answer has something to record, so a
+/// chain of plain `continue`s costs nothing here.
+pub(crate) struct Merge<'e> {
+    event: &'e Arc<str>,
     injections: Vec<Injection>,
     messages: Vec<UserMessage>,
     failures: Vec<HandlerFailure>,
@@ -36,8 +39,8 @@ pub(crate) struct Merge {
     suppress_output: bool,
 }
 
-impl Merge {
-    pub(crate) fn new(event: Arc<str>) -> Self {
+impl<'e> Merge<'e> {
+    pub(crate) fn new(event: &'e Arc<str>) -> Self {
         Merge {
             event,
             injections: Vec::new(),
@@ -51,10 +54,10 @@ impl Merge {
 
     /// Records a handler that failed and was skipped.
     pub(crate) fn fail(&mut self, hook: &Arc<str>, kind: FailureKind) {
-        log_failure(hook, &self.event, &kind);
+        log_failure(hook, self.event, &kind);
         self.failures.push(HandlerFailure {
             hook: Arc::clone(hook),
-            event: Arc::clone(&self.event),
+            event: Arc::clone(self.event),
             kind,
         });
     }
@@ -73,7 +76,7 @@ impl Merge {
                 level: answer.user_message_level,
                 suppress_output: answer.suppress_output,
                 hook: Arc::clone(hook),
-                event: Arc::clone(&self.event),
+                event: Arc::clone(self.event),
             });
         }
         // An injection is honoured whatever the action: text a hook wrote for the agent is
@@ -85,7 +88,7 @@ impl Merge {
                 ephemeral: answer.ephemeral,
                 append_to_last_tool_result: answer.append_to_last_tool_result,
                 hook: Arc::clone(hook),
-                event: Arc::clone(&self.event),
+                event: Arc::clone(self.event),
             });
         } else if answer.action == HookAction::InjectContext {
             self.fail(
@@ -130,8 +133,24 @@ impl Merge {
         Flow::Continue
     }
 
+    /// Whether no answer left anything to merge: no decision, modification, injection, message,
+    /// failure or suppressed output.
+    fn is_untouched(&self) -> bool {
+        self.decision.is_none()
+            && self.modifications.is_empty()
+            && self.injections.is_empty()
+            && self.messages.is_empty()
+            && self.failures.is_empty()
+            && !self.suppress_output
+    }
+
     /// The merged result, carrying `data` as the final event data.
     pub(crate) fn finish(self, data: Value) -> EmitResult {
+        // Nothing to fold (every handler answered a plain continue): the merge below would
+        // build this very result field by field.
+        if self.is_untouched() {
+            return EmitResult::proceed(data);
+        }
         let (mut result, decided_by) = match self.decision {
             Some((decided, hook)) => (*decided, Some(hook)),
             None => (HookResult::default(), None),

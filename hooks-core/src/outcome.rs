@@ -37,9 +37,10 @@ pub struct EmitResult {
 }
 
 impl EmitResult {
-    /// The result of an emit that no handler heard: continue, with the data as given.
+    /// Continue with `data`, nothing else: the result of an emit no handler heard, and of a
+    /// chain whose every handler answered a plain `continue`.
     #[inline]
-    pub(crate) fn unhandled(data: Value) -> Self {
+    pub(crate) fn proceed(data: Value) -> Self {
         EmitResult {
             result: HookResult {
                 data: Some(data),

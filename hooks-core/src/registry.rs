@@ -408,15 +408,17 @@ impl HookRegistry {
     /// [`HookAction::strength`]: crate::HookAction::strength
     pub async fn emit(&self, event: &str, data: Value) -> EmitResult {
         if !self.shared.may_listen(event) {
-            return EmitResult::unhandled(data);
+            return EmitResult::proceed(data);
         }
-        let snapshot = self.shared.snapshot.load_full();
+        // A guard, not a clone of the `Arc`: the snapshot stays alive without touching its
+        // reference count.
+        let snapshot = self.shared.snapshot.load();
         let (outcome, heard_as) = match snapshot.routes.get(event) {
             Some(route) => {
                 let data = prepare(data, &snapshot.defaults);
                 (run_chain(route, data).await, Some(&*route.event))
             }
-            None => (EmitResult::unhandled(data), None),
+            None => (EmitResult::proceed(data), None),
         };
         if !snapshot.observers.is_empty() {
             let canonical =
@@ -461,15 +463,12 @@ impl HookRegistry {
             .iter()
             .filter(|entry| entry.active.load(Ordering::Acquire))
             .collect();
-        let calls = live
-            .iter()
-            .map(|entry| {
-                Guarded::new(
-                    entry.handler.erased_call(&route.event, &data),
-                    Some(timeout),
-                )
-            })
-            .collect();
+        let calls = live.iter().map(|entry| {
+            Guarded::new(
+                entry.handler.erased_call(&route.event, &data),
+                Some(timeout),
+            )
+        });
         let answers = JoinAll::new(calls).await;
         let mut collected = Vec::new();
         for (entry, answer) in live.iter().zip(answers) {
@@ -547,7 +546,7 @@ fn interest_bit(event: &str) -> u64 {
 
 /// Runs the handlers of `route` in order and folds their answers (the emit rules).
 async fn run_chain(route: &Route, mut data: Value) -> EmitResult {
-    let mut merge = Merge::new(Arc::clone(&route.event));
+    let mut merge = Merge::new(&route.event);
     for entry in route.entries.iter() {
         if !entry.active.load(Ordering::Acquire) {
             continue;
@@ -592,9 +591,10 @@ fn prepare(data: Value, defaults: &Map<String, Value>) -> Value {
             fields.insert(key.clone(), value.clone());
         }
     }
-    if !fields.contains_key(TIMESTAMP_FIELD) {
-        fields.insert(TIMESTAMP_FIELD.to_owned(), Value::String(timestamp::now()));
-    }
+    // One search of the map: the key is allocated either way, and is needed when absent.
+    fields
+        .entry(TIMESTAMP_FIELD)
+        .or_insert_with(|| Value::String(timestamp::now()));
     data
 }
 

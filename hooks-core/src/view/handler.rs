@@ -2,7 +2,7 @@
 //!
 //! The registry still calls every handler with `(&str, &Value)`; the adapter builds the view
 //! from the payload it is lent (no copy) and calls the function with it, inside the same one
-//! boxed future a JSON handler costs. Data the view refuses is the handler's failure.
+//! call future a JSON handler costs. Data the view refuses is the handler's failure.
 
 use std::future::Future;
 use std::marker::PhantomData;
@@ -10,10 +10,9 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 use super::EventView;
-use crate::handler::{Answer, ErasedHook};
+use crate::handler::{Answer, CallFuture, ErasedHook};
 use crate::{
-    BoxFuture, EventNameError, Handler, HookHandle, HookOptions, HookRegistry, HookResult,
-    IntoHookResult,
+    EventNameError, Handler, HookHandle, HookOptions, HookRegistry, HookResult, IntoHookResult,
 };
 
 /// The signature of a typed handler: an `async fn` (or closure) taking one view of an event,
@@ -52,9 +51,9 @@ where
     F: for<'a> ViewFn<'a, V>,
     V: 'static,
 {
-    fn call<'a>(&'a self, _event: &'a str, data: &'a Value) -> BoxFuture<'a, Answer> {
+    fn call<'a>(&'a self, _event: &'a str, data: &'a Value) -> CallFuture<'a> {
         let call = <F as ViewFn<'a, V>>::View::from_data(data).map(|view| self.function.call(view));
-        Box::pin(async move {
+        CallFuture::from_or_box(async move {
             match call {
                 Ok(future) => Answer::from_output(future.await),
                 // The registry's usual failure path: logged and skipped, or a deny when the
