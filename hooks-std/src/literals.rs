@@ -122,7 +122,11 @@ mod tests {
             let long = format!("{padding}{text}");
             for text in [text, long.as_str()] {
                 assert_eq!(sensitive.is_match(text.as_bytes()), in_sensitive, "{text}");
-                assert_eq!(insensitive.is_match(text.as_bytes()), in_insensitive, "{text}");
+                assert_eq!(
+                    insensitive.is_match(text.as_bytes()),
+                    in_insensitive,
+                    "{text}"
+                );
             }
         }
     }

@@ -239,9 +239,10 @@ impl RedactionModule {
             let rules = sources.iter().map(|_| OnceLock::new()).collect();
             let _ = compiled.set(Compiled { any, rules });
         }
-        let prefilter = config.patterns.is_empty().then(|| {
-            Literals::new(builtins.iter().flat_map(|b| b.literals.iter()), true)
-        });
+        let prefilter = config
+            .patterns
+            .is_empty()
+            .then(|| Literals::new(builtins.iter().flat_map(|b| b.literals.iter()), true));
         let secret_keys = config
             .secret_keys
             .iter()
