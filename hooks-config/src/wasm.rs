@@ -33,7 +33,7 @@ mod run {
             .map_err(|failure| format!("its `subscriptions` {failure}"))?;
         // A component that names its events must name this one; one that names none takes
         // the events it is listed under.
-        if !wanted.is_empty() && !wanted.iter().any(|event| *event == entry.event) {
+        if !wanted.is_empty() && !wanted.contains(&entry.event) {
             return Err(format!(
                 "it subscribes to {}, not to `{}`",
                 wanted.join(", "),
