@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[cfg(feature = "wasm")]
 mod support;
 
 use std::path::Path;
