@@ -345,7 +345,8 @@ fn eval(config: &std::path::Path, event: &str, data: &str) -> ExitCode {
 fn check(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for file in files {
-        match load_file(file) {
+        // A WebAssembly component the file names must load and satisfy its world.
+        match load_file(file).and_then(|config| config.check_components().map(|()| config)) {
             Ok(config) => {
                 println!("{}: ok ({})", file.display(), config.summary());
                 if let Some(warning) = gemini_warning(file) {

@@ -1,8 +1,11 @@
 //! What a hooks file says: each configured hook with its event, name, priority and place, and
 //! what each kind of hook needs to run. The runners read these; nothing here runs anything.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+
+use serde_json::Value;
 
 use crate::{AnswerCache, EventMatcher, MatcherHook, OnFailure};
 
@@ -17,6 +20,8 @@ pub enum HookKind {
     Http(HttpHook),
     /// Asks a model.
     Llm(LlmHook),
+    /// Runs a WebAssembly component in a sandbox.
+    Wasm(ComponentHook),
 }
 
 /// One configured hook.
@@ -120,4 +125,41 @@ pub struct LlmHook {
     pub on_failure: OnFailure,
     /// Identical rendered prompts answered from memory, when set.
     pub cache: Option<Arc<AnswerCache>>,
+}
+
+/// A WebAssembly hook's deadline when the entry gives none.
+pub const DEFAULT_WASM_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// A WebAssembly hook's memory limit, in MiB, when the entry gives none.
+pub const DEFAULT_WASM_MEMORY_MB: u64 = 64;
+
+/// The interface a WebAssembly component speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WasmAbi {
+    /// Ours, `hooks:guest@0.1.0` (`abi: hooks`, the default).
+    Hooks,
+    /// amplifier-core's `hook-handler` with protobuf messages (`abi: amplifier`).
+    Amplifier,
+}
+
+/// A WebAssembly hook (`type: wasm`): a component run with no capabilities but those granted,
+/// a deadline and a memory limit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComponentHook {
+    /// The component's file (relative paths are taken from the hooks file's directory).
+    pub path: PathBuf,
+    /// The interface it speaks.
+    pub abi: WasmAbi,
+    /// Its configuration, handed to its `subscriptions` (an object; `{}` when none).
+    pub config: Value,
+    /// The deadline of a call.
+    pub timeout: Duration,
+    /// The most memory it may take, in MiB.
+    pub memory_mb: u64,
+    /// Directories it may read (`allow_read`).
+    pub read_dirs: Vec<PathBuf>,
+    /// Environment variables it may read (`allow_env`).
+    pub env: Vec<String>,
+    /// What a failure gives.
+    pub on_failure: OnFailure,
 }

@@ -1,19 +1,8 @@
-//! What an external hook's failure gives: the `on_failure` policy, and the failures of the
-//! runners it decides about.
+//! The failures of the runners that the `on_failure` policy ([`OnFailure`], shared by every
+//! runner and kept in hooks-core) decides about.
 
-use hooks_core::{HookResult, MessageLevel};
+pub use hooks_core::OnFailure;
 use hooks_std::process::{OUTPUT_CAP, ProcessError};
-
-/// What a failing external hook gives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OnFailure {
-    /// Continue, with a warning for the user naming the hook and the failure.
-    Warn,
-    /// Deny, with the failure as the reason (fail closed).
-    Block,
-    /// Continue silently.
-    Ignore,
-}
 
 /// Why an external hook (command, persistent, HTTP or LLM) gave no usable answer.
 #[derive(Debug, thiserror::Error)]
@@ -34,26 +23,6 @@ pub(crate) enum Failure {
     #[cfg_attr(not(any(feature = "http", feature = "llm")), allow(dead_code))]
     #[error("{0}")]
     Remote(String),
-}
-
-impl OnFailure {
-    /// What this policy makes of `failure` of the hook `name`.
-    pub(crate) fn apply(self, name: &str, failure: &Failure) -> HookResult {
-        match self {
-            OnFailure::Warn => HookResult::cont().with_user_message(
-                format!("hook `{name}` failed: {failure}; continuing"),
-                MessageLevel::Warning,
-            ),
-            OnFailure::Block => HookResult::deny(format!(
-                "hook `{name}` failed ({failure}); blocked because its on_failure is block"
-            ))
-            .with_user_message(
-                format!("hook `{name}` failed: {failure}"),
-                MessageLevel::Error,
-            ),
-            OnFailure::Ignore => HookResult::cont(),
-        }
-    }
 }
 
 /// Why a persistent hook's process gave no answer line.

@@ -20,9 +20,9 @@
 //!       name: pre_tool_policy
 //! ```
 //!
-//! Entry keys: `type` (`command`, `matcher`, `http` or `llm`), `name` (default: file, line and
-//! type), `priority` (default 0; equal priorities keep file order), and for command, HTTP and
-//! LLM entries `matcher` (Claude Code's semantics: see [`EventMatcher`]). Command hooks: `command`
+//! Entry keys: `type` (`command`, `matcher`, `http`, `llm` or `wasm`), `name` (default: file,
+//! line and type), `priority` (default 0; equal priorities keep file order), and for command,
+//! HTTP, LLM and WebAssembly entries `matcher` (Claude Code's semantics: see [`EventMatcher`]). Command hooks: `command`
 //! (run by `sh -c`), `timeout_ms` (default 60,000; at most one hour), `on_failure`, `async`,
 //! `persistent` (see below).
 //! Matcher hooks: `match.tool` and `match.args.<field>` (globs, or `regex:...`), `action`
@@ -31,6 +31,23 @@
 //! (`{{event}}`, `{{tool}}`, `{{args}}`, `{{data}}`), `max_tokens` (256), `provider` (`openai`,
 //! the default, for any OpenAI-compatible server; or `anthropic`), `base_url`, `api_key_env`,
 //! `cache`, `cache_ttl_secs` (300), `cache_size` (256), `timeout_ms` (30,000), `on_failure`.
+//! WebAssembly hooks (run by `hooks-wasm` in a sandbox): `path` (the component, relative to
+//! the file), `abi` (`hooks`, the default, for the `hooks:guest@0.1.0` world; `amplifier` for
+//! amplifier-core's protobuf `hook-handler`), `config` (a mapping handed to the component's
+//! `subscriptions`; a component that names its events must name the one it is listed under),
+//! `timeout_ms` (1,000), `memory_mb` (64), `allow_read` (directories it may read; none by
+//! default), `allow_env` (environment variables it may read; none by default), `on_failure`.
+//!
+//! ```yaml
+//! hooks:
+//!   PreToolUse:
+//!     - type: wasm
+//!       path: policies/no_secrets.wasm
+//!       timeout_ms: 50
+//!       memory_mb: 16
+//!       allow_read: ["policies/data"]
+//!       on_failure: block
+//! ```
 //!
 //! A **persistent** command hook (`persistent: true`) keeps one process alive per mounted entry
 //! and speaks one JSON object per line: each event's request (the JSON a per-event hook reads,
@@ -75,9 +92,10 @@
 //!
 //! # Features
 //!
-//! `http` and `llm` (both on by default) build the HTTP client that HTTP and LLM hooks need.
-//! Without them such entries still load and check; mounting one is a [`MountError`] naming the
-//! feature to enable.
+//! `http` and `llm` (both on by default) build the HTTP client that HTTP and LLM hooks need;
+//! `wasm` (off by default: wasmtime is a large build) builds the WebAssembly runtime. Without
+//! them such entries still load and check; mounting one is a [`MountError`] naming the feature
+//! to enable, and [`HooksConfig::check_components`] says the same of a `wasm` entry.
 //!
 //! [`MountError`]: hooks_core::module::MountError
 
@@ -101,13 +119,15 @@ mod mount;
 mod persistent;
 mod request;
 pub mod settings;
+mod wasm;
 
 pub use answer::{decision, parse_output};
 pub use answer_cache::AnswerCache;
 pub use config_error::{ConfigError, ConfigErrors};
 pub use entry::{
-    CommandHook, DEFAULT_COMMAND_TIMEOUT, Entry, HookKind, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT,
-    Provider, Rewrite,
+    CommandHook, ComponentHook, DEFAULT_COMMAND_TIMEOUT, DEFAULT_WASM_MEMORY_MB,
+    DEFAULT_WASM_TIMEOUT, Entry, HookKind, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, Provider,
+    Rewrite, WasmAbi,
 };
 pub use event_matcher::EventMatcher;
 pub use failure::OnFailure;

@@ -14,9 +14,10 @@ use hooks_std::catalog::{ModuleCatalog, ModuleContext};
 
 use crate::modules::{self, ConfiguredModule};
 use crate::{
-    Action, AnswerCache, CommandHook, ConfigError, ConfigErrors, DEFAULT_COMMAND_TIMEOUT, Entry,
-    EventMatcher, HookKind, HooksConfig, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook,
-    OnFailure, Pattern, Provider, Rewrite,
+    Action, AnswerCache, CommandHook, ComponentHook, ConfigError, ConfigErrors,
+    DEFAULT_COMMAND_TIMEOUT, DEFAULT_WASM_MEMORY_MB, DEFAULT_WASM_TIMEOUT, Entry, EventMatcher,
+    HookKind, HooksConfig, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook, OnFailure, Pattern,
+    Provider, Rewrite, WasmAbi,
 };
 
 struct Loader<'c> {
@@ -85,6 +86,21 @@ fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
             "cache_size",
             "timeout_ms",
             "on_failure",
+        ],
+        "wasm" => &[
+            "type",
+            "name",
+            "priority",
+            "matcher",
+            "path",
+            "abi",
+            "config",
+            "timeout_ms",
+            "memory_mb",
+            "allow_read",
+            "allow_env",
+            "on_failure",
+            "rewrite",
         ],
         _ => return None,
     })
@@ -310,7 +326,7 @@ impl Loader<'_> {
             let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
             self.error(
                 &span,
-                format!("unknown hook type `{kind}`; expected command, matcher, llm or http"),
+                format!("unknown hook type `{kind}`; expected command, matcher, llm, http or wasm"),
             );
             return None;
         };
@@ -319,6 +335,7 @@ impl Loader<'_> {
             "command" => self.command(mapping, context).map(HookKind::Command),
             "matcher" => self.matcher(mapping, event, context).map(HookKind::Matcher),
             "http" => self.http(mapping, context).map(HookKind::Http),
+            "wasm" => self.wasm(mapping, context).map(HookKind::Wasm),
             _ => self.llm(mapping, context).map(HookKind::Llm),
         }
     }
@@ -568,6 +585,78 @@ impl Loader<'_> {
                 }
             },
             None => Rewrite::Confirm,
+        }
+    }
+
+    fn wasm(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<ComponentHook> {
+        let path = self.required_string(mapping, "path", context);
+        let abi = match self.scalar(mapping, "abi", "hooks or amplifier", context) {
+            None => WasmAbi::Hooks,
+            Some(scalar) => match scalar.as_str() {
+                "hooks" => WasmAbi::Hooks,
+                "amplifier" => WasmAbi::Amplifier,
+                other => {
+                    let message = format!("`abi` must be hooks or amplifier, not `{other}`");
+                    self.error(scalar.span(), message);
+                    WasmAbi::Hooks
+                }
+            },
+        };
+        let config = match mapping.get_node("config") {
+            None => serde_json::Value::Object(serde_json::Map::new()),
+            Some(node @ Node::Mapping(_)) => crate::modules::json_of(node),
+            Some(other) => {
+                self.error(
+                    other.span(),
+                    format!("`config` in {context} must be a mapping"),
+                );
+                serde_json::Value::Object(serde_json::Map::new())
+            }
+        };
+        let timeout = self.timeout(mapping, context, DEFAULT_WASM_TIMEOUT);
+        let memory_mb = self.positive(mapping, "memory_mb", context, DEFAULT_WASM_MEMORY_MB, 4096);
+        let read_dirs = self
+            .strings(mapping, "allow_read", context)
+            .into_iter()
+            .map(|dir| self.context.resolve(Path::new(&dir)))
+            .collect();
+        let env = self.strings(mapping, "allow_env", context);
+        let on_failure = self.on_failure(mapping, context);
+        Some(ComponentHook {
+            path: self.context.resolve(Path::new(&path?)),
+            abi,
+            config,
+            timeout,
+            memory_mb,
+            read_dirs,
+            env,
+            on_failure,
+        })
+    }
+
+    /// A list of strings under `key`, empty when absent.
+    fn strings(&mut self, mapping: &MarkedMappingNode, key: &str, context: &str) -> Vec<String> {
+        match mapping.get_node(key) {
+            None => Vec::new(),
+            Some(Node::Sequence(items)) => items
+                .iter()
+                .filter_map(|item| match item {
+                    Node::Scalar(scalar) if !scalar.as_str().is_empty() => {
+                        Some(scalar.as_str().to_owned())
+                    }
+                    other => {
+                        self.error(
+                            other.span(),
+                            format!("`{key}` in {context} lists non-empty strings"),
+                        );
+                        None
+                    }
+                })
+                .collect(),
+            Some(other) => {
+                self.error(other.span(), format!("`{key}` in {context} must be a list"));
+                Vec::new()
+            }
         }
     }
 

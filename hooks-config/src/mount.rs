@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::command::{self, Site};
 use crate::persistent::{self, PersistentProcess};
-use crate::{ConfiguredModule, Entry, HookKind, OnFailure};
+use crate::{ConfigError, ConfigErrors, ConfiguredModule, Entry, HookKind, OnFailure};
 
 /// A loaded hooks file: mount it to register every entry.
 #[derive(Debug, Clone)]
@@ -32,12 +32,14 @@ pub struct HooksConfig {
 struct Features {
     http: bool,
     llm: bool,
+    wasm: bool,
 }
 
 /// The features this build has.
 const BUILT: Features = Features {
     http: cfg!(feature = "http"),
     llm: cfg!(feature = "llm"),
+    wasm: cfg!(feature = "wasm"),
 };
 
 /// The feature `kind` needs to run that `features` lacks, if any.
@@ -45,6 +47,7 @@ fn missing_feature(kind: &HookKind, features: Features) -> Option<&'static str> 
     match kind {
         HookKind::Http(_) if !features.http => Some("http"),
         HookKind::Llm(_) if !features.llm => Some("llm"),
+        HookKind::Wasm(_) if !features.wasm => Some("wasm"),
         _ => None,
     }
 }
@@ -67,6 +70,9 @@ struct Configured {
     site: Site,
     /// The long-lived process of a persistent command hook; killed when the handler goes.
     process: Option<PersistentProcess>,
+    /// The loaded component of a WebAssembly hook.
+    #[cfg(feature = "wasm")]
+    component: Option<hooks_wasm::WasmHook>,
 }
 
 impl Hook for Configured {
@@ -77,6 +83,10 @@ impl Hook for Configured {
             }
         }
         let (entry, site) = (&self.entry, &self.site);
+        #[cfg(feature = "wasm")]
+        if let (HookKind::Wasm(hook), Some(component)) = (&entry.hook, &self.component) {
+            return crate::wasm::answer(hook, component, entry, &entry.event, data).await;
+        }
         match (&entry.hook, &self.process) {
             (HookKind::Matcher(matcher), _) => matcher.decide(&entry.name, data),
             (HookKind::Command(hook), Some(process)) => {
@@ -125,6 +135,7 @@ impl HooksConfig {
             HookKind::Command(command) => Some((command.timeout, command.on_failure)),
             HookKind::Http(http) => Some((http.timeout, http.on_failure)),
             HookKind::Llm(llm) => Some((llm.timeout, llm.on_failure)),
+            HookKind::Wasm(wasm) => Some((wasm.timeout, wasm.on_failure)),
             HookKind::Matcher(_) => None,
         };
         match external {
@@ -135,6 +146,52 @@ impl HooksConfig {
                 .fail_closed(on_failure == OnFailure::Block),
             None => options,
         }
+    }
+}
+
+impl HooksConfig {
+    /// Checks every WebAssembly component the file names: that it loads, satisfies its world
+    /// and subscribes to the event it is listed under; each problem is located at its entry.
+    /// `hooks check` and `cargo xtask validate` call this. In a build without the `wasm`
+    /// feature, each WebAssembly entry is a problem naming the feature.
+    pub fn check_components(&self) -> Result<(), ConfigErrors> {
+        let errors: Vec<ConfigError> = crate::wasm::problems(&self.entries)
+            .into_iter()
+            .map(|(entry, why)| ConfigError {
+                file: self.file.clone(),
+                line: entry.line,
+                column: 1,
+                message: format!("the WebAssembly hook `{}`: {why}", entry.name),
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigErrors(errors))
+        }
+    }
+
+    /// The components of the WebAssembly entries, in file order, each loaded and checked
+    /// before anything is mounted.
+    #[cfg(feature = "wasm")]
+    fn components(&self, module: &str) -> Result<Vec<hooks_wasm::WasmHook>, MountError> {
+        self.entries
+            .iter()
+            .filter_map(|entry| match &entry.hook {
+                HookKind::Wasm(hook) => {
+                    Some(
+                        crate::wasm::prepare(entry, hook).map_err(|why| MountError::Config {
+                            module: module.to_owned(),
+                            reason: format!(
+                                "the WebAssembly hook `{}` (line {}): {why}",
+                                entry.name, entry.line
+                            ),
+                        }),
+                    )
+                }
+                _ => None,
+            })
+            .collect()
     }
 }
 
@@ -153,6 +210,8 @@ impl HookModule for HooksConfig {
         {
             return Err(unbuilt(&module, entry, feature));
         }
+        #[cfg(feature = "wasm")]
+        let mut components = self.components(&module)?.into_iter();
         let mut mounted = Mounted::new(module.clone());
         // Modules and entries go on the one registry, so the merge rules apply across them.
         for configured in &self.modules {
@@ -186,6 +245,12 @@ impl HookModule for HooksConfig {
                 entry: entry.clone(),
                 site: site.clone(),
                 process,
+                #[cfg(feature = "wasm")]
+                component: if matches!(entry.hook, HookKind::Wasm(_)) {
+                    components.next()
+                } else {
+                    None
+                },
             };
             match registry.register_with(&entry.event, handler, Self::options(entry)) {
                 Ok(handle) => mounted.adopt(handle),
@@ -245,10 +310,12 @@ mod tests {
         let none = Features {
             http: false,
             llm: false,
+            wasm: false,
         };
         let both = Features {
             http: true,
             llm: true,
+            wasm: true,
         };
         assert_eq!(missing_feature(&http(), none), Some("http"));
         assert_eq!(missing_feature(&llm(), none), Some("llm"));

@@ -92,7 +92,7 @@ fn item(entry: &Entry) -> String {
         HookKind::Command(hook) => ("command", hook.timeout, hook.on_failure),
         HookKind::Http(hook) => ("http", hook.timeout, hook.on_failure),
         // An import makes command and HTTP hooks only.
-        HookKind::Matcher(_) | HookKind::Llm(_) => {
+        HookKind::Matcher(_) | HookKind::Llm(_) | HookKind::Wasm(_) => {
             return format!(
                 "    # `{}`: a kind of hook an import does not write\n",
                 entry.name
@@ -119,7 +119,7 @@ fn item(entry: &Entry) -> String {
                 let _ = writeln!(item, "        {}: {}", quoted(name), quoted(value));
             }
         }
-        HookKind::Matcher(_) | HookKind::Llm(_) => {}
+        HookKind::Matcher(_) | HookKind::Llm(_) | HookKind::Wasm(_) => {}
     }
     let _ = writeln!(item, "      timeout_ms: {}", timeout.as_millis());
     let on_failure = match on_failure {

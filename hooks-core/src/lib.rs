@@ -85,6 +85,7 @@ pub mod injection;
 mod merge;
 pub mod module;
 mod observer;
+mod on_failure;
 mod outcome;
 mod panic;
 mod registry;
@@ -106,6 +107,7 @@ pub use hooks_macros::hook;
 pub use injection::InjectionPolicy;
 pub use module::{HookModule, MountError, Mounted};
 pub use observer::EmitObserver;
+pub use on_failure::OnFailure;
 pub use outcome::{EmitResult, FailureKind, HandlerFailure, Injection, Modification, UserMessage};
 pub use registry::{
     DEFAULT_COLLECT_TIMEOUT, DEFAULT_HANDLER_TIMEOUT, HookHandle, HookOptions, HookRegistry,

@@ -89,7 +89,10 @@ pub fn check(root: &Path, paths: Option<&[PathBuf]>) -> Vec<Finding> {
 }
 
 fn check_file(file: &Path, shown: &str) -> Finding {
-    match hooks_config::load_file(file) {
+    // Every WebAssembly component the file names is loaded and checked against its world.
+    let checked =
+        hooks_config::load_file(file).and_then(|config| config.check_components().map(|()| config));
+    match checked {
         Ok(config) => Finding::pass(Part::Config, shown, config.summary()),
         Err(errors) => {
             let count = errors.0.len();

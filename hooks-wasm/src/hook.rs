@@ -1,0 +1,391 @@
+//! A loaded component: compiled once, checked against its world, and instantiated afresh from
+//! its template for every call, so that no state survives from one event to the next and each
+//! call has its own deadline and memory.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hooks_core::{ApprovalDefault, HookAction, HookResult, InjectionRole, MessageLevel};
+use prost::Message as _;
+use serde_json::Value;
+use wasmtime::{Store, Trap};
+
+use crate::bindings::amplifier::HookModulePre;
+use crate::bindings::guest::GuestPre;
+use crate::bindings::guest::exports::hooks::guest::hook as wit;
+use crate::cache::Compiled;
+use crate::proto;
+use crate::sandbox::{self, State};
+use crate::{CallFailure, Grants, Limits, LoadError, WasmRuntime};
+
+/// The interface a component speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Abi {
+    /// Ours: `hooks:guest/hook@0.1.0` (`wit/guest.wit`), a WIT record in and out.
+    #[default]
+    Hooks,
+    /// amplifier-core's `amplifier:modules/hook-handler@1.0.0` (`wit/amplifier.wit`),
+    /// protobuf bytes in and out.
+    Amplifier,
+}
+
+impl Abi {
+    /// The interface the component must export.
+    pub const fn world(self) -> &'static str {
+        match self {
+            Abi::Hooks => "hooks:guest/hook@0.1.0",
+            Abi::Amplifier => "amplifier:modules/hook-handler@1.0.0",
+        }
+    }
+
+    /// Its name in hooks files: `hooks` or `amplifier`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Abi::Hooks => "hooks",
+            Abi::Amplifier => "amplifier",
+        }
+    }
+}
+
+impl FromStr for Abi {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "hooks" => Ok(Abi::Hooks),
+            "amplifier" => Ok(Abi::Amplifier),
+            other => Err(format!(
+                "unknown abi `{other}`; expected hooks or amplifier"
+            )),
+        }
+    }
+}
+
+/// The template of each ABI's instances, its exports already looked up.
+enum Template {
+    Hooks(GuestPre<State>),
+    Amplifier(HookModulePre<State>),
+}
+
+/// Where in a call an error came.
+#[derive(Clone, Copy)]
+enum Stage {
+    Start,
+    Call,
+}
+
+/// A WebAssembly hook, ready to be called. Cloning is cheap (the compiled code is shared).
+#[derive(Clone)]
+pub struct WasmHook {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    name: String,
+    abi: Abi,
+    runtime: WasmRuntime,
+    template: Template,
+    limits: Limits,
+    grants: Grants,
+    compiled: Compiled,
+}
+
+impl std::fmt::Debug for WasmHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WasmHook")
+            .field("name", &self.inner.name)
+            .field("abi", &self.inner.abi)
+            .field("limits", &self.inner.limits)
+            .field("grants", &self.inner.grants)
+            .finish_non_exhaustive()
+    }
+}
+
+impl WasmHook {
+    /// Loads the component at `path`, speaking `abi`, with the default limits and no grants.
+    pub fn load(runtime: &WasmRuntime, path: &Path, abi: Abi) -> Result<Self, LoadError> {
+        let bytes = std::fs::read(path).map_err(|source| LoadError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_bytes(runtime, &path.display().to_string(), &bytes, abi)
+    }
+
+    /// Loads a component from its bytes (the binary format); `name`
+    /// names it in errors and failures.
+    pub fn from_bytes(
+        runtime: &WasmRuntime,
+        name: &str,
+        bytes: &[u8],
+        abi: Abi,
+    ) -> Result<Self, LoadError> {
+        let (component, compiled) = runtime.compile(bytes).map_err(|error| LoadError::Invalid {
+            name: name.to_owned(),
+            reason: format!("{error:#}"),
+        })?;
+        let world = |error: wasmtime::Error| LoadError::World {
+            name: name.to_owned(),
+            world: abi.world(),
+            reason: format!("{error:#}"),
+        };
+        let pre = runtime
+            .linker()
+            .instantiate_pre(&component)
+            .map_err(world)?;
+        let template = match abi {
+            Abi::Hooks => Template::Hooks(GuestPre::new(pre).map_err(world)?),
+            Abi::Amplifier => Template::Amplifier(HookModulePre::new(pre).map_err(world)?),
+        };
+        Ok(WasmHook {
+            inner: Arc::new(Inner {
+                name: name.to_owned(),
+                abi,
+                runtime: runtime.clone(),
+                template,
+                limits: Limits::default(),
+                grants: Grants::none(),
+                compiled,
+            }),
+        })
+    }
+
+    /// This hook with other limits.
+    #[must_use]
+    pub fn with_limits(self, limits: Limits) -> Self {
+        self.rebuilt(|inner| inner.limits = limits)
+    }
+
+    /// This hook with capabilities granted.
+    #[must_use]
+    pub fn with_grants(self, grants: Grants) -> Self {
+        self.rebuilt(|inner| inner.grants = grants)
+    }
+
+    fn rebuilt(self, change: impl FnOnce(&mut Inner)) -> Self {
+        let mut inner = match Arc::try_unwrap(self.inner) {
+            Ok(inner) => inner,
+            Err(shared) => Inner {
+                name: shared.name.clone(),
+                abi: shared.abi,
+                runtime: shared.runtime.clone(),
+                template: match &shared.template {
+                    Template::Hooks(pre) => Template::Hooks(pre.clone()),
+                    Template::Amplifier(pre) => Template::Amplifier(pre.clone()),
+                },
+                limits: shared.limits,
+                grants: shared.grants.clone(),
+                compiled: shared.compiled,
+            },
+        };
+        change(&mut inner);
+        WasmHook {
+            inner: Arc::new(inner),
+        }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// Its ABI.
+    pub fn abi(&self) -> Abi {
+        self.inner.abi
+    }
+
+    /// Its limits.
+    pub fn limits(&self) -> Limits {
+        self.inner.limits
+    }
+
+    /// Whether its compiled code came from the disk cache.
+    pub fn from_cache(&self) -> bool {
+        self.inner.compiled == Compiled::FromCache
+    }
+
+    /// Its answer to `event` with `data`, on this thread: it blocks for as long as the call
+    /// runs (at most the timeout). From async code, use [`WasmHook::call_async`].
+    pub fn call(&self, event: &str, data: &Value) -> Result<HookResult, CallFailure> {
+        self.call_text(event, &data.to_string())
+    }
+
+    /// [`WasmHook::call`] on a thread of tokio's blocking pool, so that a slow hook does not
+    /// hold up the executor, and WASI's host functions can use the runtime.
+    pub async fn call_async(&self, event: &str, data: &Value) -> Result<HookResult, CallFailure> {
+        let hook = self.clone();
+        let event = event.to_owned();
+        let text = data.to_string();
+        tokio::task::spawn_blocking(move || hook.call_text(&event, &text))
+            .await
+            .unwrap_or_else(|error| Err(CallFailure::Setup(format!("the call was lost: {error}"))))
+    }
+
+    /// The events this hook subscribes to given `config`; a component of the amplifier ABI
+    /// declares none (its events are given where it is mounted).
+    pub fn subscriptions(&self, config: &Value) -> Result<Vec<String>, CallFailure> {
+        let Template::Hooks(pre) = &self.inner.template else {
+            return Ok(Vec::new());
+        };
+        let (mut store, output) = self.store()?;
+        let outcome = match pre.instantiate(&mut store) {
+            Ok(guest) => guest
+                .hooks_guest_hook()
+                .call_subscriptions(&mut store, &config.to_string())
+                .map_err(|error| self.failure(&store, &error, Stage::Call)),
+            Err(error) => Err(self.failure(&store, &error, Stage::Start)),
+        };
+        self.log(&output.contents());
+        outcome
+    }
+
+    fn store(
+        &self,
+    ) -> Result<(Store<State>, wasmtime_wasi::p2::pipe::MemoryOutputPipe), CallFailure> {
+        sandbox::store(&self.inner.runtime, &self.inner.limits, &self.inner.grants)
+            .map_err(CallFailure::Setup)
+    }
+
+    /// The answer to `event` with data given as JSON text.
+    fn call_text(&self, event: &str, data: &str) -> Result<HookResult, CallFailure> {
+        let (mut store, output) = self.store()?;
+        let answer = match &self.inner.template {
+            Template::Hooks(pre) => match pre.instantiate(&mut store) {
+                Ok(guest) => guest
+                    .hooks_guest_hook()
+                    .call_handle(&mut store, event, data)
+                    .map_err(|error| self.failure(&store, &error, Stage::Call))
+                    .and_then(|answer| answer.map_err(CallFailure::Guest))
+                    .and_then(from_record),
+                Err(error) => Err(self.failure(&store, &error, Stage::Start)),
+            },
+            Template::Amplifier(pre) => match pre.instantiate(&mut store) {
+                Ok(module) => {
+                    let request = proto::HookHandleRequest {
+                        event: event.to_owned(),
+                        data_json: data.to_owned(),
+                    }
+                    .encode_to_vec();
+                    module
+                        .amplifier_modules_hook_handler()
+                        .call_handle(&mut store, &request)
+                        .map_err(|error| self.failure(&store, &error, Stage::Call))
+                        .and_then(|answer| answer.map_err(CallFailure::Guest))
+                        .and_then(from_proto)
+                }
+                Err(error) => Err(self.failure(&store, &error, Stage::Start)),
+            },
+        };
+        self.log(&output.contents());
+        answer
+    }
+
+    /// What an error of this call was: memory refused, the deadline, a trap; past those, an
+    /// error while calling is the answer failing to lift (an enum value out of range, text
+    /// that is not UTF-8), and one while instantiating a failed start.
+    fn failure(&self, store: &Store<State>, error: &wasmtime::Error, stage: Stage) -> CallFailure {
+        if let Some(asked) = sandbox::refused_memory(store) {
+            return CallFailure::Memory {
+                asked,
+                limit: self.inner.limits.memory_bytes,
+            };
+        }
+        let text = || cut(&format!("{error:#}"), 400).to_owned();
+        match (error.downcast_ref::<Trap>(), stage) {
+            (Some(Trap::Interrupt), _) => CallFailure::Timeout(self.inner.limits.timeout),
+            (Some(_), _) | (None, Stage::Start) => CallFailure::Trap(text()),
+            (None, Stage::Call) => CallFailure::Unreadable(text()),
+        }
+    }
+
+    /// Sends what the component printed to the log.
+    fn log(&self, output: &[u8]) {
+        if !output.is_empty() {
+            tracing::info!(
+                hook = %self.inner.name,
+                output = %String::from_utf8_lossy(output),
+                "a WebAssembly hook printed"
+            );
+        }
+    }
+}
+
+fn cut(text: &str, max: usize) -> &str {
+    text.char_indices()
+        .nth(max)
+        .map_or(text, |(at, _)| &text[..at])
+}
+
+/// The kernel's result for a record answered by a component of our world.
+fn from_record(record: wit::HookResult) -> Result<HookResult, CallFailure> {
+    let unreadable = |why: &str| CallFailure::Unreadable(why.to_owned());
+    let data = match record.data {
+        None => None,
+        Some(text) => match serde_json::from_str::<Value>(&text) {
+            Ok(object @ Value::Object(_)) => Some(object),
+            _ => return Err(unreadable("its `data` is not a JSON object")),
+        },
+    };
+    let mut result = HookResult {
+        action: match record.action {
+            wit::Action::Continue => HookAction::Continue,
+            wit::Action::Deny => HookAction::Deny,
+            wit::Action::Modify => HookAction::Modify,
+            wit::Action::InjectContext => HookAction::InjectContext,
+            wit::Action::AskUser => HookAction::AskUser,
+        },
+        data,
+        reason: record.reason,
+        context_injection: record.context_injection,
+        context_injection_role: match record.context_injection_role {
+            wit::Role::System => InjectionRole::System,
+            wit::Role::User => InjectionRole::User,
+            wit::Role::Assistant => InjectionRole::Assistant,
+        },
+        ephemeral: record.ephemeral,
+        approval_prompt: record.approval_prompt,
+        approval_options: record.approval_options,
+        approval_default: match record.approval_default {
+            wit::ApprovalDefault::Allow => ApprovalDefault::Allow,
+            wit::ApprovalDefault::Deny => ApprovalDefault::Deny,
+        },
+        suppress_output: record.suppress_output,
+        user_message: record.user_message,
+        user_message_level: match record.user_message_level {
+            wit::Level::Info => MessageLevel::Info,
+            wit::Level::Warning => MessageLevel::Warning,
+            wit::Level::Error => MessageLevel::Error,
+        },
+        append_to_last_tool_result: record.append_to_last_tool_result,
+        ..HookResult::default()
+    };
+    if let Some(ms) = record.approval_timeout_ms {
+        result = result.with_approval_timeout(Duration::from_millis(ms));
+    }
+    usable(result)
+}
+
+/// The kernel's result for protobuf bytes answered by an amplifier component.
+fn from_proto(bytes: Vec<u8>) -> Result<HookResult, CallFailure> {
+    let message = proto::HookResult::decode(bytes.as_slice())
+        .map_err(|error| CallFailure::Unreadable(format!("not a protobuf HookResult: {error}")))?;
+    message
+        .into_kernel()
+        .map_err(CallFailure::Unreadable)
+        .and_then(usable)
+}
+
+/// `result` if the kernel can apply it as it says: modify needs data, inject_context needs
+/// text (otherwise the kernel would skip it, and `on_failure` should decide instead).
+fn usable(result: HookResult) -> Result<HookResult, CallFailure> {
+    match result.action {
+        HookAction::Modify if result.data.is_none() => {
+            Err(CallFailure::Unreadable("modify without data".to_owned()))
+        }
+        HookAction::InjectContext if result.context_injection.is_none() => Err(
+            CallFailure::Unreadable("inject_context without context_injection".to_owned()),
+        ),
+        _ => Ok(result),
+    }
+}

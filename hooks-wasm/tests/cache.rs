@@ -1,0 +1,79 @@
+//! The disk cache: a component compiled in one process is loaded by the next, and an entry
+//! that does not check is compiled again rather than run.
+
+mod support;
+
+use hooks_core::HookAction;
+use hooks_wasm::{Abi, ComponentCache, WasmHook, WasmRuntime};
+use serde_json::json;
+use support::*;
+
+fn deny() -> Vec<u8> {
+    guest(
+        &answer(DENY, Some((REASON, 256, 2))),
+        r#"(data (i32.const 256) "no")"#,
+    )
+}
+
+fn cached_runtime(dir: &std::path::Path) -> WasmRuntime {
+    WasmRuntime::new(Some(ComponentCache::new(dir))).expect("the runtime starts")
+}
+
+fn entries(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found: Vec<_> = std::fs::read_dir(dir)
+        .expect("the cache directory exists")
+        .map(|entry| entry.expect("an entry").path())
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn a_compiled_component_is_loaded_from_the_cache_by_the_next_runtime() {
+    let dir = scratch("cache-reuse").join("nested");
+    let bytes = deny();
+    let first =
+        WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
+    assert!(!first.from_cache(), "nothing cached yet");
+    let files = entries(&dir);
+    assert_eq!(files.len(), 1, "one entry, no temporary left: {files:?}");
+    // A new runtime has a new engine, as a new process would.
+    let second =
+        WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
+    assert!(second.from_cache());
+    let result = second.call("tool:pre", &json!({})).expect("an answer");
+    assert_eq!(result.action, HookAction::Deny);
+    // Another component is another entry.
+    let other = guest(&answer(CONTINUE, None), "");
+    let third =
+        WasmHook::from_bytes(&cached_runtime(&dir), "allow", &other, Abi::Hooks).expect("loads");
+    assert!(!third.from_cache());
+    assert_eq!(entries(&dir).len(), 2);
+}
+
+#[test]
+fn a_corrupt_or_truncated_entry_is_compiled_again() {
+    let dir = scratch("cache-corrupt");
+    let bytes = deny();
+    WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
+    let entry = entries(&dir).remove(0);
+    let mut stored = std::fs::read(&entry).expect("the entry");
+    let last = stored.len() - 1;
+    stored[last] ^= 0xff;
+    std::fs::write(&entry, &stored).expect("corrupted");
+    let hook =
+        WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
+    assert!(!hook.from_cache(), "a corrupt entry is not trusted");
+    assert_eq!(
+        hook.call("tool:pre", &json!({})).expect("an answer").action,
+        HookAction::Deny
+    );
+    // The entry was rewritten, and checks again.
+    let again =
+        WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
+    assert!(again.from_cache());
+    std::fs::write(&entry, &stored[..100]).expect("truncated");
+    let hook =
+        WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
+    assert!(!hook.from_cache(), "a truncated entry is not trusted");
+}
