@@ -41,6 +41,7 @@
 //! ```
 
 use serde_json::{Map, Value};
+use tracing::{Instrument, Span};
 
 use crate::approval::ApprovalRequest;
 use crate::events::fields::{TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
@@ -50,6 +51,7 @@ use crate::session::{
     Blocked, HookSession, ModelRequest, Proceed, ToolCallOutcome, ToolCallStatus, object,
 };
 use crate::tool::{Tool, ToolError};
+use crate::trace;
 use crate::{EmitResult, HookAction};
 
 /// What one gated emit settled to.
@@ -116,6 +118,8 @@ pub struct ToolCallGate<'s> {
     /// The caller's own fields, which every event of the call carries.
     fields: Map<String, Value>,
     injections: Vec<InjectionAudit>,
+    /// The call's `execute_tool` span: both steps, and the tool between them, run in it.
+    span: Span,
 }
 
 impl<'s> ToolCallGate<'s> {
@@ -153,22 +157,30 @@ impl<'s> ToolCallGate<'s> {
     /// blocks the call. When the call is blocked, what the agent is told is stored in the
     /// history as the call's result.
     pub async fn before(&mut self, input: Value) -> BeforeTool {
-        // The `after` step needs the fields as the caller gave them: a copy goes to the hooks.
-        let data = self.event_data(self.fields.clone(), input, None);
-        let mut gated = self.session.gate(TOOL_PRE, data).await;
-        self.injections.append(&mut gated.injections);
-        let rewritten = gated.outcome.is_modified();
-        let input = take_field(&mut gated.take_data(), TOOL_INPUT).unwrap_or(Value::Null);
-        let blocked = match (gated.blocked, &input) {
-            (Some(blocked), _) => blocked,
-            (None, Value::Null) => Blocked::InvalidModification {
-                reason: "a tool:pre hook left no `tool_input`".to_owned(),
-            },
-            (None, _) => return BeforeTool::Proceed { input, rewritten },
+        let span = self.span.clone();
+        trace::record_call_id(&span, &self.fields);
+        let step = async {
+            // The `after` step needs the fields as the caller gave them: a copy goes to the
+            // hooks.
+            let data = self.event_data(self.fields.clone(), input, None);
+            let mut gated = self.session.gated(TOOL_PRE, data).await;
+            self.injections.append(&mut gated.injections);
+            let rewritten = gated.outcome.is_modified();
+            trace::record_rewritten(&self.span, rewritten);
+            let input = take_field(&mut gated.take_data(), TOOL_INPUT).unwrap_or(Value::Null);
+            let blocked = match (gated.blocked, &input) {
+                (Some(blocked), _) => blocked,
+                (None, Value::Null) => Blocked::InvalidModification {
+                    reason: "a tool:pre hook left no `tool_input`".to_owned(),
+                },
+                (None, _) => return BeforeTool::Proceed { input, rewritten },
+            };
+            trace::record_end(&self.span, "blocked", Some(&blocked));
+            self.session
+                .record_result(|| ToolCallStatus::Blocked(blocked.clone()).agent_message());
+            BeforeTool::Blocked { blocked, input }
         };
-        self.session
-            .record_result(|| ToolCallStatus::Blocked(blocked.clone()).agent_message());
-        BeforeTool::Blocked { blocked, input }
+        step.instrument(span).await
     }
 
     /// The gate after the call: `tool:post` for an output, `tool:error` for a failure.
@@ -197,24 +209,32 @@ impl<'s> ToolCallGate<'s> {
                 Some(error),
             ),
         };
-        let fields = std::mem::take(&mut self.fields);
-        let data = self.event_data(fields, input.clone(), Some((field, value)));
-        let mut emitted = self.session.registry().emit(event, data).await;
-        let rewritten = emitted.is_modified();
-        let status = match error {
-            None => ran(&mut emitted),
-            Some(error) => ToolCallStatus::Errored {
-                error: failed(&mut emitted, error),
-            },
+        let span = self.span.clone();
+        trace::record_call_id(&span, &self.fields);
+        let step = async move {
+            let fields = std::mem::take(&mut self.fields);
+            let data = self.event_data(fields, input.clone(), Some((field, value)));
+            let mut emitted = self.session.registry().emit(event, data).await;
+            let rewritten = emitted.is_modified();
+            let status = match error {
+                None => ran(&mut emitted),
+                Some(error) => ToolCallStatus::Errored {
+                    error: failed(&mut emitted, error),
+                },
+            };
+            trace::record_end(&self.span, status_name(&status), None);
+            self.session.record_result(|| status.agent_message());
+            let audits = self.session.apply(&emitted).await;
+            trace::injections(&audits);
+            self.injections.extend(audits);
+            ToolCallOutcome {
+                status,
+                input,
+                injections: self.injections,
+                output_rewritten: rewritten,
+            }
         };
-        self.session.record_result(|| status.agent_message());
-        self.injections.extend(self.session.apply(&emitted).await);
-        ToolCallOutcome {
-            status,
-            input,
-            injections: self.injections,
-            output_rewritten: rewritten,
-        }
+        step.instrument(span).await
     }
 
     /// The audits of the injections applied so far, in order.
@@ -229,6 +249,16 @@ impl<'s> ToolCallGate<'s> {
 }
 
 const ERROR: &str = "error";
+
+/// How a call ended, as its span records it.
+fn status_name(status: &ToolCallStatus) -> &'static str {
+    match status {
+        ToolCallStatus::Ran { .. } => "ran",
+        ToolCallStatus::Blocked(_) => "blocked",
+        ToolCallStatus::Withheld { .. } => "withheld",
+        ToolCallStatus::Errored { .. } => "errored",
+    }
+}
 
 /// What `tool:post` made of an output.
 fn ran(post: &mut EmitResult) -> ToolCallStatus {
@@ -272,9 +302,26 @@ impl HookSession {
     /// Emits `event`, applies its outcome (injections, user messages, failures) and settles
     /// its decision: a deny blocks, and an `ask_user` is put to the approval provider (a
     /// refusal, a timeout, an error or no provider blocks unless the hook's default is allow).
+    ///
+    /// The gate is a `hooks.gate` span (see [`trace`](crate::trace)) holding the emit's span,
+    /// with the approval and the injections recorded on it.
     pub async fn gate(&self, event: &str, data: Value) -> Gated {
+        let span = trace::gate_span(event);
+        let gated = self.gated(event, data).instrument(span.clone()).await;
+        let outcome = if gated.blocked.is_some() {
+            "blocked"
+        } else {
+            "proceed"
+        };
+        trace::record_end(&span, outcome, gated.blocked.as_ref());
+        gated
+    }
+
+    /// [`gate`](HookSession::gate) in the current span (a tool call's, or the gate's own).
+    async fn gated(&self, event: &str, data: Value) -> Gated {
         let outcome = self.registry().emit(event, data).await;
         let injections = self.apply(&outcome).await;
+        trace::injections(&injections);
         let blocked = self.settle(&outcome, event).await;
         Gated {
             outcome,
@@ -291,6 +338,7 @@ impl HookSession {
             name: tool_name.to_owned(),
             fields: Map::new(),
             injections: Vec::new(),
+            span: trace::tool_call_span(tool_name),
         }
     }
 
@@ -313,6 +361,7 @@ impl HookSession {
                     outcome.decided_by.clone(),
                 );
                 let decision = self.approvals().decide(&request).await;
+                trace::approval(&request, &decision);
                 (!decision.allowed).then_some(Blocked::ByApproval {
                     prompt: request.prompt,
                     decision,

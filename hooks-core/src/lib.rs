@@ -94,6 +94,7 @@ pub mod session;
 pub mod sinks;
 pub mod timestamp;
 mod tool;
+pub mod trace;
 pub mod view;
 
 pub use annotated::{AnnotatedHook, annotated_hooks, registration_works};

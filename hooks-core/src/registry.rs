@@ -25,6 +25,7 @@ use crate::observer::{self, EmitObserver};
 use crate::outcome::EmitResult;
 use crate::result::HookResult;
 use crate::timestamp;
+use crate::trace;
 
 /// How long a handler may run in [`HookRegistry::emit`] before it is skipped, unless the
 /// registry or the registration says otherwise.
@@ -416,7 +417,9 @@ impl HookRegistry {
         let (outcome, heard_as) = match snapshot.routes.get(event) {
             Some(route) => {
                 let data = prepare(data, &snapshot.defaults);
-                (run_chain(route, data).await, Some(&*route.event))
+                let span = trace::emit_span(&route.event, &data, route.entries.len());
+                let outcome = trace::emit(span, run_chain(route, data)).await;
+                (outcome, Some(&*route.event))
             }
             None => (EmitResult::proceed(data), None),
         };
@@ -552,7 +555,13 @@ async fn run_chain(route: &Route, mut data: Value) -> EmitResult {
             continue;
         }
         let call = entry.handler.erased_call(&route.event, &data);
-        match Guarded::new(call, entry.timeout).await {
+        match trace::handler(
+            &entry.name,
+            entry.priority,
+            Guarded::new(call, entry.timeout),
+        )
+        .await
+        {
             Answer::Continue => {}
             Answer::Full(answer) => {
                 if merge.absorb(&entry.name, answer, &mut data) == Flow::Stop {

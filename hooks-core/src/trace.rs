@@ -1,0 +1,390 @@
+//! Every decision as `tracing` spans, for observability pipelines (OpenTelemetry and others).
+//!
+//! - each heard emit is a [`EMIT_SPAN`] span (`INFO`): the event, the tool and call it is
+//!   about, how many handlers it has and, when it ends, the action, the hook that decided, the
+//!   reason, the hooks that modified the data, the injections and the failures (one
+//!   `hooks.failure` event each, with its `error.type`);
+//! - each handler call is a [`HANDLER_SPAN`] span (`DEBUG`), a child of its emit: the hook's
+//!   name and priority, its answer, and for a failure its `error.type` and an error status;
+//! - a tool call through the [`ToolCallGate`](crate::ToolCallGate) is a [`TOOL_CALL_SPAN`]
+//!   span named `execute_tool {tool}` around both its emits and the tool itself, and any
+//!   other [`HookSession::gate`](crate::HookSession::gate) a [`GATE_SPAN`] span; approvals
+//!   (`hooks.approval` events) and injections with their audit outcome (`hooks.injection`
+//!   events) are recorded on them.
+//!
+//! Field names follow OpenTelemetry's semantic conventions where one exists
+//! (`gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`,
+//! `gen_ai.conversation.id`, `error.type`, `otel.name`, `otel.status_code`) and the `hooks.*`
+//! namespace otherwise. Every span and event is on the target [`TARGET`], so a subscriber can
+//! select exactly these.
+//!
+//! Nothing free-form from event data reaches a field: only identifiers (event, tool name,
+//! call and session ids, hook names) and counts. Texts a hook wrote (reasons, approval
+//! prompts) are recorded only through the [redactor](set_redactor) an exporter installs, and
+//! left out while none is installed.
+//!
+//! With no subscriber interested, each span costs one cached-interest check (the cost is
+//! measured in `BENCHMARKS.md`); building the crate without its default `spans` feature
+//! removes the emit and handler spans altogether.
+
+use std::sync::{Arc, RwLock};
+
+use serde_json::Value;
+use tracing::Span;
+
+use crate::approval::{ApprovalDecision, ApprovalRequest, DecisionSource};
+use crate::events::fields::{SESSION_ID, TOOL_CALL_ID, TOOL_NAME};
+use crate::injection::{Disposition, InjectionAudit, Placement};
+use crate::outcome::FailureKind;
+
+/// The target of every span and event of this module.
+pub const TARGET: &str = "hooks";
+/// The span of one emit.
+pub const EMIT_SPAN: &str = "hooks.emit";
+/// The span of one handler call, a child of its emit's span.
+pub const HANDLER_SPAN: &str = "hooks.handler";
+/// The span of one tool call through a [`ToolCallGate`](crate::ToolCallGate).
+pub const TOOL_CALL_SPAN: &str = "hooks.tool_call";
+/// The span of one [`HookSession::gate`](crate::HookSession::gate) outside a tool call.
+pub const GATE_SPAN: &str = "hooks.gate";
+/// The message of the event recorded for each handler failure.
+pub const FAILURE_EVENT: &str = "hooks.failure";
+/// The message of the event recorded for each approval decision.
+pub const APPROVAL_EVENT: &str = "hooks.approval";
+/// The message of the event recorded for each injection applied.
+pub const INJECTION_EVENT: &str = "hooks.injection";
+
+/// The field Claude Code gives a tool call's id in (ours is `tool_call_id`).
+const TOOL_USE_ID: &str = "tool_use_id";
+
+/// Makes a text safe to record: returns it with every secret replaced.
+pub type Redactor = dyn Fn(&str) -> String + Send + Sync;
+
+static REDACTOR: RwLock<Option<Arc<Redactor>>> = RwLock::new(None);
+
+/// Installs the redactor that texts written by hooks (reasons, approval prompts, failure
+/// messages) pass through before they are recorded; without one they are not recorded at all.
+/// Replaces any redactor installed before.
+///
+/// ```
+/// hooks_core::trace::set_redactor(std::sync::Arc::new(|text: &str| text.replace("hunter2", "[REDACTED]")));
+/// ```
+pub fn set_redactor(redactor: Arc<Redactor>) {
+    *REDACTOR
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(redactor);
+}
+
+/// `text` through the installed redactor; `None` when no redactor is installed.
+fn redacted(text: &str) -> Option<String> {
+    let redactor = REDACTOR
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .clone()?;
+    Some(redactor(text))
+}
+
+/// Records `text`, redacted, in `field` of `span` (nothing without a redactor).
+fn record_text(span: &Span, field: &'static str, text: Option<&str>) {
+    if let Some(clean) = text.and_then(redacted) {
+        span.record(field, clean);
+    }
+}
+
+/// A string field of the event data (identifiers only: never a free-form field).
+fn id_field<'a>(data: &'a Value, key: &str) -> Option<&'a str> {
+    data.get(key).and_then(Value::as_str)
+}
+
+/// The `error.type` of a failure.
+pub fn failure_type(kind: &FailureKind) -> &'static str {
+    match kind {
+        FailureKind::Error(_) => "error",
+        FailureKind::Panic(_) => "panic",
+        FailureKind::Timeout(_) => "timeout",
+        FailureKind::InvalidResult(_) => "invalid_result",
+    }
+}
+
+#[cfg(feature = "spans")]
+mod spans {
+    use std::future::Future;
+
+    use serde_json::Value;
+    use tracing::field::Empty;
+    use tracing::{Instrument, Span};
+
+    use super::*;
+    use crate::EmitResult;
+    use crate::handler::Answer;
+
+    /// The span of an emit of `event` (canonical) with `handlers` handlers, disabled when no
+    /// subscriber is interested.
+    #[inline]
+    pub(crate) fn emit_span(event: &str, data: &Value, handlers: usize) -> Span {
+        tracing::info_span!(
+            target: TARGET,
+            EMIT_SPAN,
+            hooks.event = event,
+            gen_ai.tool.name = id_field(data, TOOL_NAME),
+            gen_ai.tool.call.id = id_field(data, TOOL_CALL_ID).or_else(|| id_field(data, TOOL_USE_ID)),
+            gen_ai.conversation.id = id_field(data, SESSION_ID),
+            hooks.handlers = handlers,
+            hooks.action = Empty,
+            hooks.decided_by = Empty,
+            hooks.reason = Empty,
+            hooks.modified_by = Empty,
+            hooks.injections = Empty,
+            hooks.failures = Empty,
+        )
+    }
+
+    /// Runs the handler chain of an emit in `span` and records its outcome there.
+    #[inline]
+    pub(crate) async fn emit<F: Future<Output = EmitResult>>(span: Span, chain: F) -> EmitResult {
+        if span.is_disabled() {
+            return chain.await;
+        }
+        let outcome = chain.instrument(span.clone()).await;
+        record_outcome(&span, &outcome);
+        outcome
+    }
+
+    fn record_outcome(span: &Span, outcome: &EmitResult) {
+        span.record("hooks.action", outcome.action.as_str());
+        if let Some(hook) = &outcome.decided_by {
+            span.record("hooks.decided_by", &**hook);
+        }
+        record_text(span, "hooks.reason", outcome.reason.as_deref());
+        if !outcome.modifications.is_empty() {
+            let names: Vec<&str> = outcome.modifications.iter().map(|m| &*m.hook).collect();
+            span.record("hooks.modified_by", names.join(","));
+        }
+        span.record("hooks.injections", outcome.injections.len());
+        span.record("hooks.failures", outcome.failures.len());
+        for failure in &outcome.failures {
+            tracing::event!(
+                target: TARGET,
+                parent: span,
+                tracing::Level::WARN,
+                {
+                    "hooks.hook.name" = &*failure.hook,
+                    "hooks.event" = &*failure.event,
+                    "error.type" = failure_type(&failure.kind),
+                },
+                "{FAILURE_EVENT}"
+            );
+        }
+    }
+
+    /// Runs one handler call in a child span and records its answer there.
+    #[inline]
+    pub(crate) async fn handler<F: Future<Output = Answer>>(
+        name: &str,
+        priority: i32,
+        call: F,
+    ) -> Answer {
+        let span = tracing::debug_span!(
+            target: TARGET,
+            HANDLER_SPAN,
+            hooks.hook.name = name,
+            hooks.hook.priority = priority,
+            hooks.answer = Empty,
+            hooks.reason = Empty,
+            "error.type" = Empty,
+            otel.status_code = Empty,
+            otel.status_message = Empty,
+        );
+        if span.is_disabled() {
+            return call.await;
+        }
+        let answer = call.instrument(span.clone()).await;
+        match &answer {
+            Answer::Continue => span.record("hooks.answer", "continue"),
+            Answer::Full(result) => {
+                record_text(&span, "hooks.reason", result.reason.as_deref());
+                span.record("hooks.answer", result.action.as_str())
+            }
+            Answer::Failed(kind) => {
+                span.record("error.type", failure_type(kind));
+                record_text(&span, "otel.status_message", Some(&kind.to_string()));
+                span.record("otel.status_code", "ERROR");
+                span.record("hooks.answer", "failed")
+            }
+        };
+        answer
+    }
+}
+
+#[cfg(not(feature = "spans"))]
+mod spans {
+    //! The spans compiled out: each call is its future, untouched.
+
+    use serde_json::Value;
+
+    #[inline(always)]
+    pub(crate) fn emit_span(_event: &str, _data: &Value, _handlers: usize) {}
+
+    #[inline(always)]
+    pub(crate) fn emit<F>(_span: (), chain: F) -> F {
+        chain
+    }
+
+    #[inline(always)]
+    pub(crate) fn handler<F>(_name: &str, _priority: i32, call: F) -> F {
+        call
+    }
+}
+
+pub(crate) use spans::{emit, emit_span, handler};
+
+/// The span of one tool call through a gate, named `execute_tool {tool}` as the GenAI
+/// conventions name a tool execution.
+pub(crate) fn tool_call_span(tool: &str) -> Span {
+    tracing::info_span!(
+        target: TARGET,
+        TOOL_CALL_SPAN,
+        otel.name = %format_args!("execute_tool {tool}"),
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = tool,
+        gen_ai.tool.call.id = tracing::field::Empty,
+        hooks.outcome = tracing::field::Empty,
+        hooks.blocked_by = tracing::field::Empty,
+        hooks.reason = tracing::field::Empty,
+        hooks.input_rewritten = tracing::field::Empty,
+        hooks.approval = tracing::field::Empty,
+        hooks.injections = tracing::field::Empty,
+    )
+}
+
+/// The span of one session gate outside a tool call.
+pub(crate) fn gate_span(event: &str) -> Span {
+    tracing::info_span!(
+        target: TARGET,
+        GATE_SPAN,
+        hooks.event = event,
+        hooks.outcome = tracing::field::Empty,
+        hooks.blocked_by = tracing::field::Empty,
+        hooks.reason = tracing::field::Empty,
+        hooks.approval = tracing::field::Empty,
+        hooks.injections = tracing::field::Empty,
+    )
+}
+
+/// Records the call id a caller gave a tool call's gate.
+pub(crate) fn record_call_id(span: &Span, fields: &serde_json::Map<String, Value>) {
+    if span.is_disabled() {
+        return;
+    }
+    let id = [TOOL_CALL_ID, TOOL_USE_ID]
+        .iter()
+        .find_map(|key| fields.get(*key).and_then(Value::as_str));
+    if let Some(id) = id {
+        span.record("gen_ai.tool.call.id", id);
+    }
+}
+
+/// Records how a gate or tool call ended: `outcome` (`ran`, `blocked`, ...), and for a block
+/// the hook that blocked and its reason.
+pub(crate) fn record_end(span: &Span, outcome: &str, blocked: Option<&crate::session::Blocked>) {
+    if span.is_disabled() {
+        return;
+    }
+    span.record("hooks.outcome", outcome);
+    match blocked {
+        Some(crate::session::Blocked::ByHook { reason, hook }) => {
+            if let Some(hook) = hook {
+                span.record("hooks.blocked_by", &**hook);
+            }
+            record_text(span, "hooks.reason", Some(reason));
+        }
+        Some(crate::session::Blocked::ByApproval { .. }) => {
+            span.record("hooks.blocked_by", "approval");
+        }
+        Some(crate::session::Blocked::InvalidModification { reason }) => {
+            span.record("hooks.blocked_by", "invalid_modification");
+            record_text(span, "hooks.reason", Some(reason));
+        }
+        None => {}
+    }
+}
+
+/// Records whether a tool call's input was rewritten by a `tool:pre` hook.
+pub(crate) fn record_rewritten(span: &Span, rewritten: bool) {
+    span.record("hooks.input_rewritten", rewritten);
+}
+
+/// Records an approval decision on the current span (the tool call's or the gate's).
+pub(crate) fn approval(request: &ApprovalRequest, decision: &ApprovalDecision) {
+    let span = Span::current();
+    let verdict = if decision.allowed {
+        "granted"
+    } else {
+        "denied"
+    };
+    span.record("hooks.approval", verdict);
+    let source = match &decision.source {
+        DecisionSource::User => "user",
+        DecisionSource::Remembered => "remembered",
+        DecisionSource::Timeout => "timeout",
+        DecisionSource::ProviderError(_) => "provider_error",
+        DecisionSource::NoProvider => "no_provider",
+        DecisionSource::UnusableAnswer(_) => "unusable_answer",
+    };
+    if tracing::event_enabled!(target: TARGET, tracing::Level::INFO) {
+        let prompt = redacted(&request.prompt);
+        tracing::event!(
+            target: TARGET,
+            tracing::Level::INFO,
+            {
+                "hooks.hook.name" = request.hook.as_deref(),
+                "hooks.event" = request.event.as_str(),
+                "hooks.approval" = verdict,
+                "hooks.approval.source" = source,
+                "hooks.approval.prompt" = prompt.as_deref(),
+            },
+            "{APPROVAL_EVENT}"
+        );
+    }
+}
+
+/// Records the injections applied by one gate step on the current span, with each one's
+/// audit outcome (never its text).
+pub(crate) fn injections(audits: &[InjectionAudit]) {
+    if audits.is_empty() {
+        return;
+    }
+    let span = Span::current();
+    if span.is_disabled() && !tracing::event_enabled!(target: TARGET, tracing::Level::INFO) {
+        return;
+    }
+    span.record("hooks.injections", audits.len());
+    for audit in audits {
+        let disposition = match audit.disposition {
+            Disposition::Delivered => "delivered",
+            Disposition::Truncated { .. } => "truncated",
+            Disposition::RejectedTooLarge { .. } => "rejected_too_large",
+            Disposition::RejectedBudgetSpent { .. } => "rejected_budget_spent",
+        };
+        let placement = match audit.placement {
+            Placement::NewMessage => "new_message",
+            Placement::AppendedToToolResult => "appended_to_tool_result",
+            Placement::NextModelCall => "next_model_call",
+            Placement::Rejected => "rejected",
+        };
+        tracing::event!(
+            target: TARGET,
+            tracing::Level::INFO,
+            {
+                "hooks.hook.name" = &*audit.hook,
+                "hooks.event" = &*audit.event,
+                "hooks.injection.disposition" = disposition,
+                "hooks.injection.placement" = placement,
+                "hooks.injection.tokens" = audit.tokens,
+                "hooks.injection.role" = audit.role.as_str(),
+                "hooks.injection.ephemeral" = audit.ephemeral,
+            },
+            "{INJECTION_EVENT}"
+        );
+    }
+}
