@@ -33,7 +33,7 @@ use serde_json::Value;
 use tracing::Span;
 
 use crate::approval::{ApprovalDecision, ApprovalRequest, DecisionSource};
-use crate::events::fields::{SESSION_ID, TOOL_CALL_ID, TOOL_NAME};
+use crate::events::fields::TOOL_CALL_ID;
 use crate::injection::{Disposition, InjectionAudit, Placement};
 use crate::outcome::FailureKind;
 
@@ -91,11 +91,6 @@ fn record_text(span: &Span, field: &'static str, text: Option<&str>) {
     }
 }
 
-/// A string field of the event data (identifiers only: never a free-form field).
-fn id_field<'a>(data: &'a Value, key: &str) -> Option<&'a str> {
-    data.get(key).and_then(Value::as_str)
-}
-
 /// The `error.type` of a failure.
 pub fn failure_type(kind: &FailureKind) -> &'static str {
     match kind {
@@ -116,7 +111,13 @@ mod spans {
 
     use super::*;
     use crate::EmitResult;
+    use crate::events::fields::{SESSION_ID, TOOL_NAME};
     use crate::handler::Answer;
+
+    /// A string field of the event data (identifiers only: never a free-form field).
+    fn id_field<'a>(data: &'a Value, key: &str) -> Option<&'a str> {
+        data.get(key).and_then(Value::as_str)
+    }
 
     /// The span of an emit of `event` (canonical) with `handlers` handlers, disabled when no
     /// subscriber is interested.
