@@ -91,6 +91,12 @@ fn record_text(span: &Span, field: &'static str, text: Option<&str>) {
     }
 }
 
+/// A count as a signed integer: OpenTelemetry has no unsigned type, and a bridge may record
+/// an unsigned value as text.
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// The `error.type` of a failure.
 pub fn failure_type(kind: &FailureKind) -> &'static str {
     match kind {
@@ -104,6 +110,8 @@ pub fn failure_type(kind: &FailureKind) -> &'static str {
 #[cfg(feature = "spans")]
 mod spans {
     use std::future::Future;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
 
     use serde_json::Value;
     use tracing::field::Empty;
@@ -130,7 +138,7 @@ mod spans {
             gen_ai.tool.name = id_field(data, TOOL_NAME),
             gen_ai.tool.call.id = id_field(data, TOOL_CALL_ID).or_else(|| id_field(data, TOOL_USE_ID)),
             gen_ai.conversation.id = id_field(data, SESSION_ID),
-            hooks.handlers = handlers,
+            hooks.handlers = count(handlers),
             hooks.action = Empty,
             hooks.decided_by = Empty,
             hooks.reason = Empty,
@@ -161,8 +169,8 @@ mod spans {
             let names: Vec<&str> = outcome.modifications.iter().map(|m| &*m.hook).collect();
             span.record("hooks.modified_by", names.join(","));
         }
-        span.record("hooks.injections", outcome.injections.len());
-        span.record("hooks.failures", outcome.failures.len());
+        span.record("hooks.injections", count(outcome.injections.len()));
+        span.record("hooks.failures", count(outcome.failures.len()));
         for failure in &outcome.failures {
             tracing::event!(
                 target: TARGET,
@@ -178,13 +186,9 @@ mod spans {
         }
     }
 
-    /// Runs one handler call in a child span and records its answer there.
+    /// One handler call in a child span, its answer recorded there.
     #[inline]
-    pub(crate) async fn handler<F: Future<Output = Answer>>(
-        name: &str,
-        priority: i32,
-        call: F,
-    ) -> Answer {
+    pub(crate) fn handler<F>(name: &str, priority: i32, call: F) -> Handler<F> {
         let span = tracing::debug_span!(
             target: TARGET,
             HANDLER_SPAN,
@@ -196,24 +200,49 @@ mod spans {
             otel.status_code = Empty,
             otel.status_message = Empty,
         );
-        if span.is_disabled() {
-            return call.await;
+        Handler { call, span }
+    }
+
+    /// A handler call and its span. A hand-written future rather than an `async fn`, so that
+    /// with the span disabled a poll is the call's poll and one branch, and the call is not
+    /// stored twice (per handler, on the emit path).
+    pub(crate) struct Handler<F> {
+        call: F,
+        span: Span,
+    }
+
+    impl<F: Future<Output = Answer> + Unpin> Future for Handler<F> {
+        type Output = Answer;
+
+        #[inline]
+        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Answer> {
+            let this = &mut *self;
+            if this.span.is_disabled() {
+                return Pin::new(&mut this.call).poll(cx);
+            }
+            let answer = {
+                let _entered = this.span.enter();
+                std::task::ready!(Pin::new(&mut this.call).poll(cx))
+            };
+            record_answer(&this.span, &answer);
+            Poll::Ready(answer)
         }
-        let answer = call.instrument(span.clone()).await;
-        match &answer {
+    }
+
+    fn record_answer(span: &Span, answer: &Answer) {
+        match answer {
             Answer::Continue => span.record("hooks.answer", "continue"),
             Answer::Full(result) => {
-                record_text(&span, "hooks.reason", result.reason.as_deref());
+                record_text(span, "hooks.reason", result.reason.as_deref());
                 span.record("hooks.answer", result.action.as_str())
             }
             Answer::Failed(kind) => {
                 span.record("error.type", failure_type(kind));
-                record_text(&span, "otel.status_message", Some(&kind.to_string()));
+                record_text(span, "otel.status_message", Some(&kind.to_string()));
                 span.record("otel.status_code", "ERROR");
                 span.record("hooks.answer", "failed")
             }
         };
-        answer
     }
 }
 
@@ -359,7 +388,7 @@ pub(crate) fn injections(audits: &[InjectionAudit]) {
     if span.is_disabled() && !tracing::event_enabled!(target: TARGET, tracing::Level::INFO) {
         return;
     }
-    span.record("hooks.injections", audits.len());
+    span.record("hooks.injections", count(audits.len()));
     for audit in audits {
         let disposition = match audit.disposition {
             Disposition::Delivered => "delivered",
@@ -381,7 +410,7 @@ pub(crate) fn injections(audits: &[InjectionAudit]) {
                 "hooks.event" = &*audit.event,
                 "hooks.injection.disposition" = disposition,
                 "hooks.injection.placement" = placement,
-                "hooks.injection.tokens" = audit.tokens,
+                "hooks.injection.tokens" = count(audit.tokens),
                 "hooks.injection.role" = audit.role.as_str(),
                 "hooks.injection.ephemeral" = audit.ephemeral,
             },

@@ -29,7 +29,9 @@ impl MetricsLayer {
         MetricsLayer {
             decisions: meter
                 .u64_counter("hooks.decisions")
-                .with_description("Emits heard by at least one hook, by event, action and deciding hook")
+                .with_description(
+                    "Emits heard by at least one hook, by event, action and deciding hook",
+                )
                 .build(),
             handler_duration: meter
                 .f64_histogram("hooks.handler.duration")

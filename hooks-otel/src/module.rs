@@ -6,8 +6,8 @@
 //!   telemetry: {endpoint: "http://localhost:4318", service_name: "claude-hooks", timeout_ms: 200}
 //! ```
 
-use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::HookRegistry;
+use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_std::catalog::{CatalogError, ModuleCatalog};
 
 use crate::config::{TelemetryConfig, TelemetryConfigError};

@@ -5,8 +5,8 @@ use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use opentelemetry::trace::TracerProvider as _;
 use opentelemetry::metrics::MeterProvider as _;
+use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::{MetricExporter, Protocol, SpanExporter, WithExportConfig};
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
@@ -153,10 +153,13 @@ impl Telemetry {
     pub fn flush(&self) -> bool {
         let tracer_provider = self.tracer_provider.clone();
         let meter_provider = self.meter_provider.clone();
-        within(self.timeout, [
-            Box::new(move || tracer_provider.force_flush().is_ok()) as Job,
-            Box::new(move || meter_provider.force_flush().is_ok()),
-        ])
+        within(
+            self.timeout,
+            [
+                Box::new(move || tracer_provider.force_flush().is_ok()) as Job,
+                Box::new(move || meter_provider.force_flush().is_ok()),
+            ],
+        )
     }
 
     /// Flushes, then stops the exporters; spans ended afterwards are dropped. Bounded by the
@@ -164,10 +167,13 @@ impl Telemetry {
     pub fn shutdown(&self) -> bool {
         let tracer_provider = self.tracer_provider.clone();
         let meter_provider = self.meter_provider.clone();
-        within(self.timeout, [
-            Box::new(move || tracer_provider.shutdown().is_ok()) as Job,
-            Box::new(move || meter_provider.shutdown().is_ok()),
-        ])
+        within(
+            self.timeout,
+            [
+                Box::new(move || tracer_provider.shutdown().is_ok()) as Job,
+                Box::new(move || meter_provider.shutdown().is_ok()),
+            ],
+        )
     }
 }
 
@@ -212,12 +218,11 @@ fn within<const N: usize>(timeout: Duration, jobs: [Job; N]) -> bool {
 
 /// Texts from hooks pass through the logging module's redaction before they reach a span.
 fn install_redaction() {
-    let redaction = hooks_std::redaction::RedactionModule::new(
-        hooks_std::redaction::RedactionConfig {
+    let redaction =
+        hooks_std::redaction::RedactionModule::new(hooks_std::redaction::RedactionConfig {
             emails: false,
             ..hooks_std::redaction::RedactionConfig::default()
-        },
-    );
+        });
     match redaction {
         Ok(redaction) => hooks_core::trace::set_redactor(Arc::new(move |text: &str| {
             redaction
@@ -226,6 +231,8 @@ fn install_redaction() {
         })),
         // The built-in rules always compile; were they ever not to, no text is recorded
         // rather than an unredacted one.
-        Err(error) => tracing::error!("telemetry: redaction unavailable, texts are not recorded: {error}"),
+        Err(error) => {
+            tracing::error!("telemetry: redaction unavailable, texts are not recorded: {error}")
+        }
     }
 }
