@@ -9,9 +9,10 @@ use std::path::Path;
 use hooks_config::interop::{
     AgentAnswer, MappedEvent, Protocol, Rewrites, claude, codex, cursor, gemini,
 };
-use hooks_config::load_file;
 use hooks_core::HookRegistry;
 use hooks_core::module::HookModule;
+
+use crate::modules::{flush_telemetry, load_file};
 
 /// The agents `hooks` can serve as a hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +88,9 @@ pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
         Err(error) => return fail_closed(format!("cannot start the runtime: {error}")),
     };
     let outcome = runtime.block_on(registry.emit(&mapped.event, mapped.data.clone()));
+    // The event's spans are exported before the answer: within the telemetry's timeout, and
+    // whatever the collector does, the decision is already made.
+    flush_telemetry();
     let rewrites = Rewrites::of(&policy);
     match agent {
         Agent::Claude => {

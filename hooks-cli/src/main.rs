@@ -35,10 +35,11 @@ mod adapter;
 mod demo;
 mod gemini_trust;
 mod init;
+mod modules;
 mod ordered_json;
 mod progress;
-use hooks_config::load_file;
 use hooks_core::{HookModule, HookRegistry, events};
+use modules::load_file;
 use serde_json::Value;
 
 #[derive(Parser)]
@@ -333,6 +334,7 @@ fn eval(config: &std::path::Path, event: &str, data: &str) -> ExitCode {
         return fail(error);
     }
     let outcome = runtime.block_on(registry.emit(&event, data));
+    modules::flush_telemetry();
     match serde_json::to_string(&outcome.result) {
         Ok(json) => {
             println!("{json}");

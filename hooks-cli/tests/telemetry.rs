@@ -1,0 +1,132 @@
+//! `hooks claude` with a hooks file mounting `telemetry`: the process exports the spans of its
+//! one event before it exits, and a collector that is down changes nothing of the answer.
+
+#![cfg(feature = "otel")]
+#![allow(clippy::unwrap_used)]
+
+#[path = "../../hooks-otel/tests/support/mod.rs"]
+mod otlp;
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::common::v1::KeyValue;
+use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
+use prost::Message;
+use serde_json::{Value, json};
+
+const FAKE_KEY: &str = "sk-ant-api03-Zq4xFAKEkeyFAKEkeyFAKEkeyFAKEkey0123456789ab";
+
+fn project(test: &str, endpoint: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hooks-telemetry-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let yaml = format!(
+        "modules:\n  safety: {{}}\n  telemetry: {{endpoint: \"{endpoint}\", service_name: \"claude-hooks\", timeout_ms: 200}}\n"
+    );
+    std::fs::write(dir.join("hooks.yaml"), yaml).unwrap();
+    dir
+}
+
+fn rm_rf(dir: &Path) -> Value {
+    json!({
+        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": dir, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_use_id": "toolu_42",
+        "tool_input": {"command": format!("rm -rf / # {FAKE_KEY}")},
+    })
+}
+
+fn text<'a>(attributes: &'a [KeyValue], key: &str) -> Option<&'a str> {
+    attributes
+        .iter()
+        .find(|kv| kv.key == key)
+        .and_then(|kv| kv.value.as_ref())
+        .and_then(|v| match &v.value {
+            Some(Any::StringValue(s)) => Some(s.as_str()),
+            _ => None,
+        })
+}
+
+fn decision(output: &std::process::Output) -> Value {
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    support::stdout_json(output)["hookSpecificOutput"]["permissionDecision"].clone()
+}
+
+#[test]
+fn hooks_claude_exports_its_event_before_it_exits() {
+    let receiver = otlp::Receiver::start(otlp::Reply::Ok);
+    let dir = project("exports", &receiver.endpoint());
+    let output = support::run(
+        Some(&dir),
+        &["claude", "--config", "hooks.yaml"],
+        &rm_rf(&dir).to_string(),
+    );
+    assert_eq!(decision(&output), "deny");
+
+    let spans: Vec<_> = receiver
+        .bodies("/v1/traces")
+        .iter()
+        .map(|body| ExportTraceServiceRequest::decode(&body[..]).unwrap())
+        .flat_map(|r| r.resource_spans)
+        .flat_map(|r| r.scope_spans)
+        .flat_map(|s| s.spans)
+        .collect();
+    let emit = spans
+        .iter()
+        .find(|s| s.name == "hooks.emit")
+        .unwrap_or_else(|| panic!("{spans:#?}"));
+    assert_eq!(text(&emit.attributes, "hooks.event"), Some("tool:pre"));
+    assert_eq!(text(&emit.attributes, "hooks.action"), Some("deny"));
+    assert_eq!(text(&emit.attributes, "hooks.decided_by"), Some("safety"));
+    assert_eq!(text(&emit.attributes, "gen_ai.tool.name"), Some("Bash"));
+    assert_eq!(
+        text(&emit.attributes, "gen_ai.tool.call.id"),
+        Some("toolu_42")
+    );
+    assert!(
+        spans
+            .iter()
+            .any(|s| s.name == "hooks.handler" && s.parent_span_id == emit.span_id)
+    );
+    assert!(
+        !receiver.bodies("/v1/metrics").is_empty(),
+        "the metrics are flushed too"
+    );
+    for body in receiver.all_bodies() {
+        assert!(
+            !body
+                .windows(FAKE_KEY.len())
+                .any(|w| w == FAKE_KEY.as_bytes())
+        );
+    }
+}
+
+#[test]
+fn a_silent_collector_delays_the_answer_by_at_most_the_timeout_and_never_changes_it() {
+    let silent = otlp::Receiver::start(otlp::Reply::Never);
+    let dir = project("silent", &silent.endpoint());
+    let started = Instant::now();
+    let output = support::run(
+        Some(&dir),
+        &["claude", "--config", "hooks.yaml"],
+        &rm_rf(&dir).to_string(),
+    );
+    let elapsed = started.elapsed();
+    assert_eq!(decision(&output), "deny");
+    // Generous: a process start, the policy and the 200 ms timeout; a behaviour check.
+    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+    assert!(
+        !silent.bodies("/v1/traces").is_empty(),
+        "the export was attempted"
+    );
+
+    let down = project("down", &otlp::closed_endpoint());
+    let output = support::run(
+        Some(&down),
+        &["claude", "--config", "hooks.yaml"],
+        &rm_rf(&down).to_string(),
+    );
+    assert_eq!(decision(&output), "deny");
+}
