@@ -417,8 +417,12 @@ impl HookRegistry {
         let (outcome, heard_as) = match snapshot.routes.get(event) {
             Some(route) => {
                 let data = prepare(data, &snapshot.defaults);
-                let span = trace::emit_span(&route.event, &data, route.entries.len());
-                let outcome = trace::emit(span, run_chain(route, data)).await;
+                let outcome = if trace::emits_traced() {
+                    let span = trace::emit_span(&route.event, &data, route.entries.len());
+                    trace::emit(span, run_chain(route, data)).await
+                } else {
+                    run_chain(route, data).await
+                };
                 (outcome, Some(&*route.event))
             }
             None => (EmitResult::proceed(data), None),
@@ -550,18 +554,23 @@ fn interest_bit(event: &str) -> u64 {
 /// Runs the handlers of `route` in order and folds their answers (the emit rules).
 async fn run_chain(route: &Route, mut data: Value) -> EmitResult {
     let mut merge = Merge::new(&route.event);
+    let traced = trace::handlers_traced();
     for entry in route.entries.iter() {
         if !entry.active.load(Ordering::Acquire) {
             continue;
         }
         let call = entry.handler.erased_call(&route.event, &data);
-        match trace::handler(
-            &entry.name,
-            entry.priority,
-            Guarded::new(call, entry.timeout),
-        )
-        .await
-        {
+        let answer = if traced {
+            trace::handler(
+                &entry.name,
+                entry.priority,
+                Guarded::new(call, entry.timeout),
+            )
+            .await
+        } else {
+            Guarded::new(call, entry.timeout).await
+        };
+        match answer {
             Answer::Continue => {}
             Answer::Full(answer) => {
                 if merge.absorb(&entry.name, answer, &mut data) == Flow::Stop {

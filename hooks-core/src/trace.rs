@@ -114,8 +114,8 @@ mod spans {
     use std::task::{Context, Poll};
 
     use serde_json::Value;
+    use tracing::Span;
     use tracing::field::Empty;
-    use tracing::{Instrument, Span};
 
     use super::*;
     use crate::EmitResult;
@@ -148,15 +148,39 @@ mod spans {
         )
     }
 
-    /// Runs the handler chain of an emit in `span` and records its outcome there.
+    /// The handler chain of an emit run in `span`, its outcome recorded there.
     #[inline]
-    pub(crate) async fn emit<F: Future<Output = EmitResult>>(span: Span, chain: F) -> EmitResult {
-        if span.is_disabled() {
-            return chain.await;
+    pub(crate) fn emit<F>(span: Span, chain: F) -> Emit<F> {
+        Emit { chain, span }
+    }
+
+    pin_project_lite::pin_project! {
+        /// An emit's handler chain and its span. A hand-written future rather than an
+        /// `async fn`, so that with the span disabled a poll is the chain's poll and one
+        /// branch, and the chain is not moved once more.
+        pub(crate) struct Emit<F> {
+            #[pin]
+            chain: F,
+            span: Span,
         }
-        let outcome = chain.instrument(span.clone()).await;
-        record_outcome(&span, &outcome);
-        outcome
+    }
+
+    impl<F: Future<Output = EmitResult>> Future for Emit<F> {
+        type Output = EmitResult;
+
+        #[inline]
+        fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<EmitResult> {
+            let this = self.project();
+            if this.span.is_disabled() {
+                return this.chain.poll(cx);
+            }
+            let outcome = {
+                let _entered = this.span.enter();
+                std::task::ready!(this.chain.poll(cx))
+            };
+            record_outcome(this.span, &outcome);
+            Poll::Ready(outcome)
+        }
     }
 
     fn record_outcome(span: &Span, outcome: &EmitResult) {
@@ -184,6 +208,18 @@ mod spans {
                 "{FAILURE_EVENT}"
             );
         }
+    }
+
+    /// Whether a subscriber may want emit spans: one load, no call.
+    #[inline(always)]
+    pub(crate) fn emits_traced() -> bool {
+        tracing::level_enabled!(tracing::Level::INFO)
+    }
+
+    /// Whether a subscriber may want handler spans: one load, no call.
+    #[inline(always)]
+    pub(crate) fn handlers_traced() -> bool {
+        tracing::level_enabled!(tracing::Level::DEBUG)
     }
 
     /// One handler call in a child span, its answer recorded there.
@@ -264,9 +300,19 @@ mod spans {
     pub(crate) fn handler<F>(_name: &str, _priority: i32, call: F) -> F {
         call
     }
+
+    #[inline(always)]
+    pub(crate) fn handlers_traced() -> bool {
+        false
+    }
+
+    #[inline(always)]
+    pub(crate) fn emits_traced() -> bool {
+        false
+    }
 }
 
-pub(crate) use spans::{emit, emit_span, handler};
+pub(crate) use spans::{emit, emit_span, emits_traced, handler, handlers_traced};
 
 /// The span of one tool call through a gate, named `execute_tool {tool}` as the GenAI
 /// conventions name a tool execution.
