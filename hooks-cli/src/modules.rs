@@ -1,6 +1,6 @@
 //! The modules the `hooks` binary's hooks files can mount: the standard ones, and `telemetry`.
 //!
-//! With the `otel` feature (on by default) `telemetry` exports every decision over OTLP/HTTP
+//! With the `otel` feature (off by default: it adds 42 crates to the build) `telemetry` exports every decision over OTLP/HTTP
 //! (see the `hooks-otel` crate); without it the module still loads, and mounting it only warns
 //! that nothing is exported: telemetry never decides, so its absence blocks nothing.
 

@@ -239,28 +239,25 @@ mod spans {
         Handler { call, span }
     }
 
-    /// A handler call and its span. A hand-written future rather than an `async fn`, so that
-    /// with the span disabled a poll is the call's poll and one branch, and the call is not
-    /// stored twice (per handler, on the emit path).
-    pub(crate) struct Handler<F> {
-        call: F,
-        span: Span,
+    pin_project_lite::pin_project! {
+        /// A handler call and its span, the answer recorded there when it comes.
+        pub(crate) struct Handler<F> {
+            #[pin]
+            call: F,
+            span: Span,
+        }
     }
 
-    impl<F: Future<Output = Answer> + Unpin> Future for Handler<F> {
+    impl<F: Future<Output = Answer>> Future for Handler<F> {
         type Output = Answer;
 
-        #[inline]
-        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Answer> {
-            let this = &mut *self;
-            if this.span.is_disabled() {
-                return Pin::new(&mut this.call).poll(cx);
-            }
+        fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Answer> {
+            let this = self.project();
             let answer = {
                 let _entered = this.span.enter();
-                std::task::ready!(Pin::new(&mut this.call).poll(cx))
+                std::task::ready!(this.call.poll(cx))
             };
-            record_answer(&this.span, &answer);
+            record_answer(this.span, &answer);
             Poll::Ready(answer)
         }
     }
