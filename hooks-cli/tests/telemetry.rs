@@ -1,21 +1,25 @@
-//! `hooks claude` with a hooks file mounting `telemetry`: the process exports the spans of its
-//! one event before it exits, and a collector that is down changes nothing of the answer.
+//! `hooks claude` with a hooks file mounting `telemetry`: with the `otel` feature the process
+//! exports the spans of its one event before it exits, and a collector that is down changes
+//! nothing of the answer; without it the module loads and the answer is the same.
 
-#![cfg(feature = "otel")]
 #![allow(clippy::unwrap_used)]
 
+#[cfg(feature = "otel")]
 #[path = "../../hooks-otel/tests/support/mod.rs"]
 mod otlp;
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::common::v1::KeyValue;
-use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
-use prost::Message;
 use serde_json::{Value, json};
+#[cfg(feature = "otel")]
+use {
+    opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest,
+    opentelemetry_proto::tonic::common::v1::KeyValue,
+    opentelemetry_proto::tonic::common::v1::any_value::Value as Any,
+    prost::Message,
+    std::time::{Duration, Instant},
+};
 
 const FAKE_KEY: &str = "sk-ant-api03-Zq4xFAKEkeyFAKEkeyFAKEkeyFAKEkey0123456789ab";
 
@@ -38,6 +42,7 @@ fn rm_rf(dir: &Path) -> Value {
     })
 }
 
+#[cfg(feature = "otel")]
 fn text<'a>(attributes: &'a [KeyValue], key: &str) -> Option<&'a str> {
     attributes
         .iter()
@@ -54,6 +59,7 @@ fn decision(output: &std::process::Output) -> Value {
     support::stdout_json(output)["hookSpecificOutput"]["permissionDecision"].clone()
 }
 
+#[cfg(feature = "otel")]
 #[test]
 fn hooks_claude_exports_its_event_before_it_exits() {
     let receiver = otlp::Receiver::start(otlp::Reply::Ok);
@@ -103,6 +109,7 @@ fn hooks_claude_exports_its_event_before_it_exits() {
     }
 }
 
+#[cfg(feature = "otel")]
 #[test]
 fn a_silent_collector_delays_the_answer_by_at_most_the_timeout_and_never_changes_it() {
     let silent = otlp::Receiver::start(otlp::Reply::Never);
@@ -129,4 +136,20 @@ fn a_silent_collector_delays_the_answer_by_at_most_the_timeout_and_never_changes
         &rm_rf(&down).to_string(),
     );
     assert_eq!(decision(&output), "deny");
+}
+
+#[cfg(not(feature = "otel"))]
+#[test]
+fn without_the_feature_the_module_loads_exports_nothing_and_decides_nothing() {
+    let dir = project("without", "http://127.0.0.1:9");
+    let output = support::run(
+        Some(&dir),
+        &["claude", "--config", "hooks.yaml"],
+        &rm_rf(&dir).to_string(),
+    );
+    assert_eq!(decision(&output), "deny");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("without the `otel` feature"),
+        "{output:?}"
+    );
 }
