@@ -285,11 +285,16 @@ mod spans {
 
     use serde_json::Value;
 
-    #[inline(always)]
-    pub(crate) fn emit_span(_event: &str, _data: &Value, _handlers: usize) {}
+    /// No span.
+    pub(crate) struct NoSpan;
 
     #[inline(always)]
-    pub(crate) fn emit<F>(_span: (), chain: F) -> F {
+    pub(crate) fn emit_span(_event: &str, _data: &Value, _handlers: usize) -> NoSpan {
+        NoSpan
+    }
+
+    #[inline(always)]
+    pub(crate) fn emit<F>(_span: NoSpan, chain: F) -> F {
         chain
     }
 

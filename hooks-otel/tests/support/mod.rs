@@ -18,17 +18,20 @@ pub enum Reply {
     Never,
 }
 
+/// Each request received: its path and body.
+type Received = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
+
 /// The receiver; it runs until the test process ends.
 pub struct Receiver {
     address: String,
-    received: Arc<Mutex<Vec<(String, Vec<u8>)>>>,
+    received: Received,
 }
 
 impl Receiver {
     pub fn start(reply: Reply) -> Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let address = format!("http://{}", listener.local_addr().unwrap());
-        let received = Arc::new(Mutex::new(Vec::new()));
+        let received: Received = Arc::default();
         let store = Arc::clone(&received);
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
