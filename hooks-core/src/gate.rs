@@ -303,7 +303,7 @@ impl HookSession {
     /// its decision: a deny blocks, and an `ask_user` is put to the approval provider (a
     /// refusal, a timeout, an error or no provider blocks unless the hook's default is allow).
     ///
-    /// The gate is a `hooks.gate` span (see [`trace`](crate::trace)) holding the emit's span,
+    /// The gate is a `hooks.gate` span (see [`crate::trace`]) holding the emit's span,
     /// with the approval and the injections recorded on it.
     pub async fn gate(&self, event: &str, data: Value) -> Gated {
         let span = trace::gate_span(event);
