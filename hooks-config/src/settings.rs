@@ -429,14 +429,7 @@ pub fn import_hooks(
     text: &str,
     file: &Path,
 ) -> Result<Imported, ConfigErrors> {
-    let error = |line, column, message: String| {
-        ConfigErrors(vec![ConfigError {
-            file: file.to_path_buf(),
-            line,
-            column,
-            message,
-        }])
-    };
+    let error = |line, column, message: String| one_error(file, line, column, message);
     let settings: Map<String, Value> = match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(settings)) => settings,
         Ok(_) => return Err(error(1, 1, "a settings file is a JSON object".to_owned())),
@@ -452,14 +445,7 @@ pub(crate) fn import_section(
     text: &str,
     file: &Path,
 ) -> Result<Imported, ConfigErrors> {
-    let error = |line, column, message: String| {
-        ConfigErrors(vec![ConfigError {
-            file: file.to_path_buf(),
-            line,
-            column,
-            message,
-        }])
-    };
+    let error = |line, column, message: String| one_error(file, line, column, message);
     let (line, column, hooks_at) = locate(text, "hooks", 0);
     let hooks = match settings.get("hooks") {
         Some(Value::Object(hooks)) => hooks,
@@ -515,12 +501,12 @@ pub(crate) fn import_section(
 pub fn import_plugin(plugin_dir: &Path) -> Result<Imported, ConfigErrors> {
     let file = plugin_dir.join("hooks").join("hooks.json");
     let text = std::fs::read_to_string(&file).map_err(|error| {
-        ConfigErrors(vec![ConfigError {
-            file: file.clone(),
-            line: 1,
-            column: 1,
-            message: format!("cannot read the plugin's hooks file: {error}"),
-        }])
+        one_error(
+            &file,
+            1,
+            1,
+            format!("cannot read the plugin's hooks file: {error}"),
+        )
     })?;
     let mut imported = import_settings(&text, &file)?;
     let root = std::path::absolute(plugin_dir).unwrap_or_else(|_| plugin_dir.to_path_buf());
@@ -538,6 +524,16 @@ pub fn import_plugin(plugin_dir: &Path) -> Result<Imported, ConfigErrors> {
         root.display()
     ));
     Ok(imported)
+}
+
+/// The one problem that makes `file` unusable, at `line`:`column`.
+fn one_error(file: &Path, line: usize, column: usize, message: String) -> ConfigErrors {
+    ConfigErrors(vec![ConfigError {
+        file: file.to_path_buf(),
+        line,
+        column,
+        message,
+    }])
 }
 
 /// `text` as one word for `sh`.
