@@ -41,7 +41,10 @@ use serde_json::{Map, Value, json};
 pub use crate::agent_protocol::CLAUDE;
 pub use crate::settings::{Imported, import_plugin, import_settings};
 
-use super::{AgentAnswer, Rewrites, json_answer, messages_of, question_of, reason_of};
+use super::{
+    AgentAnswer, Rewrites, inapplicable, json_answer, messages_of, modifiers, question_of,
+    reason_of, would_run,
+};
 
 /// The events whose `hookSpecificOutput.additionalContext` reaches the model.
 const TAKES_CONTEXT: &[&str] = &[
@@ -112,11 +115,7 @@ pub fn answer_with(
                 }
             }
             _ => {
-                let reason = format!(
-                    "a hook rewrites the data of {agent_event} ({}), which Claude Code cannot \
-                     apply here; blocked rather than ignored",
-                    modifiers(outcome)
-                );
+                let reason = inapplicable("Claude Code", agent_event, outcome);
                 return block(agent_event, reason, outcome);
             }
         }
@@ -166,22 +165,10 @@ fn block(agent_event: &str, reason: String, outcome: &EmitResult) -> AgentAnswer
 /// The reason of a rewrite put to the user: who rewrote it, what would run, and what happens
 /// where nobody can answer, which is also what the model reads when it is refused.
 fn to_confirm(new_input: &Value, outcome: &EmitResult) -> String {
-    let would_run = new_input
-        .get("command")
-        .and_then(Value::as_str)
-        .map_or_else(|| new_input.to_string(), str::to_owned);
     format!(
-        "a hook rewrote the input ({}); approve to run `{would_run}` instead. Without an \
-         answer (headless, `claude -p`) neither the original nor the rewrite runs.",
-        modifiers(outcome)
+        "a hook rewrote the input ({}); approve to run `{}` instead. Without an answer \
+         (headless, `claude -p`) neither the original nor the rewrite runs.",
+        modifiers(outcome),
+        would_run(new_input)
     )
-}
-
-fn modifiers(outcome: &EmitResult) -> String {
-    let names: Vec<String> = outcome
-        .modifications
-        .iter()
-        .map(|m| format!("`{}`", m.hook))
-        .collect();
-    format!("by {}", names.join(", "))
 }

@@ -59,8 +59,8 @@ use crate::settings::{Imported, import_section};
 use crate::{ConfigError, ConfigErrors};
 
 use super::{
-    AgentAnswer, Rewrites, context_of, messages_of, modifiers, question_of, reason_of,
-    unconfirmed_rewrite,
+    AgentAnswer, Rewrites, context_of, inapplicable, messages_of, modifiers, question_of,
+    reason_of, unconfirmed_rewrite,
 };
 
 /// The events whose `hookSpecificOutput.additionalContext` Codex CLI takes.
@@ -118,11 +118,7 @@ pub fn answer(
                 return deny(agent_event, reason, outcome);
             }
             _ => {
-                let reason = format!(
-                    "a hook rewrites the data of {agent_event} ({}), which Codex CLI cannot \
-                     apply here; blocked rather than ignored",
-                    modifiers(outcome)
-                );
+                let reason = inapplicable("Codex CLI", agent_event, outcome);
                 return deny(agent_event, reason, outcome);
             }
         }

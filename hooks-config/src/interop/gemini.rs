@@ -30,7 +30,7 @@ use serde_json::{Map, Value, json};
 pub use crate::agent_protocol::GEMINI;
 
 use super::{
-    AgentAnswer, Rewrites, json_answer, messages_of, modifiers, question_of, reason_of,
+    AgentAnswer, Rewrites, inapplicable, json_answer, messages_of, question_of, reason_of,
     unconfirmed_rewrite,
 };
 
@@ -74,11 +74,7 @@ pub fn answer(
                 return deny(Some(agent_event), reason, outcome);
             }
             _ => {
-                let reason = format!(
-                    "a hook rewrites the data of {agent_event} ({}), which Gemini CLI cannot \
-                     apply here; blocked rather than ignored",
-                    modifiers(outcome)
-                );
+                let reason = inapplicable("Gemini CLI", agent_event, outcome);
                 return deny(Some(agent_event), reason, outcome);
             }
         }

@@ -112,6 +112,16 @@ fn unconfirmed_rewrite(agent: &str, new_input: &Value, outcome: &hooks_core::Emi
     )
 }
 
+/// The reason of a block for a modification `agent` cannot apply on `agent_event`: applying
+/// nothing would drop it silently.
+fn inapplicable(agent: &str, agent_event: &str, outcome: &hooks_core::EmitResult) -> String {
+    format!(
+        "a hook rewrites the data of {agent_event} ({}), which {agent} cannot apply here; \
+         blocked rather than ignored",
+        modifiers(outcome)
+    )
+}
+
 /// A rewritten tool input, as a reason quotes it: its command when it has one, else its JSON,
 /// cut at 400 characters.
 fn would_run(new_input: &Value) -> String {
