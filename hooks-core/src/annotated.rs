@@ -19,7 +19,8 @@
 //! ```
 //!
 //! [`registration_works`] tells whether registrations reach this program at all (it looks for
-//! a canary that `hooks-core` registers itself).
+//! a canary that `hooks-core` registers itself); [`expect_hooks`] lets an application check at
+//! start-up that the hooks it counts on are there, and stop with a clear error if one is not.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -141,6 +142,73 @@ pub fn registration_works() -> bool {
         .into_iter()
         .any(AnnotatedHook::is_canary)
 }
+
+/// Checks that every hook named in `names` is linked into this program (a name is the one
+/// given with `name = "..."`, or the function's path `crate::module::function`); call it at
+/// start-up, so that a forgotten `link()` stops the application instead of silently running it
+/// unguarded.
+///
+/// ```
+/// let missing = hooks_core::annotated::expect_hooks(["my_hooks::deny_rm"]).unwrap_err();
+/// assert_eq!(missing.names, ["my_hooks::deny_rm"]);
+/// assert!(missing.to_string().contains("link()"));
+/// ```
+pub fn expect_hooks<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<(), MissingHooks> {
+    let hooks = annotated_hooks();
+    let missing: Vec<String> = names
+        .into_iter()
+        .filter(|name| !hooks.iter().any(|hook| hook.name == *name))
+        .map(str::to_owned)
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(MissingHooks {
+            names: missing,
+            registration_works: registration_works(),
+        })
+    }
+}
+
+/// Hooks that [`expect_hooks`] expected and this program does not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingHooks {
+    /// The names not found, in the order they were asked for.
+    pub names: Vec<String>,
+    /// Whether registrations reach this program at all (see [`registration_works`]).
+    pub registration_works: bool,
+}
+
+impl std::fmt::Display for MissingHooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = self.names.iter().map(|name| format!("`{name}`")).collect();
+        write!(
+            f,
+            "expected hooks are not linked in: {}; ",
+            names.join(", ")
+        )?;
+        if self.registration_works {
+            let known: Vec<&str> = annotated_hooks().iter().map(|hook| hook.name).collect();
+            write!(
+                f,
+                "call the `link()` of the crate that defines them from main (the linker drops a \
+                 crate nothing uses, with its hooks); linked: {}",
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            )
+        } else {
+            f.write_str(
+                "no #[hook] reaches this program at all: this platform's linker drops \
+                 `inventory` registrations; register the hooks by hand",
+            )
+        }
+    }
+}
+
+impl std::error::Error for MissingHooks {}
 
 const CANARY_EVENT: &str = "hooks:canary";
 const CANARY_NAME: &str = "hooks_core::annotated::canary";

@@ -97,7 +97,9 @@ mod tool;
 pub mod trace;
 pub mod view;
 
-pub use annotated::{AnnotatedHook, annotated_hooks, registration_works};
+pub use annotated::{
+    AnnotatedHook, MissingHooks, annotated_hooks, expect_hooks, registration_works,
+};
 pub use approval::{ApprovalProvider, ApprovalRequest, ScriptedApprovals};
 pub use error::{BoxError, HandlerError};
 pub use gate::{BeforeTool, Gated, ToolCallGate};

@@ -210,3 +210,16 @@ async fn annotated_hooks_of_another_crate_are_found_once_it_is_linked() {
     let pong = registry.emit("fixture:ping", json!({})).await;
     assert_eq!(pong.injections[0].text, "pong");
 }
+
+#[test]
+fn expected_hooks_that_are_linked_pass_and_missing_ones_are_named() {
+    hooks_core::expect_hooks(["early", "multi", "annotated::late"]).unwrap();
+    let missing = hooks_core::expect_hooks(["early", "my_hooks::forgotten", "other"]).unwrap_err();
+    assert_eq!(missing.names, ["my_hooks::forgotten", "other"]);
+    assert!(missing.registration_works);
+    let message = missing.to_string();
+    assert!(
+        message.contains("`my_hooks::forgotten`") && message.contains("link()"),
+        "{message}"
+    );
+}

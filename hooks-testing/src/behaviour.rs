@@ -160,21 +160,30 @@ impl<M: HookModule> Suite<M> {
         }
     }
 
-    /// Runs one check on a fresh multi-threaded runtime.
+    /// Runs one check on a fresh multi-threaded runtime. A module that panics (in `mount`,
+    /// say) fails the check with the panic's message; the panic goes no further.
     pub fn check(&self, check: Check) -> Result<(), BehaviourFailure> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .map_err(|error| self.fail(check, format!("no runtime: {error}")))?;
-        match check {
+        let run = || match check {
             Check::MountAndUnmount => self.mount_and_unmount(),
             Check::ValidAnswers => runtime.block_on(self.valid_answers()),
             Check::BadData => runtime.block_on(self.bad_data()),
             Check::TimeBudget => runtime.block_on(self.time_budget()),
             Check::ScriptedSession => runtime.block_on(self.scripted_session()),
             Check::Concurrency => runtime.block_on(self.concurrency()),
-        }
+        };
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|text| (*text).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_owned());
+            Err(self.fail(check, format!("the module panicked: {message}")))
+        })
     }
 
     /// Runs every check; returns every failure.

@@ -1,19 +1,81 @@
 //! The annotated part: list every `#[hook]` linked into this binary and report what the macro
-//! cannot see from one function alone: unknown events, names used twice, and hooks whose
-//! relative order is decided only by their names.
+//! cannot see from one function alone: unknown events, names used twice, hooks whose relative
+//! order is decided only by their names, and hooks the workspace defines that the binary lost.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use hooks_core::annotated::AnnotatedHook;
 use hooks_core::events;
 
 use crate::report::{Finding, Part};
+use crate::sources::{self, SourceHook};
 
-/// The findings for the hooks linked into this program.
-pub fn check_linked() -> Vec<Finding> {
-    check(
-        hooks_core::annotated::annotated_hooks(),
-        hooks_core::annotated::registration_works(),
+/// The findings for the hooks linked into this program, measured against the `#[hook]`
+/// functions of the workspace at `root` (those under an `elsewhere` path belong to other
+/// binaries).
+pub fn check_linked(root: &Path, elsewhere: &[PathBuf]) -> Vec<Finding> {
+    let linked = hooks_core::annotated::annotated_hooks();
+    let mut findings = check(linked, hooks_core::annotated::registration_works());
+    findings.push(match sources::hooks_in(root) {
+        Ok(written) => {
+            let written: Vec<SourceHook> = written
+                .into_iter()
+                .filter(|hook| !elsewhere.iter().any(|path| hook.file.starts_with(path)))
+                .collect();
+            unlinked(&written, linked)
+        }
+        Err(problem) => Finding::fail(
+            Part::Annotated,
+            "linked",
+            format!("cannot read the workspace's sources: {problem}"),
+        ),
+    });
+    findings
+}
+
+/// Hooks written in the workspace's libraries that no registration of this binary is.
+pub fn unlinked(written: &[SourceHook], linked: &[&AnnotatedHook]) -> Finding {
+    let missing: Vec<&SourceHook> = written
+        .iter()
+        .filter(|hook| !linked.iter().any(|l| hook.is(l.name(), l.file())))
+        .collect();
+    if missing.is_empty() {
+        let reason = match written.len() {
+            0 => "the workspace's libraries define no #[hook] function".to_owned(),
+            1 => "the workspace's one #[hook] function is in this binary".to_owned(),
+            count => format!("the workspace's {count} #[hook] functions are all in this binary"),
+        };
+        return Finding::pass(Part::Annotated, "linked", reason);
+    }
+    let mut crates: Vec<&str> = missing.iter().map(|hook| hook.krate.as_str()).collect();
+    crates.sort_unstable();
+    crates.dedup();
+    let calls: Vec<String> = crates.iter().map(|k| format!("`{k}::link()`")).collect();
+    Finding::fail(
+        Part::Annotated,
+        "linked",
+        format!(
+            "{} #[hook] function(s) of the workspace are not in this binary, so they were never \
+             checked: call {} from its main (a crate nothing uses is dropped by the linker with \
+             its hooks), or leave their path out with `Validation::elsewhere`",
+            missing.len(),
+            calls.join(", ")
+        ),
+    )
+    .with_details(
+        missing
+            .iter()
+            .map(|hook| {
+                format!(
+                    "`{}` in crate `{}` ({}:{})",
+                    hook.name.as_deref().unwrap_or(&hook.function),
+                    hook.krate,
+                    hook.file.display(),
+                    hook.line
+                )
+            })
+            .collect(),
     )
 }
 

@@ -32,6 +32,15 @@ impl ModuleUnderTest {
         }
     }
 
+    /// A module already boxed (as a [`ModuleCatalog`](hooks_std::catalog::ModuleCatalog)
+    /// builds them), with the suite's default budget.
+    pub fn boxed(module: Box<dyn HookModule>) -> Self {
+        ModuleUnderTest {
+            module,
+            budget: DEFAULT_BUDGET,
+        }
+    }
+
     /// Another budget per emit (a module that spawns processes needs more).
     #[must_use]
     pub fn budget(mut self, budget: Duration) -> Self {
@@ -93,16 +102,35 @@ pub fn std_modules(scratch: &Path) -> Vec<Result<ModuleUnderTest, Finding>> {
         logging
             .map(ModuleUnderTest::new)
             .map_err(|e| rejected("logging", &e)),
-        // Each lint spawns a process: allow for a loaded machine.
         linter
-            .map(|linter| ModuleUnderTest::new(linter).budget(Duration::from_secs(5)))
+            .map(|linter| ModuleUnderTest::new(linter).budget(SPAWNING_BUDGET))
             .map_err(|e| rejected("linter", &e)),
     ]
 }
 
+/// Each lint spawns a process: allow for a loaded machine.
+const SPAWNING_BUDGET: Duration = Duration::from_secs(5);
+
+/// A module a hooks file mounts, with the budget its kind needs.
+pub(crate) fn for_catalog_module(module: Box<dyn HookModule>) -> ModuleUnderTest {
+    let spawns = module.name() == "linter";
+    let module = ModuleUnderTest::boxed(module);
+    if spawns {
+        module.budget(SPAWNING_BUDGET)
+    } else {
+        module
+    }
+}
+
 /// Runs every check of the suite on `module`: one finding, listing each failed check.
 pub fn check(module: &ModuleUnderTest) -> Finding {
-    let name = module.module.name().to_owned();
+    check_as(module.module.name(), module)
+}
+
+/// The same, reported under `subject`. A module that panics fails the checks it panics in
+/// (the suite catches it); the validation goes on.
+pub(crate) fn check_as(subject: &str, module: &ModuleUnderTest) -> Finding {
+    let name = subject.to_owned();
     let suite = Suite::new(&module.module).budget(module.budget);
     let failures = suite.check_all();
     let total = hooks_testing::behaviour::Check::ALL.len();

@@ -3,6 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use hooks_config::ConfiguredModule;
+use hooks_std::catalog::ModuleCatalog;
+
 use crate::report::{Finding, Part};
 
 /// Whether a file name is a hooks file: `hooks.yaml`, `hooks.yml`, `*.hooks.yaml` or
@@ -48,50 +51,84 @@ fn is_other_workspace(dir: &Path) -> bool {
         .is_ok_and(|manifest| manifest.lines().any(|line| line.trim() == "[workspace]"))
 }
 
-/// Loads each file (a directory stands for the hooks files under it) and reports it.
-pub fn check(root: &Path, paths: Option<&[PathBuf]>) -> Vec<Finding> {
-    let shown = |path: &Path| {
-        path.strip_prefix(root)
-            .unwrap_or(path)
-            .display()
-            .to_string()
-    };
+/// The hooks files to check: each path (a directory stands for the hooks files under it), or
+/// every one under `root`; a directory without any, or that cannot be listed, is a finding.
+fn files(root: &Path, paths: Option<&[PathBuf]>) -> Vec<Result<PathBuf, Finding>> {
     let targets = match paths {
         None => vec![root.to_path_buf()],
         Some(paths) => paths.iter().map(|path| root.join(path)).collect(),
     };
-    let mut findings = Vec::new();
+    let mut files = Vec::new();
     for target in targets {
-        let files = if target.is_dir() {
-            match discover(&target) {
-                Ok(files) if files.is_empty() => {
-                    findings.push(Finding::pass(
-                        Part::Config,
-                        shown(&target),
-                        "no hooks files (hooks.yaml, hooks.yml, *.hooks.yaml, *.hooks.yml)",
-                    ));
-                    continue;
-                }
-                Ok(files) => files,
-                Err(problem) => {
-                    findings.push(Finding::fail(Part::Config, shown(&target), problem));
-                    continue;
-                }
-            }
-        } else {
-            vec![target]
-        };
-        for file in files {
-            findings.push(check_file(&file, &shown(&file)));
+        if !target.is_dir() {
+            files.push(Ok(target));
+            continue;
+        }
+        match discover(&target) {
+            Ok(found) if found.is_empty() => files.push(Err(Finding::pass(
+                Part::Config,
+                shown(root, &target),
+                "no hooks files (hooks.yaml, hooks.yml, *.hooks.yaml, *.hooks.yml)",
+            ))),
+            Ok(found) => files.extend(found.into_iter().map(Ok)),
+            Err(problem) => files.push(Err(Finding::fail(
+                Part::Config,
+                shown(root, &target),
+                problem,
+            ))),
         }
     }
-    findings
+    files
 }
 
-fn check_file(file: &Path, shown: &str) -> Finding {
+/// `path` as the report shows it: relative to the root when it is under it.
+pub(crate) fn shown(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// Loads each file (a directory stands for the hooks files under it) and reports it; modules
+/// are named from `catalog`.
+pub fn check(root: &Path, paths: Option<&[PathBuf]>, catalog: &ModuleCatalog) -> Vec<Finding> {
+    files(root, paths)
+        .into_iter()
+        .map(|file| match file {
+            Ok(file) => check_file(&file, &shown(root, &file), catalog),
+            Err(finding) => finding,
+        })
+        .collect()
+}
+
+/// The modules the hooks files mount, each with the file it is in (as shown). Files that do
+/// not load are left out: the config part reports them.
+pub fn mounted_modules(
+    root: &Path,
+    paths: Option<&[PathBuf]>,
+    catalog: &ModuleCatalog,
+) -> Vec<(String, ConfiguredModule)> {
+    files(root, paths)
+        .into_iter()
+        .flatten()
+        .filter_map(|file| {
+            let config = hooks_config::load_file_with(&file, catalog).ok()?;
+            let shown = shown(root, &file);
+            Some(
+                config
+                    .modules
+                    .into_iter()
+                    .map(move |module| (shown.clone(), module)),
+            )
+        })
+        .flatten()
+        .collect()
+}
+
+fn check_file(file: &Path, shown: &str, catalog: &ModuleCatalog) -> Finding {
     // Every WebAssembly component the file names is loaded and checked against its world.
-    let checked =
-        hooks_config::load_file(file).and_then(|config| config.check_components().map(|()| config));
+    let checked = hooks_config::load_file_with(file, catalog)
+        .and_then(|config| config.check_components().map(|()| config));
     match checked {
         Ok(config) => Finding::pass(Part::Config, shown, config.summary()),
         Err(errors) => {
@@ -179,6 +216,7 @@ mod tests {
         let findings = check(
             Path::new("/nonexistent-root"),
             Some(&[PathBuf::from("x.hooks.yaml")]),
+            &ModuleCatalog::standard(),
         );
         assert_eq!(findings.len(), 1);
         assert!(!findings[0].passed);

@@ -9,47 +9,61 @@
 //! 2. **annotated**: every `#[hook]` linked into the running binary, listed with its event,
 //!    priority and location; unknown events, names used twice and hooks whose order is decided
 //!    only by their names fail; hooks-core's canary proves that registration works at all;
-//! 3. **behaviour**: the behavioural suite of `hooks-testing` on the modules of hooks-std and
-//!    on the modules given;
+//! 3. **behaviour**: the behavioural suite of `hooks-testing` on the modules of hooks-std, on
+//!    the modules the hooks files mount and on the modules given;
 //! 4. **hygiene**: `cargo fmt --check`, `cargo clippy -D warnings` and any command added.
 //!
 //! ```no_run
-//! // xtask/src/main.rs of an application
+//! // xtask/src/main.rs of an application: `cargo xtask validate [--json] [--only ...] [PATH...]`
 //! use std::process::ExitCode;
 //!
-//! # struct MyModule;
-//! # impl hooks_core::HookModule for MyModule {
-//! #     fn name(&self) -> &str { "mine" }
-//! #     fn mount(&self, r: &hooks_core::HookRegistry)
-//! #         -> Result<hooks_core::Mounted, hooks_core::MountError> { unimplemented!() }
-//! # }
+//! use hooks_std::redaction::{RedactionConfig, RedactionModule};
+//! use hooks_validate::Validation;
+//!
 //! fn main() -> ExitCode {
+//!     let mut args = std::env::args().skip(1);
+//!     if args.next().as_deref() != Some("validate") {
+//!         eprintln!("usage: cargo xtask validate [--help]");
+//!         return ExitCode::from(2);
+//!     }
 //!     // my_hooks::link(); // keep the crate of your #[hook] functions in this binary
-//!     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-//!     let report = hooks_validate::Validation::new(root).module(MyModule).run();
-//!     println!("{report}");
-//!     if report.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+//!     let redaction = RedactionModule::new(RedactionConfig::default()).expect("a valid config");
+//!     Validation::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+//!         .module(redaction)
+//!         .main(args)
 //! }
 //! ```
+//!
+//! The annotated part also reads the workspace's library sources: a `#[hook]` they define that
+//! the binary does not hold (a forgotten `link()`) fails, naming the call to add. The behaviour
+//! part runs the suite on the modules the hooks files mount, built from the
+//! [`catalog`](Validation::catalog) given, so that an application's own modules are checked as its files
+//! configure them.
 //!
 //! [`run`](Validation::run) blocks (the suite drives its own runtimes): call it from `main`, not
 //! from inside an async runtime.
 
 mod annotated;
 mod behaviour;
+mod cli;
 mod configs;
 mod hygiene;
 mod report;
+mod sources;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use behaviour::{ModuleUnderTest, std_modules};
+pub use cli::{Args, USAGE, UsageError};
 pub use configs::{discover, is_hooks_file};
 pub use hooks_core::HookModule;
+pub use hooks_std::catalog::ModuleCatalog;
 pub use hygiene::HygieneStep;
 pub use report::{Finding, Part, Report, UnknownPart};
+pub use sources::{SourceHook, hooks_in};
 
 /// A validation of one workspace: which parts run, on what. See the [crate docs](crate).
 pub struct Validation {
@@ -60,6 +74,8 @@ pub struct Validation {
     modules: Vec<ModuleUnderTest>,
     module_filter: Option<String>,
     hygiene: Vec<HygieneStep>,
+    catalog: ModuleCatalog,
+    elsewhere: Vec<PathBuf>,
 }
 
 impl Validation {
@@ -74,6 +90,93 @@ impl Validation {
             modules: Vec::new(),
             module_filter: None,
             hygiene: vec![HygieneStep::fmt(), HygieneStep::clippy()],
+            catalog: ModuleCatalog::standard(),
+            elsewhere: Vec::new(),
+        }
+    }
+
+    /// The modules hooks files may mount by name: the application's catalog (the standard
+    /// modules and its own), so that a file naming one of its modules loads, and the suite runs
+    /// on that module as the file configures it.
+    #[must_use]
+    pub fn catalog(mut self, catalog: ModuleCatalog) -> Self {
+        self.catalog = catalog;
+        self
+    }
+
+    /// `#[hook]` functions under `path` (relative to the root) belong to another binary: the
+    /// annotated part does not ask for them to be linked into this one.
+    #[must_use]
+    pub fn elsewhere(mut self, path: impl Into<PathBuf>) -> Self {
+        self.elsewhere.push(path.into());
+        self
+    }
+
+    /// Applies a parsed command line: `--only`, `--module`, and the paths (relative to `cwd`)
+    /// instead of the discovered hooks files.
+    #[must_use]
+    pub fn args(mut self, args: &Args, cwd: &std::path::Path) -> Self {
+        if !args.paths.is_empty() {
+            self = self.config_paths(args.paths.iter().map(|path| cwd.join(path)));
+        }
+        if let Some(parts) = &args.only {
+            self = self.only(parts.iter().copied());
+        }
+        if let Some(filter) = &args.module {
+            self = self.modules_matching(filter.clone());
+        }
+        self
+    }
+
+    /// A whole `validate` command: parses `args` (those after the command's name), runs, prints
+    /// the report (as JSON with `--json`) and returns the exit code: 0 if everything passed, 1
+    /// if something failed, 2 for a wrong command line (the usage on stderr). Blocks.
+    ///
+    /// ```no_run
+    /// // xtask/src/main.rs: `cargo xtask validate [--json] [--only ...] [PATH...]`
+    /// use std::process::ExitCode;
+    ///
+    /// fn main() -> ExitCode {
+    ///     let mut args = std::env::args().skip(1);
+    ///     match args.next().as_deref() {
+    ///         Some("validate") => {
+    ///             let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    ///             hooks_validate::Validation::new(root).main(args)
+    ///         }
+    ///         _ => {
+    ///             eprintln!("usage: cargo xtask validate [--help]");
+    ///             ExitCode::from(2)
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    pub fn main<I>(self, args: I) -> ExitCode
+    where
+        I: IntoIterator,
+        I::Item: Into<std::ffi::OsString>,
+    {
+        let args = match Args::parse(args) {
+            Ok(args) if args.help => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            Ok(args) => args,
+            Err(error) => {
+                eprintln!("validate: {error}\n\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        };
+        let cwd = std::env::current_dir().unwrap_or_else(|_| self.root.clone());
+        let report = self.args(&args, &cwd).run();
+        if args.json {
+            println!("{}", report.to_json());
+        } else {
+            println!("{report}");
+        }
+        if report.passed() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
         }
     }
 
@@ -131,10 +234,14 @@ impl Validation {
         let mut report = Report::default();
         for part in &self.parts {
             match part {
-                Part::Config => report
+                Part::Config => report.findings.extend(configs::check(
+                    &self.root,
+                    self.config_paths.as_deref(),
+                    &self.catalog,
+                )),
+                Part::Annotated => report
                     .findings
-                    .extend(configs::check(&self.root, self.config_paths.as_deref())),
-                Part::Annotated => report.findings.extend(annotated::check_linked()),
+                    .extend(annotated::check_linked(&self.root, &self.elsewhere)),
                 Part::Behaviour => report.findings.extend(self.behaviour()),
                 Part::Hygiene => report
                     .findings
@@ -158,17 +265,16 @@ impl Validation {
             RUNS.fetch_add(1, Ordering::Relaxed)
         ));
         let mut findings = Vec::new();
+        if let Err(error) = std::fs::create_dir_all(&scratch) {
+            findings.push(Finding::fail(
+                Part::Behaviour,
+                "modules",
+                format!("cannot create {}: {error}", scratch.display()),
+            ));
+            return findings;
+        }
         let std_modules = if self.std_modules {
-            if let Err(error) = std::fs::create_dir_all(&scratch) {
-                findings.push(Finding::fail(
-                    Part::Behaviour,
-                    "hooks-std",
-                    format!("cannot create {}: {error}", scratch.display()),
-                ));
-                Vec::new()
-            } else {
-                std_modules(&scratch)
-            }
+            std_modules(&scratch)
         } else {
             Vec::new()
         };
@@ -181,6 +287,22 @@ impl Validation {
                 Err(finding) if selected(&finding.subject) => findings.push(finding),
                 Err(_) => {}
             }
+        }
+        // The modules the hooks files mount, as they configure them (relative paths in the
+        // scratch directory, so that the suite's events land nowhere real).
+        let mounted =
+            configs::mounted_modules(&self.root, self.config_paths.as_deref(), &self.catalog);
+        for (file, module) in mounted.iter().filter(|(_, m)| selected(&m.name)) {
+            let subject = format!("{} ({file}:{})", module.name, module.line);
+            let context = hooks_std::catalog::ModuleContext::new(&scratch);
+            findings.push(
+                match self.catalog.build(&module.name, &module.config, &context) {
+                    Ok(built) => {
+                        behaviour::check_as(&subject, &behaviour::for_catalog_module(built))
+                    }
+                    Err(error) => Finding::fail(Part::Behaviour, subject, error.to_string()),
+                },
+            );
         }
         findings.extend(
             self.modules

@@ -117,7 +117,8 @@ fn exactly_the_broken_config_the_misannotated_hooks_and_the_misbehaving_module_f
             "audit",
             "fine",
             "audit",
-            "gate"
+            "gate",
+            "linked"
         ],
         "{report}"
     );

@@ -43,7 +43,7 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match task {
-        "validate" => validate::run(rest),
+        "validate" => return validate::run(rest),
         "ci" => no_arguments(task, rest).and_then(|()| ci::run()),
         "bench" => bench::run(rest),
         "safety-corpus" => safety_corpus::run(rest),
