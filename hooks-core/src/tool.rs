@@ -30,6 +30,38 @@ pub trait Tool: Send + Sync {
     fn call(&self, input: Value) -> BoxFuture<'_, Result<Value, ToolError>>;
 }
 
+// Tools chosen at run time (a registry of the agent's tools, a user's plugins) are boxed or
+// shared; they are tools as they are, as modules are.
+impl<T: Tool + ?Sized> Tool for Box<T> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    fn call(&self, input: Value) -> BoxFuture<'_, Result<Value, ToolError>> {
+        (**self).call(input)
+    }
+}
+
+impl<T: Tool + ?Sized> Tool for std::sync::Arc<T> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    fn call(&self, input: Value) -> BoxFuture<'_, Result<Value, ToolError>> {
+        (**self).call(input)
+    }
+}
+
+impl<T: Tool + ?Sized> Tool for &T {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    fn call(&self, input: Value) -> BoxFuture<'_, Result<Value, ToolError>> {
+        (**self).call(input)
+    }
+}
+
 /// A tool made of a name and an async closure.
 ///
 /// ```

@@ -379,3 +379,42 @@ async fn run_tool_is_the_two_steps_around_the_tool() {
         }
     );
 }
+
+/// Takes any tool, as an application's dispatch helper would.
+async fn run_any(session: &HookSession, tool: impl hooks_core::Tool, input: Value) -> Value {
+    match session.run_tool(&tool, input).await.status {
+        ToolCallStatus::Ran { output } => output,
+        other => panic!("the tool did not complete: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn boxed_and_shared_tools_are_tools() {
+    let registry = HookRegistry::new();
+    rewrite(&registry, "tool:pre", "tool_input", json!({"path": "b"}));
+    let session = session(&registry);
+    let echo = |name: &'static str| {
+        hooks_core::tool_fn(name, move |input: Value| async move {
+            Ok::<_, ToolError>(json!({"tool": name, "path": input["path"]}))
+        })
+    };
+    let tools: Vec<Box<dyn hooks_core::Tool>> =
+        vec![Box::new(echo("read")), Box::new(echo("list"))];
+    let shared: Arc<dyn hooks_core::Tool> = Arc::new(echo("stat"));
+
+    // A boxed tool from a list, by reference and by value; a shared one; a reference to either.
+    let boxed = session.run_tool(&tools[1], json!({"path": "a"})).await;
+    let by_value = run_any(&session, tools.into_iter().next().unwrap(), json!({})).await;
+    let by_arc = run_any(&session, shared.clone(), json!({})).await;
+    let by_ref = run_any(&session, &shared, json!({})).await;
+
+    assert_eq!(
+        boxed.status,
+        ToolCallStatus::Ran {
+            output: json!({"tool": "list", "path": "b"})
+        }
+    );
+    assert_eq!(by_value, json!({"tool": "read", "path": "b"}));
+    assert_eq!(by_arc, json!({"tool": "stat", "path": "b"}));
+    assert_eq!(by_ref, by_arc);
+}
