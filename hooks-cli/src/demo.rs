@@ -290,16 +290,18 @@ fn record_events(registry: &HookRegistry) -> Arc<Mutex<Vec<Value>>> {
     let events: Arc<Mutex<Vec<Value>>> = Arc::default();
     let sink = events.clone();
     registry.observe(move |event: &str, outcome: &EmitResult| {
-        sink.lock().unwrap_or_else(|p| p.into_inner()).push(json!({
+        let mut record = json!({
             "event": event,
             "action": outcome.action.as_str(),
-            "decided_by": outcome.decided_by.as_deref(),
             "reason": outcome.reason,
-            "modified_by": outcome.modifications.iter().map(|m| &*m.hook).collect::<Vec<_>>(),
-            "injections": outcome.injections.iter().map(|i| json!({"hook": &*i.hook, "text": i.text, "ephemeral": i.ephemeral})).collect::<Vec<_>>(),
-            "messages": outcome.messages.iter().map(|m| json!({"hook": &*m.hook, "level": m.level.as_str(), "text": m.text})).collect::<Vec<_>>(),
             "approved_by": event.starts_with("approval:").then(|| outcome.data()["decided_by"].clone()),
-        }));
+        });
+        if let (Some(record), Value::Object(provenance)) =
+            (record.as_object_mut(), crate::provenance::to_json(outcome))
+        {
+            record.extend(provenance);
+        }
+        sink.lock().unwrap_or_else(|p| p.into_inner()).push(record);
     });
     events
 }

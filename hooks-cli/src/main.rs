@@ -2,7 +2,9 @@
 //!
 //! - `hooks eval --config FILE --event NAME --data JSON`: loads the file, emits the event, prints
 //!   the merged result as one JSON object (reference field names) and exits 0 whatever the
-//!   decision; `--data -` reads the data from stdin.
+//!   decision; `--data -` reads the data from stdin. Which hook decided, rewrote, injected or
+//!   failed goes to stderr, one line each; `--provenance` puts it in the JSON instead, as
+//!   `{"result": ..., "provenance": ...}`.
 //! - `hooks check FILE...`: validates hooks files and prints every problem, with its location;
 //!   warns when a Gemini CLI project that runs `hooks gemini` is not a trusted folder.
 //! - `hooks events`: lists the canonical events, their aliases and their data fields.
@@ -38,6 +40,7 @@ mod init;
 mod modules;
 mod ordered_json;
 mod progress;
+mod provenance;
 use hooks_core::{HookModule, HookRegistry, events};
 use modules::load_file;
 use serde_json::Value;
@@ -67,6 +70,10 @@ enum Command {
         /// The event data as a JSON object; `-` reads it from stdin.
         #[arg(long, default_value = "{}")]
         data: String,
+        /// Print `{"result": ..., "provenance": ...}`: the merged result and which hook
+        /// decided, modified, injected and failed.
+        #[arg(long)]
+        provenance: bool,
     },
     /// Validate hooks files and print every problem.
     Check {
@@ -155,7 +162,8 @@ fn main() -> ExitCode {
             config,
             event,
             data,
-        } => eval(&config, &event, &data),
+            provenance,
+        } => eval(&config, &event, &data, provenance),
         Command::Check { files } => check(&files),
         Command::Events => {
             print!("{}", events_table());
@@ -299,7 +307,7 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(1)
 }
 
-fn eval(config: &std::path::Path, event: &str, data: &str) -> ExitCode {
+fn eval(config: &std::path::Path, event: &str, data: &str, with_provenance: bool) -> ExitCode {
     let event = match hooks_config::interop::event_named(event) {
         Ok(event) => event,
         Err(problem) => return fail(format!("--event: {problem}")),
@@ -335,7 +343,18 @@ fn eval(config: &std::path::Path, event: &str, data: &str) -> ExitCode {
     }
     let outcome = runtime.block_on(registry.emit(&event, data));
     modules::flush_telemetry();
-    match serde_json::to_string(&outcome.result) {
+    let printed = if with_provenance {
+        serde_json::to_value(&outcome.result).map(|result| {
+            serde_json::json!({"result": result, "provenance": provenance::to_json(&outcome)})
+                .to_string()
+        })
+    } else {
+        for line in provenance::lines(&outcome) {
+            eprintln!("{line}");
+        }
+        serde_json::to_string(&outcome.result)
+    };
+    match printed {
         Ok(json) => {
             println!("{json}");
             ExitCode::SUCCESS

@@ -81,6 +81,111 @@ fn eval_prints_the_merged_result_and_exits_zero_even_on_a_deny() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// Two entries on one event: one injects a note, the other denies.
+const TWO_ENTRIES: &str = r#"hooks:
+  PreToolUse:
+    - type: matcher
+      name: write_note
+      match:
+        tool: Write
+      action: inject
+      message: "writes are reviewed"
+    - type: matcher
+      name: no_env
+      match:
+        args:
+          file_path: "**/.env*"
+      action: block
+      message: "Cannot modify environment files"
+"#;
+
+#[test]
+fn eval_names_the_hook_behind_each_part_of_the_result() {
+    let (dir, file) = scratch("eval-provenance", TWO_ENTRIES);
+    let data = r#"{"tool_name": "Write", "tool_input": {"file_path": "config/.env"}}"#;
+    let args = |extra: &[&'static str]| {
+        let mut args = vec![
+            "eval",
+            "--config",
+            file.to_str().unwrap(),
+            "--event",
+            "tool:pre",
+            "--data",
+            data,
+        ];
+        args.extend_from_slice(extra);
+        hooks(&args, None)
+    };
+
+    let plain = args(&[]);
+    let explained = args(&["--provenance"]);
+
+    assert!(plain.status.success(), "{}", text(&plain.stderr));
+    let result: Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert_eq!(
+        result["action"], "deny",
+        "stdout stays the reference result"
+    );
+    let stderr = text(&plain.stderr);
+    assert!(
+        stderr.contains("decided by `no_env` (deny): Cannot modify environment files"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("injected by `write_note`: writes are reviewed"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("decided by `write_note`"), "{stderr}");
+
+    assert!(explained.status.success(), "{}", text(&explained.stderr));
+    let explained: Value = serde_json::from_slice(&explained.stdout).unwrap();
+    assert_eq!(explained["result"]["action"], "deny");
+    assert_eq!(explained["provenance"]["decided_by"], "no_env");
+    assert_eq!(
+        explained["provenance"]["injections"][0]["hook"],
+        "write_note"
+    );
+    assert_eq!(
+        explained["provenance"]["modified_by"],
+        serde_json::json!([])
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn eval_names_the_hook_behind_a_warning() {
+    let (dir, file) = scratch(
+        "eval-warning",
+        "hooks:\n  PreToolUse:\n    - type: command\n      name: broken_gate\n      command: \"exit 3\"\n",
+    );
+    let args = [
+        "eval",
+        "--config",
+        file.to_str().unwrap(),
+        "--event",
+        "tool:pre",
+        "--data",
+        r#"{"tool_name": "Write", "tool_input": {}}"#,
+    ];
+    let plain = hooks(&args, None);
+    let explained = hooks(&[&args[..], &["--provenance"]].concat(), None);
+
+    assert!(plain.status.success(), "{}", text(&plain.stderr));
+    assert!(
+        text(&plain.stderr)
+            .contains("message (warning) from `broken_gate`: hook `broken_gate` failed"),
+        "{}",
+        text(&plain.stderr)
+    );
+    let explained: Value = serde_json::from_slice(&explained.stdout).unwrap();
+    assert_eq!(
+        explained["provenance"]["messages"][0]["hook"],
+        "broken_gate"
+    );
+    assert_eq!(explained["provenance"]["decided_by"], Value::Null);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn eval_reports_bad_input_on_stderr_and_exits_non_zero() {
     let (dir, file) = scratch("eval-errors", "hooks:\n  PreToolUsee: []\n");
