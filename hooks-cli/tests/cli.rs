@@ -278,6 +278,29 @@ fn check_validates_every_file_and_prints_every_problem() {
 }
 
 #[test]
+fn check_reports_a_wrong_key_and_what_it_leaves_missing_in_one_run() {
+    let (dir, file) = scratch(
+        "check-one-run",
+        "modules:\n  redaction:\n    patterns:\n      - name: token\n        regexp: \"tok_[a-z]+\"\nhooks:\n  tool:pre:\n    - type: matcher\n      action: deny\n      match: {tol: Bash}\n",
+    );
+
+    let output = hooks(&["check", file.to_str().unwrap()], None);
+
+    assert_eq!(output.status.code(), Some(1));
+    let errors = text(&output.stderr);
+    for expected in [
+        "hooks.yaml:4:9: module `redaction`: missing field `regex`",
+        "hooks.yaml:5:9: module `redaction`: unknown field `regexp`",
+        "hooks.yaml:9:15: `action` must be block, allow, ask or inject, not `deny`",
+        "hooks.yaml:10:15: unknown key `tol` in `match`",
+    ] {
+        assert!(errors.contains(expected), "{expected:?} in {errors}");
+    }
+    assert_eq!(errors.lines().count(), 4, "{errors}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn events_lists_names_aliases_fields_and_groups() {
     let output = hooks(&["events"], None);
     let listing = text(&output.stdout);

@@ -222,7 +222,11 @@ impl Loader<'_> {
         for (name, settings) in modules.iter() {
             match modules::build(self.catalog, &self.context, name, settings) {
                 Ok(module) => built.push(module),
-                Err(problem) => self.error(&problem.span, problem.message),
+                Err(problems) => {
+                    for problem in problems {
+                        self.error(&problem.span, problem.message);
+                    }
+                }
             }
         }
         built
@@ -276,23 +280,26 @@ impl Loader<'_> {
             );
             return None;
         };
-        let kind = self.required_string(mapping, "type", context)?;
+        // Every key is checked even when one is wrong, so that one run reports every problem
+        // of the entry: without a `type` only its own keys are unknown, the shared ones are not.
+        let kind = self.required_string(mapping, "type", context);
         let (line, _) = position(&anchor(mapping));
-        let name = self
-            .string(mapping, "name", context)
-            .unwrap_or_else(|| format!("{}:{line}:{kind}", self.file.display()));
+        let name = self.string(mapping, "name", context);
         let priority = self.priority(mapping, context);
-        let hook = self.hook(mapping, &kind, event, context)?;
+        let hook = kind
+            .as_deref()
+            .and_then(|kind| self.hook(mapping, kind, event, context));
         let matcher = self.event_matcher(mapping, context);
         let rewrite = self.rewrite(mapping, context);
+        let kind = kind?;
         Some(Entry {
             event: event.to_owned(),
             event_as_written: written.to_owned(),
-            name,
+            name: name.unwrap_or_else(|| format!("{}:{line}:{kind}", self.file.display())),
             priority,
             line,
             matcher,
-            hook,
+            hook: hook?,
             rewrite,
         })
     }
@@ -684,15 +691,16 @@ impl Loader<'_> {
         event: &str,
         context: &str,
     ) -> Option<MatcherHook> {
-        let action = self.action(mapping, context)?;
+        // A wrong `action` does not stop the check: `match` is read whatever it says.
+        let action = self.action(mapping, context);
         let message = self.string(mapping, "message", context);
-        if matches!(action, Action::Ask | Action::Inject) && message.is_none() {
+        if matches!(action, Some(Action::Ask | Action::Inject)) && message.is_none() {
             self.error(
                 mapping.span(),
                 format!(
                     "{context}: `action: {}` needs a `message`",
                     match action {
-                        Action::Ask => "ask",
+                        Some(Action::Ask) => "ask",
                         _ => "inject",
                     }
                 ),
@@ -708,10 +716,12 @@ impl Loader<'_> {
         };
         self.known_keys(conditions, &["tool", "args"], "`match`");
         self.conditions_can_match(conditions, event);
+        let tool = self.tool_pattern(conditions);
+        let args = self.arg_patterns(conditions);
         Some(MatcherHook {
-            tool: self.tool_pattern(conditions),
-            args: self.arg_patterns(conditions),
-            action,
+            tool,
+            args,
+            action: action?,
             message,
         })
     }

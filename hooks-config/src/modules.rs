@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use hooks_core::HookModule;
 use hooks_std::catalog::{CatalogError, ModuleCatalog, ModuleContext};
-use marked_yaml::types::{MarkedMappingNode, MarkedScalarNode};
+use marked_yaml::types::MarkedScalarNode;
 use marked_yaml::{Node, Span};
 use serde_json::{Map, Number, Value};
 
@@ -58,51 +58,94 @@ pub(crate) struct ModuleProblem {
     pub(crate) message: String,
 }
 
-/// Builds the module `name` (its key in the file) from `node`, its configuration.
+/// How many problems of one module are reported before the rest of its settings are left
+/// unchecked.
+const MAX_PROBLEMS: usize = 16;
+
+/// Builds the module `name` (its key in the file) from `node`, its configuration; every
+/// problem found is reported.
+///
+/// A module's serde configuration stops at its first problem, and an unknown key (often a
+/// misspelt one) would hide the rest: each unknown key is reported and left out, and the
+/// configuration built again, so that a field it leaves missing is reported in the same run;
+/// the setting that holds a mapping with a missing field is then left out in its turn, so
+/// that the other settings are checked too.
 pub(crate) fn build(
     catalog: &ModuleCatalog,
     context: &ModuleContext,
     name: &MarkedScalarNode,
     node: &Node,
-) -> Result<ConfiguredModule, ModuleProblem> {
-    let config = match node {
+) -> Result<ConfiguredModule, Vec<ModuleProblem>> {
+    let mut config = match node {
         // `redaction:` with nothing after it is an empty configuration.
         Node::Scalar(scalar) if scalar.may_coerce() && scalar.as_str().is_empty() => {
             Value::Object(Map::new())
         }
         Node::Mapping(_) => json_of(node),
         other => {
-            return Err(ModuleProblem {
+            return Err(vec![ModuleProblem {
                 span: *other.span(),
                 message: format!(
                     "module `{}` takes a mapping of its settings (`{{}}` for none)",
                     name.as_str()
                 ),
-            });
+            }]);
         }
     };
-    match catalog.build(name.as_str(), &config, context) {
-        Ok(module) => Ok(ConfiguredModule {
-            name: name.as_str().to_owned(),
-            line: name.span().start().map_or(1, |marker| marker.line()),
-            config,
-            module: Arc::from(module),
-        }),
-        Err(error) => {
-            let span = match (&error, node) {
-                (CatalogError::Config { reason, .. }, Node::Mapping(mapping)) => {
-                    unknown_field(reason)
-                        .and_then(|field| key_span(mapping, field))
-                        .unwrap_or(*name.span())
+    let mut problems = Vec::new();
+    // The mapping the last unknown key was left out of: a field missing next is missing there.
+    let mut left_out_of: Option<Found> = None;
+    while problems.len() < MAX_PROBLEMS {
+        let error = match catalog.build(name.as_str(), &config, context) {
+            Ok(module) if problems.is_empty() => {
+                return Ok(ConfiguredModule {
+                    name: name.as_str().to_owned(),
+                    line: name.span().start().map_or(1, |marker| marker.line()),
+                    config,
+                    module: Arc::from(module),
+                });
+            }
+            Ok(_) => break,
+            Err(error) => error,
+        };
+        let message = error.to_string();
+        let CatalogError::Config { reason, .. } = &error else {
+            problems.push(ModuleProblem {
+                span: *name.span(),
+                message,
+            });
+            break;
+        };
+        if let Some(found) = unknown_field(reason)
+            .and_then(|field| remove_key(&mut config, node, field, &mut Vec::new()))
+        {
+            problems.push(ModuleProblem {
+                span: found.key,
+                message,
+            });
+            left_out_of = Some(found);
+            continue;
+        }
+        match left_out_of.take() {
+            Some(found) if reason.contains("missing field") => {
+                problems.push(ModuleProblem {
+                    span: found.mapping,
+                    message,
+                });
+                if !drop_setting(&mut config, &found.place) {
+                    break;
                 }
-                _ => *name.span(),
-            };
-            Err(ModuleProblem {
-                span,
-                message: error.to_string(),
-            })
+            }
+            _ => {
+                problems.push(ModuleProblem {
+                    span: *name.span(),
+                    message,
+                });
+                break;
+            }
         }
     }
+    Err(problems)
 }
 
 /// The field serde names in an "unknown field `x`" error.
@@ -111,21 +154,82 @@ fn unknown_field(reason: &str) -> Option<&str> {
     rest.split('`').next()
 }
 
-/// Where the key `field` is, in `mapping` or any mapping inside it.
-fn key_span(mapping: &MarkedMappingNode, field: &str) -> Option<Span> {
-    mapping.iter().find_map(|(key, value)| {
-        if key.as_str() == field {
-            return Some(*key.span());
+/// One step from a module's settings to a value inside them.
+#[derive(Debug, Clone)]
+enum Step {
+    Key(String),
+    Item(usize),
+}
+
+/// A key left out of a module's settings.
+struct Found {
+    /// The key.
+    key: Span,
+    /// The mapping that held it (its first key).
+    mapping: Span,
+    /// Where that mapping is in the settings.
+    place: Vec<Step>,
+}
+
+/// Removes the first key `field` still in `config` (walked with `node`, the YAML it was read
+/// from, from `place`). Only keys are ever removed, so list items stay where the YAML has them.
+fn remove_key(
+    config: &mut Value,
+    node: &Node,
+    field: &str,
+    place: &mut Vec<Step>,
+) -> Option<Found> {
+    match (config, node) {
+        (Value::Object(object), Node::Mapping(mapping)) => {
+            if object.contains_key(field) {
+                let key = mapping.keys().find(|key| key.as_str() == field)?;
+                object.remove(field);
+                return Some(Found {
+                    key: *key.span(),
+                    mapping: mapping.keys().next().map_or(*key.span(), |k| *k.span()),
+                    place: place.clone(),
+                });
+            }
+            mapping.iter().find_map(|(key, value)| {
+                place.push(Step::Key(key.as_str().to_owned()));
+                let found = remove_key(object.get_mut(key.as_str())?, value, field, place);
+                place.pop();
+                found
+            })
         }
-        match value {
-            Node::Mapping(inner) => key_span(inner, field),
-            Node::Sequence(items) => items.iter().find_map(|item| match item {
-                Node::Mapping(inner) => key_span(inner, field),
-                _ => None,
+        (Value::Array(items), Node::Sequence(nodes)) => items
+            .iter_mut()
+            .zip(nodes.iter())
+            .enumerate()
+            .find_map(|(index, (item, node))| {
+                place.push(Step::Item(index));
+                let found = remove_key(item, node, field, place);
+                place.pop();
+                found
             }),
-            Node::Scalar(_) => None,
-        }
-    })
+        _ => None,
+    }
+}
+
+/// Removes the setting that holds the value at `place` (its nearest enclosing key); false when
+/// `place` is the settings themselves.
+fn drop_setting(config: &mut Value, place: &[Step]) -> bool {
+    let Some(last_key) = place.iter().rposition(|step| matches!(step, Step::Key(_))) else {
+        return false;
+    };
+    let mut holder = &mut *config;
+    for step in &place[..last_key] {
+        let next = match step {
+            Step::Key(key) => holder.get_mut(key.as_str()),
+            Step::Item(index) => holder.get_mut(*index),
+        };
+        let Some(next) = next else { return false };
+        holder = next;
+    }
+    match (&place[last_key], holder) {
+        (Step::Key(key), Value::Object(object)) => object.remove(key).is_some(),
+        _ => false,
+    }
 }
 
 /// A YAML node as JSON, its plain scalars typed as YAML's core schema types them.

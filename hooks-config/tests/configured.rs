@@ -113,6 +113,56 @@ extra: 1
 }
 
 #[test]
+fn a_wrong_key_hides_no_other_problem_of_its_entry() {
+    let yaml = r#"hooks:
+  PreToolUse:
+    - type: command
+      comand: "x"
+      matcher: "("
+      rewrite: sideways
+    - type: matcher
+      action: deny
+      match:
+        tol: Write
+    - typ: command
+      command: "true"
+      priority: high
+"#;
+    let found = errors(yaml);
+    let expect = [
+        (3, 7, "hook 1 of `PreToolUse` is missing `command`"),
+        (4, 7, "unknown key `comand`"),
+        (
+            5,
+            16,
+            "`matcher` in hook 1 of `PreToolUse` is not a valid regex",
+        ),
+        (6, 16, "`rewrite` must be confirm or apply, not `sideways`"),
+        (
+            8,
+            15,
+            "`action` must be block, allow, ask or inject, not `deny`",
+        ),
+        (10, 9, "unknown key `tol` in `match`"),
+        (11, 7, "hook 3 of `PreToolUse` is missing `type`"),
+        (
+            13,
+            17,
+            "`priority` in hook 3 of `PreToolUse` must be an integer, not `high`",
+        ),
+    ];
+    for (line, column, fragment) in expect {
+        assert!(
+            found
+                .iter()
+                .any(|(l, c, m)| *l == line && *c == column && m.contains(fragment)),
+            "expected {line}:{column} {fragment:?} in {found:#?}"
+        );
+    }
+    assert_eq!(found.len(), expect.len(), "{found:#?}");
+}
+
+#[test]
 fn broken_yaml_and_unreadable_files_are_errors_with_a_location() {
     let broken = errors("hooks:\n  PreToolUse: [\n    - type: command\n");
     assert_eq!(broken.len(), 1);

@@ -123,6 +123,35 @@ fn an_unknown_setting_points_at_its_key() {
 }
 
 #[test]
+fn a_misspelt_setting_hides_no_other_problem_of_its_module() {
+    let errors = errors(
+        "modules:\n  safety:\n    packz: [git]\n    blocked_commands:\n      - reason: \"no\"\n        patern: \"rm\"\n  redaction:\n    patterns:\n      - name: token\n        regexp: \"tok_[a-z]+\"\n",
+    );
+
+    let found: Vec<(usize, usize, &str)> = errors
+        .0
+        .iter()
+        .map(|e| (e.line, e.column, e.message.as_str()))
+        .collect();
+    let expect = [
+        (3, 5, "module `safety`: unknown field `packz`"),
+        (5, 9, "module `safety`: missing field `pattern`"),
+        (6, 9, "module `safety`: unknown field `patern`"),
+        (9, 9, "module `redaction`: missing field `regex`"),
+        (10, 9, "module `redaction`: unknown field `regexp`"),
+    ];
+    for (line, column, fragment) in expect {
+        assert!(
+            found
+                .iter()
+                .any(|(l, c, m)| *l == line && *c == column && m.contains(fragment)),
+            "expected {line}:{column} {fragment:?} in {found:#?}"
+        );
+    }
+    assert_eq!(found.len(), expect.len(), "{found:#?}");
+}
+
+#[test]
 fn settings_of_the_wrong_shape_or_type_are_errors_not_defaults() {
     let wrong_type = errors("modules:\n  approval:\n    tools: Bash\n");
     assert_eq!(wrong_type.0[0].line, 2, "{wrong_type}");
