@@ -211,7 +211,7 @@ struct Demo {
 /// Runs the demo; returns its summary.
 pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String> {
     let started = Instant::now();
-    let colour = !json_output && std::io::stdout().is_terminal();
+    let colour = !json_output && hooks_std::terminal::colour_for(&std::io::stdout());
     // The spinner only on a terminal; elsewhere the printer just prints lines.
     let progress = Progress::new(std::io::stdout(), colour);
     let spinner = progress.spin(Duration::from_millis(100));

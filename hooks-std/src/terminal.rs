@@ -4,6 +4,8 @@
 //! no terminal (a CI job, a pipe), it does not wait for input that will never come but fails at
 //! once, so that the request's default applies (deny unless the hook said otherwise).
 //! [`TerminalDisplay`] shows user messages, coloured by level on a terminal.
+//! [`colour_for`] is the one rule for colour: a terminal gets it, a pipe or a file does not,
+//! and `NO_COLOR` and `CLICOLOR_FORCE` overrule both.
 
 use std::fmt;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
@@ -11,6 +13,28 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use hooks_core::approval::{ApprovalError, ApprovalProvider, ApprovalRequest};
 use hooks_core::{BoxFuture, DisplaySink, MessageLevel, UserMessage};
+
+/// Whether text written to `stream` should carry colour: never when `NO_COLOR` is set to
+/// anything, always when `CLICOLOR_FORCE` is set to anything but `0`, and otherwise only when
+/// `stream` is a terminal (colour codes in a pipe or a file are noise).
+///
+/// ```
+/// let colour = hooks_std::terminal::colour_for(&std::io::stdout());
+/// # let _ = colour;
+/// ```
+pub fn colour_for(stream: &impl IsTerminal) -> bool {
+    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    colour_wanted(
+        stream.is_terminal(),
+        set("NO_COLOR").is_some(),
+        set("CLICOLOR_FORCE").is_some_and(|value| value != "0"),
+    )
+}
+
+/// [`colour_for`]'s rule, on what it read.
+fn colour_wanted(terminal: bool, no_color: bool, force: bool) -> bool {
+    !no_color && (force || terminal)
+}
 
 /// How many unusable answers are tolerated before the request falls back to its default.
 pub const MAX_ATTEMPTS: usize = 3;
@@ -165,9 +189,9 @@ impl fmt::Debug for TerminalDisplay {
 }
 
 impl TerminalDisplay {
-    /// Writes to standard error, coloured when it is a terminal.
+    /// Writes to standard error, coloured when it is a terminal (see [`colour_for`]).
     pub fn stderr() -> Self {
-        let colour = io::stderr().is_terminal();
+        let colour = colour_for(&io::stderr());
         TerminalDisplay::with_writer(io::stderr(), colour)
     }
 
@@ -216,7 +240,25 @@ impl DisplaySink for TerminalDisplay {
 
 #[cfg(test)]
 mod tests {
-    use super::choose;
+    use super::{choose, colour_wanted};
+
+    #[test]
+    fn colour_follows_the_terminal_unless_the_environment_says_otherwise() {
+        assert!(colour_wanted(true, false, false));
+        assert!(!colour_wanted(false, false, false), "a pipe gets no colour");
+        assert!(
+            !colour_wanted(true, true, false),
+            "NO_COLOR wins on a terminal"
+        );
+        assert!(
+            colour_wanted(false, false, true),
+            "CLICOLOR_FORCE colours a pipe"
+        );
+        assert!(
+            !colour_wanted(false, true, true),
+            "NO_COLOR wins over CLICOLOR_FORCE"
+        );
+    }
 
     #[test]
     fn an_answer_is_a_number_or_an_option_in_any_case() {

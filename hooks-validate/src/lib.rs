@@ -76,6 +76,7 @@ pub struct Validation {
     hygiene: Vec<HygieneStep>,
     catalog: ModuleCatalog,
     elsewhere: Vec<PathBuf>,
+    colour: bool,
 }
 
 impl Validation {
@@ -92,6 +93,7 @@ impl Validation {
             hygiene: vec![HygieneStep::fmt(), HygieneStep::clippy()],
             catalog: ModuleCatalog::standard(),
             elsewhere: Vec::new(),
+            colour: hooks_std::terminal::colour_for(&std::io::stdout()),
         }
     }
 
@@ -167,7 +169,12 @@ impl Validation {
             }
         };
         let cwd = std::env::current_dir().unwrap_or_else(|_| self.root.clone());
-        let report = self.args(&args, &cwd).run();
+        let mut validation = self.args(&args, &cwd);
+        if args.json {
+            // Colour codes have no place in JSON, whatever stdout is.
+            validation = validation.colour(false);
+        }
+        let report = validation.run();
         if args.json {
             println!("{}", report.to_json());
         } else {
@@ -229,6 +236,16 @@ impl Validation {
         self
     }
 
+    /// Whether the hygiene commands' output in the report keeps its colour. By default it does
+    /// when standard output, where a report is printed, is a terminal (and neither `NO_COLOR`
+    /// nor `CLICOLOR_FORCE` says otherwise); turn it off for a report printed elsewhere or as
+    /// JSON.
+    #[must_use]
+    pub fn colour(mut self, colour: bool) -> Self {
+        self.colour = colour;
+        self
+    }
+
     /// Runs the parts, in the order of [`Part::ALL`]. Blocks.
     pub fn run(&self) -> Report {
         let mut report = Report::default();
@@ -243,9 +260,11 @@ impl Validation {
                     .findings
                     .extend(annotated::check_linked(&self.root, &self.elsewhere)),
                 Part::Behaviour => report.findings.extend(self.behaviour()),
-                Part::Hygiene => report
-                    .findings
-                    .extend(self.hygiene.iter().map(|step| step.check(&self.root))),
+                Part::Hygiene => report.findings.extend(
+                    self.hygiene
+                        .iter()
+                        .map(|step| step.check_with_colour(&self.root, self.colour)),
+                ),
             }
         }
         report
