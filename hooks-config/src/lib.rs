@@ -131,6 +131,8 @@ pub use entry::{
 };
 pub use event_matcher::EventMatcher;
 pub use failure::OnFailure;
+// What `load_file_with` and `load_str_with` take, so that a caller needs no `hooks-std` import.
+pub use hooks_std::catalog::{ModuleCatalog, ModuleContext};
 pub use hooks_std::process::OUTPUT_CAP;
 pub use llm::render;
 pub use load::{load_file, load_file_with, load_str, load_str_with};

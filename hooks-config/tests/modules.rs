@@ -9,8 +9,8 @@ mod support;
 use std::path::PathBuf;
 
 use hooks_config::{ConfigErrors, load_file, load_file_with};
+use hooks_config::{ModuleCatalog, ModuleContext};
 use hooks_core::{HookAction, HookModule, HookRegistry, MountError, Mounted};
-use hooks_std::catalog::{ModuleCatalog, ModuleContext};
 use serde_json::{Value, json};
 
 fn project(test: &str, yaml: &str) -> (PathBuf, PathBuf) {

@@ -100,14 +100,19 @@ pub mod view;
 pub use annotated::{
     AnnotatedHook, MissingHooks, annotated_hooks, expect_hooks, registration_works,
 };
-pub use approval::{ApprovalProvider, ApprovalRequest, ScriptedApprovals};
+// The types of the public signatures are all at the root, so that no `use` needs to know
+// which module defines them.
+pub use approval::{
+    ApprovalDecision, ApprovalError, ApprovalProvider, ApprovalRequest, DecisionSource,
+    ScriptedAnswer, ScriptedApprovals,
+};
 pub use error::{BoxError, HandlerError};
 pub use gate::{BeforeTool, Gated, ToolCallGate};
 pub use handler::{BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker};
 pub use hooks_events as events;
 pub use hooks_events::{EventName, EventNameError};
 pub use hooks_macros::hook;
-pub use injection::InjectionPolicy;
+pub use injection::{Disposition, InjectionAudit, InjectionPolicy, Oversize, Placement};
 pub use module::{HookModule, MountError, Mounted};
 pub use observer::EmitObserver;
 pub use on_failure::OnFailure;
@@ -120,8 +125,13 @@ pub use result::{
     ApprovalDefault, DEFAULT_APPROVAL_OPTIONS, DEFAULT_APPROVAL_TIMEOUT_SECS, HookAction,
     HookResult, InjectionRole, InvalidValue, MessageLevel,
 };
-pub use session::{HookSession, HookSessionBuilder, Proceed, ToolCallOutcome, ToolCallStatus};
-pub use sinks::{ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay};
+pub use session::{
+    Blocked, HookSession, HookSessionBuilder, ModelRequest, Proceed, ToolCallOutcome,
+    ToolCallStatus,
+};
+pub use sinks::{
+    ContextMessage, ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay, MessageKind,
+};
 pub use tool::{Tool, ToolError, tool_fn};
 pub use view::{EventView, ViewError};
 

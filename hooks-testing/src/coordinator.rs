@@ -7,12 +7,12 @@ use std::sync::Arc;
 use hooks_core::approval::ScriptedAnswer;
 use hooks_core::{
     AnnotatedHook, EmitResult, EventNameError, HookModule, HookRegistry, HookSession,
-    InMemoryContext, InMemoryDisplay, InjectionPolicy, MountError, Mounted, ScriptedApprovals,
-    ToolCallOutcome,
+    InMemoryContext, InMemoryDisplay, InjectionPolicy, ModelRequest, MountError, Mounted, Proceed,
+    ScriptedApprovals, Tool, ToolCallOutcome,
 };
 use serde_json::Value;
 
-use crate::{EventRecorder, MockTool, ScriptedSession};
+use crate::{EventRecorder, ScriptedSession};
 
 /// Everything a hook test needs, isolated from the rest of the program.
 ///
@@ -146,9 +146,40 @@ impl TestCoordinator {
         self.registry.emit(event, data).await
     }
 
-    /// Runs a tool call through the whole pipeline.
-    pub async fn run_tool(&self, tool: &MockTool, input: Value) -> ToolCallOutcome {
+    /// Runs a tool call through the whole pipeline (a [`MockTool`](crate::MockTool) or any
+    /// other tool).
+    pub async fn run_tool(&self, tool: &dyn Tool, input: Value) -> ToolCallOutcome {
         self.session.run_tool(tool, input).await
+    }
+
+    /// Submits a user prompt through `prompt:submit`: the prompt to send on (as the hooks
+    /// left it), or why it was refused.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use hooks_core::{Blocked, HookResult, Proceed};
+    /// use hooks_testing::TestCoordinator;
+    /// use serde_json::Value;
+    ///
+    /// let test = TestCoordinator::new();
+    /// test.registry()
+    ///     .register("prompt:submit", |_: &str, _: &Value| async { HookResult::deny("no secrets") }, 0, "gate")
+    ///     .unwrap();
+    ///
+    /// let Proceed::No(Blocked::ByHook { reason, .. }) = test.submit_prompt("my key is ...").await else {
+    ///     panic!("the prompt was sent");
+    /// };
+    /// assert_eq!(reason, "no secrets");
+    /// # });
+    /// ```
+    pub async fn submit_prompt(&self, prompt: &str) -> Proceed<String> {
+        self.session.submit_prompt(prompt).await
+    }
+
+    /// Sends a model request through `provider:request`: the request to send (as the hooks
+    /// left it, with the ephemeral injections to add), or why it was refused.
+    pub async fn provider_request(&self, request: Value) -> Proceed<ModelRequest> {
+        self.session.provider_request(request).await
     }
 
     /// Plays a scripted session on the registry.

@@ -41,6 +41,7 @@ mod scratch;
 mod scripted;
 pub mod strategies;
 
+pub use behaviour::{BehaviourFailure, Check, Suite};
 pub use coordinator::TestCoordinator;
 pub use mock_tool::MockTool;
 pub use recorder::{EventRecorder, Recorded};
