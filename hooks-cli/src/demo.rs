@@ -48,6 +48,7 @@ struct Transcript {
     progress: Progress,
     events: Arc<Mutex<Vec<Value>>>,
     hook_time: Duration,
+    waiting: Duration,
 }
 
 impl Transcript {
@@ -70,10 +71,12 @@ impl Transcript {
     }
 }
 
-/// Counts the questions actually put (the session remembers "… always" answers).
+/// Counts the questions actually put (the session remembers "… always" answers), and the time
+/// spent waiting for their answers, which is the user's and not the hooks'.
 struct Counted {
     inner: Arc<dyn ApprovalProvider>,
     asked: Arc<Mutex<usize>>,
+    waiting: Arc<Mutex<Duration>>,
     quiet: bool,
     progress: Progress,
 }
@@ -87,7 +90,9 @@ impl ApprovalProvider for Counted {
             *self.asked.lock().unwrap_or_else(|p| p.into_inner()) += 1;
             // A terminal prompt owns the terminal while it asks.
             let paused = self.progress.pause();
+            let asked_at = Instant::now();
             let answer = self.inner.ask(request).await;
+            *self.waiting.lock().unwrap_or_else(|p| p.into_inner()) += asked_at.elapsed();
             self.progress.resume(paused);
             if !self.quiet {
                 self.progress.line(&format!(
@@ -179,6 +184,10 @@ pub struct Summary {
     pub approvals_asked: usize,
     /// Lines written by the logging module.
     pub log_lines: usize,
+    /// Time in hooks: the whole session but the tools and the wait for approval answers.
+    pub hook_time: Duration,
+    /// Time spent waiting for the answers to approval questions.
+    pub waiting: Duration,
 }
 
 fn sandbox() -> std::io::Result<PathBuf> {
@@ -206,10 +215,20 @@ struct Demo {
     asked: Arc<Mutex<usize>>,
     /// Time spent in the tools themselves, to tell the time in hooks apart.
     spent: Arc<Mutex<Duration>>,
+    /// Time spent waiting for approval answers, likewise.
+    waiting: Arc<Mutex<Duration>>,
 }
 
 /// Runs the demo; returns its summary.
 pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String> {
+    run_with(approval_provider(answers, json_output), json_output).await
+}
+
+/// Runs the demo with `provider` answering its approval questions.
+async fn run_with(
+    provider: Arc<dyn ApprovalProvider>,
+    json_output: bool,
+) -> Result<Summary, String> {
     let started = Instant::now();
     let colour = !json_output && hooks_std::terminal::colour_for(&std::io::stdout());
     // The spinner only on a terminal; elsewhere the printer just prints lines.
@@ -223,10 +242,12 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
     mount_modules(&registry, &root, &log_path)?;
 
     let asked = Arc::new(Mutex::new(0));
+    let waiting = Arc::new(Mutex::new(Duration::ZERO));
     let context = Arc::new(InMemoryContext::new());
     let approvals = Counted {
-        inner: approval_provider(answers, json_output),
+        inner: provider,
         asked: asked.clone(),
+        waiting: waiting.clone(),
         quiet: json_output,
         progress: progress.clone(),
     };
@@ -253,9 +274,11 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
             progress,
             events,
             hook_time: Duration::ZERO,
+            waiting: Duration::ZERO,
         },
         asked,
         spent: Arc::default(),
+        waiting,
     };
 
     demo.transcript.say(&format!(
@@ -281,7 +304,12 @@ pub async fn run(answers: Answers, json_output: bool) -> Result<Summary, String>
         .await;
 
     let tool_time = *demo.spent.lock().unwrap_or_else(|p| p.into_inner());
-    demo.transcript.hook_time = started.elapsed().saturating_sub(tool_time);
+    let waiting = *demo.waiting.lock().unwrap_or_else(|p| p.into_inner());
+    demo.transcript.waiting = waiting;
+    demo.transcript.hook_time = started
+        .elapsed()
+        .saturating_sub(tool_time)
+        .saturating_sub(waiting);
     Ok(demo.summarise())
 }
 
@@ -514,6 +542,8 @@ impl Demo {
             log_lines: std::fs::read_to_string(&self.log_path)
                 .map(|t| t.lines().count())
                 .unwrap_or(0),
+            hook_time: self.transcript.hook_time,
+            waiting: self.transcript.waiting,
         };
         if self.transcript.json {
             for event in &recorded {
@@ -524,7 +554,8 @@ impl Demo {
                 json!({"summary": {
                     "events": summary.events, "denials": summary.denials, "modifications": summary.modifications,
                     "injections": summary.injections, "approvals_asked": summary.approvals_asked,
-                    "log_lines": summary.log_lines, "log": self.log_path, "ephemeral_in_history": ephemeral_stored
+                    "log_lines": summary.log_lines, "log": self.log_path, "ephemeral_in_history": ephemeral_stored,
+                    "hook_ms": millis(summary.hook_time), "waiting_ms": millis(summary.waiting)
                 }})
             );
         } else {
@@ -560,12 +591,20 @@ impl Demo {
             ("log lines", summary.log_lines.to_string()),
             (
                 "time in hooks",
-                format!("{:.1} ms", transcript.hook_time.as_secs_f64() * 1000.0),
+                format!("{:.1} ms", millis(transcript.hook_time)),
+            ),
+            (
+                "waiting for you",
+                format!("{:.1} ms", millis(transcript.waiting)),
             ),
         ] {
             transcript.say(&format!("  {label:<26} {value:>10}"));
         }
     }
+}
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
 }
 
 /// The approvals granted or denied among `events`, as "granted by user" lines.
@@ -584,4 +623,42 @@ fn approvals_since(events: &[Value]) -> Vec<String> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Answers "Allow always", after a user's thinking time.
+    struct Slow(Duration);
+
+    impl ApprovalProvider for Slow {
+        fn ask<'a>(
+            &'a self,
+            _request: &'a ApprovalRequest,
+        ) -> BoxFuture<'a, Result<String, ApprovalError>> {
+            Box::pin(async move {
+                tokio::time::sleep(self.0).await;
+                Ok("Allow always".to_owned())
+            })
+        }
+    }
+
+    #[test]
+    fn the_wait_for_an_approval_is_not_time_in_hooks() {
+        let thinking = Duration::from_secs(2);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+
+        let summary = runtime
+            .block_on(run_with(Arc::new(Slow(thinking)), true))
+            .expect("the demo runs");
+
+        assert_eq!(summary.approvals_asked, 1);
+        assert!(summary.waiting >= thinking, "{summary:?}");
+        // The hooks of the demo take milliseconds (a few hundred in a debug build at most).
+        assert!(summary.hook_time < thinking, "{summary:?}");
+    }
 }
