@@ -92,6 +92,7 @@ mod registry;
 mod result;
 pub mod session;
 pub mod sinks;
+pub mod state;
 pub mod timestamp;
 mod tool;
 pub mod trace;
@@ -101,7 +102,9 @@ pub use annotated::{AnnotatedHook, annotated_hooks, registration_works};
 pub use approval::{ApprovalProvider, ApprovalRequest, ScriptedApprovals};
 pub use error::{BoxError, HandlerError};
 pub use gate::{BeforeTool, Gated, ToolCallGate};
-pub use handler::{BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker};
+pub use handler::{
+    BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker, owned_fn,
+};
 pub use hooks_events as events;
 pub use hooks_events::{EventName, EventNameError};
 pub use hooks_macros::hook;
@@ -120,6 +123,7 @@ pub use result::{
 };
 pub use session::{HookSession, HookSessionBuilder, Proceed, ToolCallOutcome, ToolCallStatus};
 pub use sinks::{ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay};
+pub use state::{SessionState, StateBackend, StateError, StateStore};
 pub use tool::{Tool, ToolError, tool_fn};
 pub use view::{EventView, ViewError};
 
