@@ -18,9 +18,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::events::fields::SESSION_ID;
 use crate::events::{APPROVAL_DENIED, APPROVAL_GRANTED, APPROVAL_REQUIRED};
 use crate::handler::BoxFuture;
-use crate::events::fields::SESSION_ID;
 use crate::panic::panic_message;
 use crate::state::{SessionState, StateStore};
 use crate::{ApprovalDefault, HookRegistry, HookResult};
@@ -145,7 +145,10 @@ impl fmt::Debug for Approvals {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Approvals")
             .field("provider", &self.provider.is_some())
-            .field("remembered", &self.remembered.get(REMEMBERED_KEY).ok().flatten())
+            .field(
+                "remembered",
+                &self.remembered.get(REMEMBERED_KEY).ok().flatten(),
+            )
             .finish_non_exhaustive()
     }
 }

@@ -17,10 +17,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde_json::{Map, Value};
 
 use crate::approval::{ApprovalDecision, ApprovalProvider, Approvals};
+use crate::events::fields::SESSION_ID;
 use crate::injection::{
     INJECTION_AUDIT_EVENT, InjectionAudit, InjectionPolicy, Placement, admit, estimate_tokens,
 };
-use crate::events::fields::SESSION_ID;
 use crate::sinks::{ContextMessage, ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay};
 use crate::state::{SessionState, StateError};
 use crate::{EmitResult, HookRegistry, MessageLevel, UserMessage, timestamp};

@@ -365,7 +365,10 @@ mod tests {
         }
         assert!(SessionId::new(&"a".repeat(129)).is_err());
         for good in ["0197a1b2-0000-7000-8000-000000000001", "s1", "a.b_c-d"] {
-            assert_eq!(SessionId::new(good).map(|id| id.to_string()).ok(), Some(good.to_owned()));
+            assert_eq!(
+                SessionId::new(good).map(|id| id.to_string()).ok(),
+                Some(good.to_owned())
+            );
         }
     }
 
@@ -400,11 +403,15 @@ mod tests {
     fn an_event_without_a_session_id_has_no_state() {
         let store = StateStore::in_memory();
         assert_eq!(
-            store.for_event(&serde_json::json!({"prompt": "x"})).unwrap_err(),
+            store
+                .for_event(&serde_json::json!({"prompt": "x"}))
+                .unwrap_err(),
             StateError::NoSessionId
         );
         assert_eq!(
-            store.for_event(&serde_json::json!({"session_id": 7})).unwrap_err(),
+            store
+                .for_event(&serde_json::json!({"session_id": 7}))
+                .unwrap_err(),
             StateError::NoSessionId
         );
     }
@@ -433,6 +440,9 @@ mod tests {
                 });
             }
         });
-        assert_eq!(store.session("s").unwrap().get_as::<u64>("n").unwrap(), Some(800));
+        assert_eq!(
+            store.session("s").unwrap().get_as::<u64>("n").unwrap(),
+            Some(800)
+        );
     }
 }
