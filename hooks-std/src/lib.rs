@@ -9,6 +9,7 @@
 //! - [`redaction`]: replaces secrets and personal data in requests, tool results and prompts;
 //! - [`approval`]: asks the user before listed tools run;
 //! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally;
+//! - [`state_file`]: session state in files, for per-event processes such as `hooks claude`;
 //! - [`process`]: runs an external process in its own group, bounded in time and output;
 //! - [`catalog`]: the modules by name, as a hooks file's `modules:` section mounts them, and
 //!   room for an application's own.
@@ -25,6 +26,7 @@ pub mod process;
 pub mod redaction;
 pub mod reminder;
 pub mod safety;
+pub mod state_file;
 pub mod terminal;
 
 pub use hooks_core as core;
