@@ -10,6 +10,7 @@ use hooks_core::{HookAction, HookModule, HookRegistry, ToolCallStatus};
 use hooks_std::approval::{ApprovalConfig, ApprovalModule};
 use hooks_std::redaction::{RedactionConfig, RedactionModule};
 use hooks_std::reminder::{ReminderConfig, ReminderModule};
+use hooks_std::state_file::FileState;
 use hooks_testing::{MockTool, TestCoordinator, hook_behaviour_tests};
 use serde_json::{Value, json};
 
@@ -290,6 +291,58 @@ fn long_lists_are_cut_and_counted() {
     );
     let unknown = serde_json::from_value::<ReminderConfig>(json!({"titel": "x"})).unwrap_err();
     assert!(unknown.to_string().contains("unknown field `titel`"));
+}
+
+#[tokio::test]
+async fn each_session_has_its_own_list_and_a_file_store_keeps_it_for_the_next_process() {
+    let dir = std::env::temp_dir().join(format!("hooks-reminder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config: ReminderConfig =
+        serde_json::from_value(json!({"events": ["prompt:submit"], "todo_tool": "TodoWrite"}))
+            .unwrap();
+    // One process: the agent writes its todos with its todo tool.
+    let first = HookRegistry::new();
+    first.set_state_backend(FileState::new(&dir));
+    let _first = ReminderModule::new(config.clone())
+        .unwrap()
+        .mount(&first)
+        .unwrap();
+    let todos = json!({"session_id": "s1", "tool_name": "TodoWrite", "tool_result": "ok",
+        "tool_input": {"todos": [
+            {"content": "write the migration", "status": "in_progress"},
+            {"content": "read the schema", "status": "completed"},
+            {"content": "run the tests", "status": "pending"}]}});
+    first.emit("tool:post", todos).await;
+
+    // The next process, a new registry and module over the same directory.
+    let next = HookRegistry::new();
+    next.set_state_backend(FileState::new(&dir));
+    let reminder = ReminderModule::new(config).unwrap();
+    let _next = reminder.mount(&next).unwrap();
+    let shown = next
+        .emit(
+            "prompt:submit",
+            json!({"session_id": "s1", "prompt": "go on"}),
+        )
+        .await;
+    assert_eq!(
+        shown.injections[0].text,
+        "Current todos:\n- write the migration\n- run the tests"
+    );
+    let other = next
+        .emit("prompt:submit", json!({"session_id": "s2", "prompt": "hi"}))
+        .await;
+    assert!(other.injections.is_empty(), "another session has no list");
+
+    // The application sets one session's list itself.
+    reminder
+        .set_for(&next.state().session("s2").unwrap(), ["review the PR"])
+        .unwrap();
+    let set = next
+        .emit("prompt:submit", json!({"session_id": "s2", "prompt": "hi"}))
+        .await;
+    assert_eq!(set.injections[0].text, "Current todos:\n- review the PR");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The suite's bad-data check rejects injections on garbage; the reminder injects whatever the
