@@ -198,3 +198,54 @@ fn an_always_answer_kept_in_the_session_state_settles_the_agent_s_next_ask() {
         "ask"
     );
 }
+
+const MIGRATIONS: &str = r#"modules:
+  prompt_gate:
+    rules:
+      - name: migrations
+        paths: ["**/migrations/**"]
+        prompt: "(?i)\\bmigrations?\\b"
+"#;
+
+fn write_migration(session: &str) -> Value {
+    claude(
+        session,
+        "PreToolUse",
+        json!({"tool_name": "Write", "tool_use_id": "t2",
+               "tool_input": {"file_path": "/work/app/migrations/0002_users.sql", "content": "create table users();"}}),
+    )
+}
+
+#[test]
+fn a_write_to_migrations_needs_a_prompt_of_the_same_session_across_processes() {
+    let (dir, state) = project("migrations", MIGRATIONS);
+    let prompt = |session, text| {
+        let output = run(
+            "claude",
+            &dir,
+            &state,
+            &claude(session, "UserPromptSubmit", json!({"prompt": text})),
+        );
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+    };
+    // Before any prompt: denied.
+    let early = run("claude", &dir, &state, &write_migration("asks"));
+    assert!(
+        support::claude_denial(&early)
+            .unwrap()
+            .contains("rule `migrations`")
+    );
+
+    prompt("asks", "Please add a migration for the users table");
+    prompt("other", "Tidy the README");
+    let allowed = run("claude", &dir, &state, &write_migration("asks"));
+    assert_eq!(allowed.status.code(), Some(0), "{allowed:?}");
+    assert!(support::claude_denial(&allowed).is_none(), "{allowed:?}");
+    let denied = run("claude", &dir, &state, &write_migration("other"));
+    assert!(support::claude_denial(&denied).is_some(), "{denied:?}");
+
+    // No usable session id: the gate cannot decide, and denies.
+    let escaping = run("claude", &dir, &state, &write_migration("../asks"));
+    let reason = support::claude_denial(&escaping).unwrap();
+    assert!(reason.contains("refused"), "{reason}");
+}

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use hooks_core::injection::Placement;
 use hooks_core::{HookAction, HookModule, HookRegistry, ToolCallStatus};
 use hooks_std::approval::{ApprovalConfig, ApprovalModule};
+use hooks_std::prompt_gate::{PromptGateConfig, PromptGateModule};
 use hooks_std::redaction::{RedactionConfig, RedactionModule};
 use hooks_std::reminder::{ReminderConfig, ReminderModule};
 use hooks_std::state_file::FileState;
@@ -343,6 +344,78 @@ async fn each_session_has_its_own_list_and_a_file_store_keeps_it_for_the_next_pr
         .await;
     assert_eq!(set.injections[0].text, "Current todos:\n- review the PR");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// Prompt gate.
+
+fn prompt_gate() -> PromptGateModule {
+    let config: PromptGateConfig = serde_json::from_value(json!({"rules": [
+        {"name": "migrations", "paths": ["migrations/**"], "prompt": "(?i)migration",
+         "message": "ask for a migration first"}]}))
+    .unwrap();
+    PromptGateModule::new(config).unwrap()
+}
+
+#[tokio::test]
+async fn the_prompt_gate_opens_a_path_for_the_session_whose_prompt_asked() {
+    let registry = HookRegistry::new();
+    let _mounted = prompt_gate().mount(&registry).unwrap();
+    let write = |session: &str| {
+        json!({"session_id": session, "tool_name": "write_file",
+               "tool_input": {"path": "migrations/0001.sql"}})
+    };
+    assert_eq!(
+        registry.emit("tool:pre", write("a")).await.action,
+        HookAction::Deny
+    );
+    registry
+        .emit(
+            "prompt:submit",
+            json!({"session_id": "a", "prompt": "Write the Migration"}),
+        )
+        .await;
+    assert_eq!(
+        registry.emit("tool:pre", write("a")).await.action,
+        HookAction::Continue
+    );
+    let other = registry.emit("tool:pre", write("b")).await;
+    assert_eq!(other.reason.as_deref(), Some("ask for a migration first"));
+    let elsewhere =
+        json!({"session_id": "b", "tool_name": "write_file", "tool_input": {"path": "src/x.rs"}});
+    assert_eq!(
+        registry.emit("tool:pre", elsewhere).await.action,
+        HookAction::Continue
+    );
+    // Without a session id the gate cannot know: it denies.
+    let anonymous =
+        json!({"tool_name": "write_file", "tool_input": {"path": "migrations/0001.sql"}});
+    let denied = registry.emit("tool:pre", anonymous).await;
+    assert!(
+        denied.reason.as_deref().unwrap().contains("session_id"),
+        "{denied:?}"
+    );
+}
+
+#[test]
+fn a_prompt_gate_rule_that_cannot_work_is_refused() {
+    for (rule, problem) in [
+        (
+            json!({"name": "m", "paths": [], "prompt": "x"}),
+            "`paths` is empty",
+        ),
+        (
+            json!({"name": "m", "paths": ["a/**"], "prompt": "("}),
+            "`prompt`",
+        ),
+        (
+            json!({"name": "m", "paths": ["a/[**"], "prompt": "x"}),
+            "`paths`",
+        ),
+    ] {
+        let config: PromptGateConfig = serde_json::from_value(json!({"rules": [rule]})).unwrap();
+        let error = PromptGateModule::new(config).unwrap_err().to_string();
+        assert!(error.contains(problem), "{error}");
+    }
 }
 
 /// The suite's bad-data check rejects injections on garbage; the reminder injects whatever the
