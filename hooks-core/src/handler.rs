@@ -51,6 +51,11 @@ impl<E: Into<BoxError>> IntoHookResult for Result<HookResult, E> {
 
 /// A hook written as a type, for hooks that carry configuration or state.
 ///
+/// A hook that remembers across the events of a session holds the registry's
+/// [`StateStore`](crate::state::StateStore) (from [`HookRegistry::state`](crate::HookRegistry::state))
+/// and finds each event's [`SessionState`](crate::state::SessionState) with `for_event`; the
+/// README's "State across events" shows the whole pattern.
+///
 /// ```
 /// use hooks_core::{Hook, HookResult};
 /// use serde_json::Value;
