@@ -3,14 +3,24 @@
 //! protocol. Anything that keeps the
 //! policy from deciding (unreadable input, a broken policy file) blocks, with the reason:
 //! a guard that cannot run must not wave everything through.
+//!
+//! Every event is a new process, so the hooks' [session state](hooks_core::state) is kept in
+//! files ([`FileState::from_env`]: `$HOOKS_STATE_DIR`, else the XDG state directory), keyed
+//! by the agent's `session_id` (Cursor's `conversation_id`): what one event's hooks remember,
+//! the next event's find. An `ask_user` whose question was answered "… always" earlier in the
+//! session is settled by that answer instead of being put to the agent again.
 
 use std::path::Path;
 
 use hooks_config::interop::{
     AgentAnswer, MappedEvent, Protocol, Rewrites, claude, codex, cursor, gemini,
 };
-use hooks_core::HookRegistry;
-use hooks_core::module::HookModule;
+use hooks_core::approval::{ApprovalRequest, Approvals};
+use hooks_core::events::fields::SESSION_ID;
+use hooks_core::module::{HookModule, Mounted};
+use hooks_core::{EmitResult, HookAction, HookRegistry};
+use hooks_std::state_file::FileState;
+use serde_json::Value;
 
 use crate::modules::{flush_telemetry, load_file};
 
@@ -62,21 +72,25 @@ impl Agent {
 
 /// The answer to one hook call of `agent`: `input` is what it wrote on stdin.
 pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
-    let mapped = match agent.event_in(input) {
+    let mut mapped = match agent.event_in(input) {
         Ok(mapped) => mapped,
         Err(error) => return agent.fail_closed(None, &error),
     };
+    name_the_session(&mut mapped.data);
     let fail_closed = |problem: String| agent.fail_closed(Some(&mapped.agent_event), &problem);
     let policy = match load_file(config) {
         Ok(policy) => policy,
         Err(errors) => return fail_closed(format!("the policy file is broken:\n{errors}")),
     };
     // The policy file, and every #[hook] linked into this binary.
-    let registry = match HookRegistry::with_annotated() {
-        Ok(registry) => registry,
-        Err(error) => return fail_closed(error.to_string()),
-    };
-    let _mounted = match policy.mount(&registry) {
+    let registry = HookRegistry::new();
+    if let Some(files) = FileState::from_env() {
+        registry.set_state_backend(files);
+    }
+    if let Err(error) = registry.register_annotated(|_| true) {
+        return fail_closed(error.to_string());
+    }
+    let _mounted: Mounted = match policy.mount(&registry) {
         Ok(mounted) => mounted,
         Err(error) => return fail_closed(error.to_string()),
     };
@@ -87,7 +101,8 @@ pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
         Ok(runtime) => runtime,
         Err(error) => return fail_closed(format!("cannot start the runtime: {error}")),
     };
-    let outcome = runtime.block_on(registry.emit(&mapped.event, mapped.data.clone()));
+    let mut outcome = runtime.block_on(registry.emit(&mapped.event, mapped.data.clone()));
+    settle_remembered(&registry, &mapped.event, &mapped.data, &mut outcome);
     // The event's spans are exported before the answer: within the telemetry's timeout, and
     // whatever the collector does, the decision is already made.
     flush_telemetry();
@@ -99,5 +114,51 @@ pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
         Agent::Gemini => gemini::answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites),
         Agent::Codex => codex::answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites),
         Agent::Cursor => cursor::answer(&mapped.agent_event, &outcome),
+    }
+}
+
+/// Gives the event the `session_id` the hooks key their state on: Cursor names its session
+/// `conversation_id`.
+fn name_the_session(data: &mut Value) {
+    if let Value::Object(fields) = data
+        && !fields.contains_key(SESSION_ID)
+        && let Some(id) = fields.get("conversation_id").cloned()
+    {
+        fields.insert(SESSION_ID.to_owned(), id);
+    }
+}
+
+/// Settles an `ask_user` by an earlier "… always" answer to the same question in the same
+/// session, kept in the session state: a remembered allow drops the question (the agent's own
+/// permission rules still apply), a remembered deny denies.
+fn settle_remembered(registry: &HookRegistry, event: &str, data: &Value, outcome: &mut EmitResult) {
+    if outcome.action != HookAction::AskUser {
+        return;
+    }
+    let Ok(state) = registry.state().for_event(data) else {
+        return;
+    };
+    let request = ApprovalRequest::from_result(&outcome.result, event, outcome.decided_by.clone());
+    let approvals = Approvals::new(None, registry.clone()).remembering_in(state);
+    match approvals.remembered(&request.prompt) {
+        Some(true) => {
+            outcome.result.action = if outcome.is_modified() {
+                HookAction::Modify
+            } else if outcome.injections.is_empty() {
+                HookAction::Continue
+            } else {
+                HookAction::InjectContext
+            };
+            outcome.decided_by = None;
+        }
+        Some(false) => {
+            let reason = format!(
+                "denied by an earlier \"always\" answer in this session: {}",
+                request.prompt
+            );
+            outcome.result.action = HookAction::Deny;
+            outcome.result.reason = Some(reason);
+        }
+        None => {}
     }
 }

@@ -334,7 +334,7 @@ fn record_events(registry: &HookRegistry) -> Arc<Mutex<Vec<Value>>> {
     events
 }
 
-/// Mounts the six standard modules and the demo hooks file on `registry`, for the whole demo.
+/// Mounts six of the standard modules (all but `prompt_gate`) and the demo hooks file on `registry`, for the whole demo.
 fn mount_modules(registry: &HookRegistry, root: &Path, log_path: &Path) -> Result<(), String> {
     let reminder = ReminderModule::new(ReminderConfig::default()).map_err(module_error)?;
     reminder.set(["create app.py", "keep secrets out of the repository"]);

@@ -4,23 +4,25 @@
 //! user chose. [`Approvals`] wraps it with the rules every application needs and easily gets
 //! wrong: a timeout, an error, an absent provider or an answer that is none of the options
 //! offered all resolve to the request's default, which is deny unless the hook said otherwise;
-//! "… always" answers are remembered for the session, keyed on what was asked; every decision
-//! is emitted as `approval:granted` or `approval:denied`.
+//! "… always" answers are remembered for the session, keyed on what was asked, in the
+//! session's [state](crate::state) (so that, kept in a file store, they outlast the process);
+//! every decision is emitted as `approval:granted` or `approval:denied`.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::events::fields::SESSION_ID;
 use crate::events::{APPROVAL_DENIED, APPROVAL_GRANTED, APPROVAL_REQUIRED};
 use crate::handler::BoxFuture;
 use crate::panic::panic_message;
+use crate::state::{SessionState, StateStore};
 use crate::{ApprovalDefault, HookRegistry, HookResult};
 
 /// What is put to the user.
@@ -125,11 +127,17 @@ pub struct ApprovalDecision {
     pub source: DecisionSource,
 }
 
-/// Approvals for one session: a provider (or none), the "… always" answers given so far, and
-/// the registry that hears `approval:*` events.
+/// The key of a session's [state](crate::state) that holds its "… always" answers: an object
+/// from each question asked to whether it was allowed.
+pub const REMEMBERED_KEY: &str = "hooks.approval.remembered";
+
+/// Approvals for one session: a provider (or none), the "… always" answers given so far (in
+/// the session's state), and the registry that hears `approval:*` events.
 pub struct Approvals {
     provider: Option<Arc<dyn ApprovalProvider>>,
-    remembered: Mutex<HashMap<String, bool>>,
+    remembered: SessionState,
+    /// The session id added to the `approval:*` events, when they belong to a session.
+    session_id: Option<Arc<str>>,
     registry: HookRegistry,
 }
 
@@ -137,35 +145,70 @@ impl fmt::Debug for Approvals {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Approvals")
             .field("provider", &self.provider.is_some())
-            .field("remembered", &*self.memory())
+            .field(
+                "remembered",
+                &self.remembered.get(REMEMBERED_KEY).ok().flatten(),
+            )
             .finish_non_exhaustive()
     }
 }
 
 impl Approvals {
     /// Approvals asked through `provider` (`None`: every request gets its default), with
-    /// decisions emitted on `registry`: the rules on their own, e.g. to test a provider. A
-    /// session's approvals are set on its builder,
+    /// decisions emitted on `registry` and "… always" answers kept in memory for the life of
+    /// this value: the rules on their own, e.g. to test a provider. A session's approvals are
+    /// set on its builder,
     /// [`HookSessionBuilder::approvals`](crate::session::HookSessionBuilder::approvals).
     pub fn new(provider: Option<Arc<dyn ApprovalProvider>>, registry: HookRegistry) -> Self {
+        let remembered = StateStore::in_memory().private_session("approvals");
         Approvals {
             provider,
-            remembered: Mutex::new(HashMap::new()),
+            remembered,
+            session_id: None,
             registry,
         }
     }
 
-    fn memory(&self) -> MutexGuard<'_, HashMap<String, bool>> {
-        self.remembered
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// Keeps the "… always" answers in `state` (under [`REMEMBERED_KEY`]), and names its
+    /// session in the `approval:*` events.
+    #[must_use]
+    pub fn remembering_in(mut self, state: SessionState) -> Self {
+        self.session_id = Some(state.id().into());
+        self.remembered = state;
+        self
+    }
+
+    /// The remembered answer to `prompt`, if an earlier "… always" gave one. A state that
+    /// cannot be read remembers nothing (the user is asked again), with a warning.
+    pub fn remembered(&self, prompt: &str) -> Option<bool> {
+        match self.remembered.get(REMEMBERED_KEY) {
+            Ok(answers) => answers?.get(prompt)?.as_bool(),
+            Err(error) => {
+                tracing::warn!(%error, "remembered approvals unavailable; asking again");
+                None
+            }
+        }
+    }
+
+    /// Remembers `allowed` as the answer to `prompt` for the rest of the session.
+    pub fn remember(&self, prompt: &str, allowed: bool) {
+        let stored = self.remembered.update(REMEMBERED_KEY, |answers| {
+            if !answers.is_object() {
+                *answers = Value::Object(serde_json::Map::new());
+            }
+            if let Value::Object(answers) = answers {
+                answers.insert(prompt.to_owned(), Value::Bool(allowed));
+            }
+        });
+        if let Err(error) = stored {
+            tracing::warn!(%error, "an \"always\" answer could not be remembered");
+        }
     }
 
     /// Decides `request`: from memory, from the provider, or by its default; emits the
     /// decision as `approval:granted` or `approval:denied`.
     pub async fn decide(&self, request: &ApprovalRequest) -> ApprovalDecision {
-        let remembered = self.memory().get(&request.prompt).copied();
-        let decision = match remembered {
+        let decision = match self.remembered(&request.prompt) {
             Some(allowed) => ApprovalDecision {
                 allowed,
                 choice: None,
@@ -187,7 +230,7 @@ impl Approvals {
             return default(DecisionSource::NoProvider);
         };
         self.registry
-            .emit(APPROVAL_REQUIRED, request_data(request))
+            .emit(APPROVAL_REQUIRED, self.request_data(request))
             .await;
         // A provider that panics (a crashed dialog) is a failed provider: the default
         // decides, and the caller's tool call is not unwound with it.
@@ -201,7 +244,7 @@ impl Approvals {
             return default(DecisionSource::UnusableAnswer(answer));
         };
         if answer.to_ascii_lowercase().contains("always") {
-            self.memory().insert(request.prompt.clone(), allowed);
+            self.remember(&request.prompt, allowed);
         }
         ApprovalDecision {
             allowed,
@@ -216,22 +259,26 @@ impl Approvals {
         } else {
             APPROVAL_DENIED
         };
-        let mut data = request_data(request);
+        let mut data = self.request_data(request);
         data["choice"] = json!(decision.choice);
         data["decided_by"] = json!(decision.source.to_string());
         self.registry.emit(event, data).await;
     }
-}
 
-fn request_data(request: &ApprovalRequest) -> Value {
-    json!({
-        "prompt": request.prompt,
-        "options": request.options,
-        "timeout_secs": request.timeout.as_secs_f64(),
-        "default": request.default.as_str(),
-        "hook": request.hook.as_deref(),
-        "event": request.event,
-    })
+    fn request_data(&self, request: &ApprovalRequest) -> Value {
+        let mut data = json!({
+            "prompt": request.prompt,
+            "options": request.options,
+            "timeout_secs": request.timeout.as_secs_f64(),
+            "default": request.default.as_str(),
+            "hook": request.hook.as_deref(),
+            "event": request.event,
+        });
+        if let Some(id) = &self.session_id {
+            data[SESSION_ID] = Value::from(&**id);
+        }
+        data
+    }
 }
 
 /// Whether an answer allows (`Some(true)`) or denies (`Some(false)`); `None` when it is not

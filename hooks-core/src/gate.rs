@@ -214,7 +214,7 @@ impl<'s> ToolCallGate<'s> {
         let step = async move {
             let fields = std::mem::take(&mut self.fields);
             let data = self.event_data(fields, input.clone(), Some((field, value)));
-            let mut emitted = self.session.registry().emit(event, data).await;
+            let mut emitted = self.session.emit(event, data).await;
             let rewritten = emitted.is_modified();
             let status = match error {
                 None => ran(&mut emitted),
@@ -319,7 +319,7 @@ impl HookSession {
 
     /// [`gate`](HookSession::gate) in the current span (a tool call's, or the gate's own).
     async fn gated(&self, event: &str, data: Value) -> Gated {
-        let outcome = self.registry().emit(event, data).await;
+        let outcome = self.emit(event, data).await;
         let injections = self.apply(&outcome).await;
         trace::injections(&injections);
         let blocked = self.settle(&outcome, event).await;

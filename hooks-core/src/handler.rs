@@ -7,6 +7,9 @@
 //!   closure is general over their lifetimes: `|event: &str, data: &Value| async move { .. }`);
 //! - a value of a type implementing [`Hook`].
 //!
+//! A closure whose future uses both the event data and captured state registers through
+//! [`owned_fn`].
+//!
 //! Each is erased once, at registration, into a [`Handler`]. A call's future is stored in place
 //! when it is small (an `async fn` that answers without waiting on anything big), and boxed
 //! otherwise, as in tower: most handlers cost no allocation per call.
@@ -47,6 +50,11 @@ impl<E: Into<BoxError>> IntoHookResult for Result<HookResult, E> {
 }
 
 /// A hook written as a type, for hooks that carry configuration or state.
+///
+/// A hook that remembers across the events of a session holds the registry's
+/// [`StateStore`](crate::state::StateStore) (from [`HookRegistry::state`](crate::HookRegistry::state))
+/// and finds each event's [`SessionState`](crate::state::SessionState) with `for_event`; the
+/// README's "State across events" shows the whole pattern.
 ///
 /// ```
 /// use hooks_core::{Hook, HookResult};
@@ -154,6 +162,61 @@ impl<H: Hook> ErasedHook for TraitHook<H> {
             async move { Answer::from_output(self.0.handle(event, data).await) },
         )
     }
+}
+
+struct OwnedFnHook<F>(F);
+
+impl<F, Fut> ErasedHook for OwnedFnHook<F>
+where
+    F: Fn(String, Value) -> Fut + Send + Sync,
+    Fut: Future + Send + 'static,
+    Fut::Output: IntoHookResult,
+{
+    fn call<'a>(&'a self, event: &'a str, data: &'a Value) -> CallFuture<'a> {
+        let future = (self.0)(event.to_owned(), data.clone());
+        CallFuture::from_or_box(async move { Answer::from_output(future.await) })
+    }
+}
+
+/// A handler from a closure that takes the event name and a copy of its data by value, so
+/// that its future may also use what the closure captured (clone it into the future):
+/// `owned_fn(move |event, data| { let state = state.clone(); async move { .. } })`.
+///
+/// A closure whose future uses the event data *and* captured state (a counter, a shared
+/// store) cannot be registered as a plain `|event: &str, data: &Value|` closure: its future
+/// would borrow both the closure and the arguments, which a closure's return type cannot express, and `async` closures cannot
+/// promise a `Send` future on stable Rust. `owned_fn` takes such a closure: it gets the event
+/// and a copy of its data by value, so its future owns everything it uses:
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use hooks_core::{HookRegistry, HookResult, owned_fn};
+///
+/// let calls = Arc::new(AtomicUsize::new(0));
+/// let counted = Arc::clone(&calls);
+/// let registry = HookRegistry::new();
+/// registry.on("tool:pre", owned_fn(move |_event, data| {
+///     let calls = Arc::clone(&counted);
+///     async move {
+///         if calls.fetch_add(1, Ordering::Relaxed) >= 100 {
+///             HookResult::deny(format!("too many tool calls ({})", data["tool_name"]))
+///         } else {
+///             HookResult::cont()
+///         }
+///     }
+/// }), 0, "call_budget").unwrap();
+/// ```
+///
+/// The copy of the data costs a clone per call; a [`Hook`] on a struct holding the state
+/// (see [`Hook`]'s docs) costs none.
+pub fn owned_fn<F, Fut>(handler: F) -> Handler
+where
+    F: Fn(String, Value) -> Fut + Send + Sync + 'static,
+    Fut: Future + Send + 'static,
+    Fut::Output: IntoHookResult,
+{
+    Handler::from_erased(OwnedFnHook(handler))
 }
 
 /// A handler ready to register: any supported shape, erased.

@@ -92,6 +92,7 @@ mod registry;
 mod result;
 pub mod session;
 pub mod sinks;
+pub mod state;
 pub mod timestamp;
 mod tool;
 pub mod trace;
@@ -108,7 +109,9 @@ pub use approval::{
 };
 pub use error::{BoxError, HandlerError};
 pub use gate::{BeforeTool, Gated, ToolCallGate};
-pub use handler::{BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker};
+pub use handler::{
+    BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker, owned_fn,
+};
 pub use hooks_events as events;
 pub use hooks_events::{EventName, EventNameError};
 pub use hooks_macros::hook;
@@ -132,6 +135,7 @@ pub use session::{
 pub use sinks::{
     ContextMessage, ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay, MessageKind,
 };
+pub use state::{SessionState, StateBackend, StateError, StateStore};
 pub use tool::{Tool, ToolError, tool_fn};
 pub use view::{EventView, ViewError};
 

@@ -9,7 +9,7 @@ use std::any::type_name;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
 use arc_swap::ArcSwap;
@@ -24,6 +24,7 @@ use crate::merge::{Flow, Merge, log_failure};
 use crate::observer::{self, EmitObserver};
 use crate::outcome::EmitResult;
 use crate::result::HookResult;
+use crate::state::{StateBackend, StateStore};
 use crate::timestamp;
 use crate::trace;
 
@@ -147,6 +148,8 @@ struct Shared {
     table: Mutex<Table>,
     next_id: AtomicU64,
     handler_timeout: Option<Duration>,
+    /// The session states, made at first use: an emit never touches them.
+    state: OnceLock<StateStore>,
 }
 
 /// The registry of hook handlers and the dispatcher of events to them.
@@ -215,6 +218,7 @@ impl HookRegistry {
                 table: Mutex::new(Table::default()),
                 next_id: AtomicU64::new(1),
                 handler_timeout: timeout,
+                state: OnceLock::new(),
             }),
         }
     }
@@ -351,6 +355,26 @@ impl HookRegistry {
             .collect();
         self.shared
             .edit(|table| table.defaults = Arc::new(defaults));
+    }
+
+    /// The default field `key`, if one is set.
+    pub(crate) fn default_field(&self, key: &str) -> Option<Value> {
+        self.shared.snapshot.load().defaults.get(key).cloned()
+    }
+
+    /// The session states of the hooks on this registry (in memory unless
+    /// [`set_state_backend`](HookRegistry::set_state_backend) says otherwise): a hook keeps a
+    /// clone, taken when it is built or mounted, and finds an event's state with
+    /// [`StateStore::for_event`]. See [`crate::state`].
+    pub fn state(&self) -> StateStore {
+        self.shared.state.get_or_init(StateStore::in_memory).clone()
+    }
+
+    /// Keeps the session states in `backend` (a file store for per-event processes), for the
+    /// store [`state`](HookRegistry::state) returns and every clone of it, including those
+    /// taken before. What the previous backend held is not carried over.
+    pub fn set_state_backend(&self, backend: impl StateBackend) {
+        self.state().set_backend(backend);
     }
 
     /// The handler names per canonical event, in the order they run. With `Some(event)` the

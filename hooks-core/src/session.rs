@@ -11,15 +11,18 @@
 //! same builder.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::approval::{ApprovalDecision, ApprovalProvider, Approvals};
+use crate::events::fields::SESSION_ID;
 use crate::injection::{
     INJECTION_AUDIT_EVENT, InjectionAudit, InjectionPolicy, Placement, admit, estimate_tokens,
 };
 use crate::sinks::{ContextMessage, ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay};
+use crate::state::{SessionState, StateError};
 use crate::{EmitResult, HookRegistry, MessageLevel, UserMessage, timestamp};
 
 /// The name under which the session's own warnings (truncated or rejected injections) reach
@@ -147,25 +150,30 @@ pub struct ModelRequest {
 }
 
 #[derive(Default)]
-struct SessionState {
+struct TurnState {
     turn_tokens: usize,
     ephemeral: Vec<ContextMessage>,
     audits: Vec<InjectionAudit>,
 }
 
 /// The application side of the hooks for one agent session.
+///
+/// Every event the session emits carries its `session_id` (unless the emitter set one), the
+/// key of its [state](crate::state), as the events of Claude Code, Gemini CLI and Codex CLI do.
 pub struct HookSession {
     registry: HookRegistry,
+    session_id: Arc<str>,
     approvals: Approvals,
     policy: InjectionPolicy,
     context: Arc<dyn ContextSink>,
     display: Arc<dyn DisplaySink>,
-    state: Mutex<SessionState>,
+    state: Mutex<TurnState>,
 }
 
 impl fmt::Debug for HookSession {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HookSession")
+            .field("session_id", &self.session_id)
             .field("registry", &self.registry)
             .field("approvals", &self.approvals)
             .field("policy", &self.policy)
@@ -179,6 +187,7 @@ impl fmt::Debug for HookSession {
 /// `hooks-mcp`) take a builder too, and a registry alone converts into one with every default.
 pub struct HookSessionBuilder {
     registry: HookRegistry,
+    session_id: Option<String>,
     provider: Option<Arc<dyn ApprovalProvider>>,
     policy: InjectionPolicy,
     context: Option<Arc<dyn ContextSink>>,
@@ -191,6 +200,16 @@ impl HookSessionBuilder {
     #[must_use]
     pub fn approvals(mut self, provider: Arc<dyn ApprovalProvider>) -> Self {
         self.provider = Some(provider);
+        self
+    }
+
+    /// The session's id: the `session_id` of every event it emits, and the key of its
+    /// [state](crate::state). Default: the registry's `session_id` default field if it has
+    /// one, otherwise a new id unique to this process and time. Give the agent's own id when
+    /// there is one, so that a state kept in a file store follows the agent's session.
+    #[must_use]
+    pub fn session_id(mut self, id: impl Into<String>) -> Self {
+        self.session_id = Some(id.into());
         self
     }
 
@@ -238,8 +257,21 @@ impl HookSessionBuilder {
 
     /// The session.
     pub fn build(self) -> HookSession {
+        let session_id: Arc<str> = match self.session_id {
+            Some(id) => id.into(),
+            None => match self.registry.default_field(SESSION_ID) {
+                Some(Value::String(id)) => id.into(),
+                _ => new_session_id().into(),
+            },
+        };
+        let mut approvals = Approvals::new(self.provider, self.registry.clone());
+        // An id the state refuses keeps the answers in memory; `state()` says why.
+        if let Ok(state) = self.registry.state().session(&session_id) {
+            approvals = approvals.remembering_in(state);
+        }
         HookSession {
-            approvals: Approvals::new(self.provider, self.registry.clone()),
+            approvals,
+            session_id,
             registry: self.registry,
             policy: self.policy,
             context: self
@@ -248,7 +280,7 @@ impl HookSessionBuilder {
             display: self
                 .display
                 .unwrap_or_else(|| Arc::new(InMemoryDisplay::new())),
-            state: Mutex::new(SessionState::default()),
+            state: Mutex::new(TurnState::default()),
         }
     }
 }
@@ -275,6 +307,7 @@ impl HookSession {
     pub fn builder(registry: HookRegistry) -> HookSessionBuilder {
         HookSessionBuilder {
             registry,
+            session_id: None,
             provider: None,
             policy: InjectionPolicy::default(),
             context: None,
@@ -287,7 +320,38 @@ impl HookSession {
         &self.registry
     }
 
-    fn state(&self) -> MutexGuard<'_, SessionState> {
+    /// The session's id, which every event it emits carries as `session_id`.
+    pub fn session_id(&self) -> &str {
+        &self.session_id
+    }
+
+    /// The session's [state](crate::state), in the registry's store
+    /// ([`HookRegistry::state`]); an error when the session id cannot key a state.
+    pub fn state(&self) -> Result<SessionState, StateError> {
+        self.registry.state().session(&self.session_id)
+    }
+
+    /// Emits `event` on the registry with the session's `session_id` added (unless `data`
+    /// has one), without applying the outcome; [`gate`](HookSession::gate) also applies it.
+    pub async fn emit(&self, event: &str, data: Value) -> EmitResult {
+        let data = match data {
+            Value::Null => Value::Object(Map::new()),
+            other => other,
+        };
+        let data = match data {
+            Value::Object(mut fields) => {
+                if !fields.contains_key(SESSION_ID) {
+                    fields.insert(SESSION_ID.to_owned(), Value::from(&*self.session_id));
+                }
+                Value::Object(fields)
+            }
+            // Passed on as it is: the registry warns about data that is not an object.
+            other => other,
+        };
+        self.registry.emit(event, data).await
+    }
+
+    fn turn(&self) -> MutexGuard<'_, TurnState> {
         self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -296,17 +360,17 @@ impl HookSession {
     /// Starts a new turn: the injection budget is whole again. [`HookSession::submit_prompt`]
     /// calls it.
     pub fn start_turn(&self) {
-        self.state().turn_tokens = 0;
+        self.turn().turn_tokens = 0;
     }
 
     /// Takes the ephemeral injections waiting for the next model call.
     pub fn take_ephemeral(&self) -> Vec<ContextMessage> {
-        std::mem::take(&mut self.state().ephemeral)
+        std::mem::take(&mut self.turn().ephemeral)
     }
 
     /// Every injection audited so far, in order.
     pub fn audit_log(&self) -> Vec<InjectionAudit> {
-        self.state().audits.clone()
+        self.turn().audits.clone()
     }
 
     /// Applies what an emit decided that is not a decision: its injections (within the
@@ -330,9 +394,7 @@ impl HookSession {
             if let Some(warning) = audit.disposition.warning(&injection.hook) {
                 self.warn(warning, &injection.event);
             }
-            self.registry
-                .emit(INJECTION_AUDIT_EVENT, audit.to_json())
-                .await;
+            self.emit(INJECTION_AUDIT_EVENT, audit.to_json()).await;
             audits.push(audit);
         }
         audits
@@ -340,7 +402,7 @@ impl HookSession {
 
     /// Checks one injection against the policy and delivers it to its place.
     fn deliver(&self, injection: &crate::Injection) -> InjectionAudit {
-        let mut state = self.state();
+        let mut state = self.turn();
         let (delivered, disposition) = admit(&self.policy, &mut state.turn_tokens, &injection.text);
         let (text, placement) = match delivered {
             None => (injection.text.clone(), Placement::Rejected),
@@ -406,6 +468,20 @@ impl HookSession {
 
 /// A JSON object of `fields`, moved in. (`json!` serialises its operands by reference, which
 /// would copy a tool input or a whole model request.)
+/// A session id unique to this process and moment: the process id, the time in nanoseconds
+/// and a counter.
+fn new_session_id() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos());
+    format!(
+        "session-{}-{nanos}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
 pub(crate) fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
     Value::Object(
         fields

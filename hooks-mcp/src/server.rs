@@ -130,7 +130,8 @@ pub struct HookedServerBuilder<S> {
 }
 
 impl<S> HookedServerBuilder<S> {
-    /// The session id every event carries as its `session_id` default field.
+    /// The session id every event carries as its `session_id` (and the key of the session's
+    /// state); without one, the hook session makes its own.
     #[must_use]
     pub fn session_id(mut self, id: impl Into<String>) -> Self {
         self.session_id = Some(id.into());
@@ -156,13 +157,17 @@ impl<S: ServerHandler> HookedServerBuilder<S> {
                 SERVER_FIELD,
                 Value::from(self.inner.get_info().server_info.name),
             )];
-            if let Some(id) = self.session_id {
-                fields.push((SESSION_FIELD, Value::from(id)));
+            if let Some(id) = &self.session_id {
+                fields.push((SESSION_FIELD, Value::from(id.as_str())));
             }
             self.session.registry().set_default_fields(fields);
         }
-        let session = self
-            .session
+        let mut session = self.session;
+        // The session's own id, which it adds to every event it emits and keys its state on.
+        if let Some(id) = self.session_id {
+            session = session.session_id(id);
+        }
+        let session = session
             .default_context(|| Arc::new(NoHistory))
             .default_display(|| Arc::new(TracingDisplay));
         HookedServer::new(self.inner, Arc::new(session.build()))

@@ -522,7 +522,7 @@ async fn keep_default_fields_leaves_the_registry_defaults_alone() {
     registry.set_default_fields([("app", json!("mine"))]);
     record(&registry, "tool:pre", &log);
     let server = HookedServer::builder(TestServer::default(), registry)
-        .session_id("ignored")
+        .session_id("session-7")
         .keep_default_fields()
         .build();
     let client = connect(server).await;
@@ -533,7 +533,9 @@ async fn keep_default_fields_leaves_the_registry_defaults_alone() {
         .unwrap();
     let data = &log.lock().unwrap()[0].1;
     assert_eq!(data["app"], "mine");
-    assert!(data.get("mcp_server").is_none() && data.get("session_id").is_none());
+    assert!(data.get("mcp_server").is_none());
+    // The hook session still names itself on every event it emits.
+    assert_eq!(data["session_id"], "session-7");
 }
 
 #[tokio::test]

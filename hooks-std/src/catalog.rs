@@ -1,7 +1,7 @@
 //! Modules by name: what a hooks file's `modules:` section mounts.
 //!
 //! A [`ModuleCatalog`] maps a name to a factory that builds a [`HookModule`] from its JSON
-//! configuration. [`ModuleCatalog::standard`] holds the six standard modules under their names
+//! configuration. [`ModuleCatalog::standard`] holds the seven standard modules under their names
 //! (`safety`, `redaction`, `approval`, `logging`, `linter`, `reminder`); an application adds its
 //! own with [`ModuleCatalog::add`], so that its hooks files can mount them too.
 //!
@@ -25,7 +25,7 @@
 //! assert_eq!(registry.list_handlers(Some("tool:pre"))["tool:pre"], ["safety"]);
 //!
 //! let Err(error) = catalog.build("safty", &json!({}), &context) else { unreachable!() };
-//! assert_eq!(error.to_string(), "unknown module `safty` (did you mean `safety`?); known modules: approval, linter, logging, redaction, reminder, safety");
+//! assert_eq!(error.to_string(), "unknown module `safty` (did you mean `safety`?); known modules: approval, linter, logging, prompt_gate, redaction, reminder, safety");
 //! ```
 
 use std::collections::BTreeMap;
@@ -40,6 +40,7 @@ use serde_json::Value;
 use crate::approval::{ApprovalConfig, ApprovalModule};
 use crate::linter::{LinterConfig, LinterModule};
 use crate::logging::{LoggingConfig, LoggingModule};
+use crate::prompt_gate::{PromptGateConfig, PromptGateModule};
 use crate::redaction::{RedactionConfig, RedactionModule};
 use crate::reminder::{ReminderConfig, ReminderModule};
 use crate::safety::{SafetyConfig, SafetyModule};
@@ -133,16 +134,17 @@ impl ModuleCatalog {
         ModuleCatalog::default()
     }
 
-    /// The six standard modules under their names.
+    /// The seven standard modules under their names.
     pub fn standard() -> Self {
         let mut catalog = ModuleCatalog::new();
-        let standard: [(&str, ModuleFactory); 6] = [
+        let standard: [(&str, ModuleFactory); 7] = [
             ("safety", Arc::new(safety)),
             ("redaction", Arc::new(redaction)),
             ("approval", Arc::new(approval)),
             ("logging", Arc::new(logging)),
             ("linter", Arc::new(linter)),
             ("reminder", Arc::new(reminder)),
+            ("prompt_gate", Arc::new(prompt_gate)),
         ];
         for (name, factory) in standard {
             catalog.factories.insert(name.to_owned(), factory);
@@ -270,5 +272,12 @@ fn reminder(config: &Value, context: &ModuleContext) -> Result<BoxModule, String
     parsed.file = parsed.file.map(|path| context.resolve(&path));
     Ok(Box::new(
         ReminderModule::new(parsed).map_err(|e| e.to_string())?,
+    ))
+}
+
+fn prompt_gate(config: &Value, _context: &ModuleContext) -> Result<BoxModule, String> {
+    let parsed: PromptGateConfig = parse(config)?;
+    Ok(Box::new(
+        PromptGateModule::new(parsed).map_err(|e| e.to_string())?,
     ))
 }

@@ -8,7 +8,9 @@
 //! - [`logging`]: one JSON line per event, redacted, rotated;
 //! - [`redaction`]: replaces secrets and personal data in requests, tool results and prompts;
 //! - [`approval`]: asks the user before listed tools run;
+//! - [`prompt_gate`]: writes to some paths only once a prompt of the session asked for them;
 //! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally;
+//! - [`state_file`]: session state in files, for per-event processes such as `hooks claude`;
 //! - [`process`]: runs an external process in its own group, bounded in time and output;
 //! - [`catalog`]: the modules by name, as a hooks file's `modules:` section mounts them, and
 //!   room for an application's own.
@@ -22,9 +24,11 @@ pub mod linter;
 mod literals;
 pub mod logging;
 pub mod process;
+pub mod prompt_gate;
 pub mod redaction;
 pub mod reminder;
 pub mod safety;
+pub mod state_file;
 pub mod terminal;
 
 pub use hooks_core as core;

@@ -2,10 +2,14 @@
 //! the current todo or status list as ephemeral context, so the agent keeps it in mind without
 //! the reminders piling up in the history.
 //!
-//! The application updates the list through [`ReminderModule::set`]; a hooks file, whose
-//! module lives for one event when an agent runs `hooks` per event, gives it as `items` or as a
-//! `file` read at every event (one item a line; Markdown list marks and checked `[x]` items
-//! are left out). Nothing is injected while the list is empty.
+//! The application updates the list through [`ReminderModule::set`] (for every session) or
+//! [`ReminderModule::set_for`] (for one session, kept in its [state](hooks_core::state)); a
+//! hooks file gives it as `items` or as a `file` read at every event (one item a line;
+//! Markdown list marks and checked `[x]` items are left out). With `todo_tool`, the list the
+//! agent writes with its own todo tool (Claude Code's `TodoWrite`) becomes the session's list
+//! when the tool runs. A session's list lives in its state, so under `hooks claude`, where
+//! every event is a new process, the list one event set is shown at the next. Nothing is
+//! injected while the list is empty.
 //!
 //! Config keys (unknown keys are an error naming the key):
 //!
@@ -15,6 +19,7 @@
 //! | `events` | `provider:request` | when to remind |
 //! | `items` | none | the list to start from |
 //! | `file` | none | a todo file read at every event, its items after `items` (a file that cannot be read adds nothing) |
+//! | `todo_tool` | none | a tool whose `todos` input (a list of texts, or of objects with `content` and `status`) replaces the session's list after it runs; completed items are left out |
 //! | `max_items` | `20` | how many items to show (the rest are counted) |
 //! | `priority` | `100` | after hooks that modify the request |
 //!
@@ -32,7 +37,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
+use hooks_core::state::{SessionState, StateError, StateStore};
 use hooks_core::{Hook, HookRegistry, HookResult};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -49,6 +56,8 @@ pub struct ReminderConfig {
     pub items: Vec<String>,
     /// A todo file read at every event; its open items follow `items`.
     pub file: Option<PathBuf>,
+    /// A tool whose `todos` input becomes the session's list when it runs.
+    pub todo_tool: Option<String>,
     /// How many items to show.
     pub max_items: usize,
     /// The handler's priority.
@@ -62,6 +71,7 @@ impl Default for ReminderConfig {
             events: vec!["provider:request".to_owned()],
             items: Vec::new(),
             file: None,
+            todo_tool: None,
             max_items: 20,
             priority: 100,
         }
@@ -73,11 +83,16 @@ impl Default for ReminderConfig {
 #[error("reminder module: {0}")]
 pub struct ReminderConfigError(String);
 
+/// The key of a session's state that holds its reminder list (an array of texts).
+pub const ITEMS_KEY: &str = "hooks.reminder.items";
+
 /// The reminder module: see the [module docs](self). Clones share the list.
 #[derive(Debug, Clone)]
 pub struct ReminderModule {
     config: Arc<ReminderConfig>,
     items: Arc<Mutex<Vec<String>>>,
+    /// The session states of the registry it is mounted on.
+    state: Arc<Mutex<Option<StateStore>>>,
 }
 
 impl ReminderModule {
@@ -90,7 +105,72 @@ impl ReminderModule {
         Ok(ReminderModule {
             items: Arc::new(Mutex::new(config.items.clone())),
             config: Arc::new(config),
+            state: Arc::new(Mutex::new(None)),
         })
+    }
+
+    /// Replaces the list of one session (shown after the list of [`set`](Self::set)).
+    pub fn set_for<I, S>(&self, session: &SessionState, items: I) -> Result<(), StateError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let items: Vec<String> = items.into_iter().map(Into::into).collect();
+        session.set(ITEMS_KEY, items)
+    }
+
+    fn store(&self) -> Option<StateStore> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The state of the session of an event, when the module is mounted and the event has a
+    /// session; the reminder is a nicety, so a session without state only has the common list.
+    fn session_of(&self, data: &Value) -> Option<SessionState> {
+        self.store()?.for_event(data).ok()
+    }
+
+    /// The reminder for the event `data` (its session's list after the common one), if the
+    /// list is not empty.
+    pub fn text_for(&self, data: &Value) -> Option<String> {
+        let session_items = self
+            .session_of(data)
+            .and_then(|state| match state.get_as::<Vec<String>>(ITEMS_KEY) {
+                Ok(items) => items,
+                Err(error) => {
+                    tracing::warn!(%error, "reminder: the session's list is unreadable");
+                    None
+                }
+            })
+            .unwrap_or_default();
+        self.render(session_items)
+    }
+
+    /// Takes the list of a todo tool's call as the session's list.
+    fn track_todos(&self, data: &Value) -> HookResult {
+        let Some(todos) = data[TOOL_INPUT]["todos"].as_array() else {
+            return HookResult::cont();
+        };
+        let open: Vec<String> = todos
+            .iter()
+            .filter_map(|todo| match todo {
+                Value::String(text) => Some(text.clone()),
+                Value::Object(fields)
+                    if fields.get("status") != Some(&Value::from("completed")) =>
+                {
+                    fields
+                        .get("content")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                }
+                _ => None,
+            })
+            .collect();
+        if let Some(state) = self.session_of(data)
+            && let Err(error) = self.set_for(&state, open)
+        {
+            tracing::warn!(%error, "reminder: cannot keep the session's list");
+        }
+        HookResult::cont()
     }
 
     /// Replaces the list.
@@ -105,7 +185,13 @@ impl ReminderModule {
 
     /// The reminder as it would be injected now, if the list is not empty.
     pub fn text(&self) -> Option<String> {
+        self.render(Vec::new())
+    }
+
+    /// The reminder of the common list, then `session_items`, then the file's items.
+    fn render(&self, session_items: Vec<String>) -> Option<String> {
         let mut items = self.items.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        items.extend(session_items);
         if let Some(file) = &self.config.file {
             items.extend(open_items(file));
         }
@@ -144,8 +230,14 @@ fn open_items(file: &Path) -> Vec<String> {
 }
 
 impl Hook for ReminderModule {
-    async fn handle(&self, _event: &str, _data: &Value) -> HookResult {
-        match self.text() {
+    async fn handle(&self, event: &str, data: &Value) -> HookResult {
+        if event == hooks_core::events::TOOL_POST
+            && let Some(tool) = &self.config.todo_tool
+            && data[TOOL_NAME].as_str() == Some(tool)
+        {
+            return self.track_todos(data);
+        }
+        match self.text_for(data) {
             Some(text) => HookResult::inject(text)
                 .with_ephemeral(true)
                 .with_suppress_output(true),
@@ -160,7 +252,17 @@ impl HookModule for ReminderModule {
     }
 
     fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
+        *self.state.lock().unwrap_or_else(|p| p.into_inner()) = Some(registry.state());
         let mut mounted = Mounted::new(self.name());
+        if self.config.todo_tool.is_some() {
+            mounted.register(
+                registry,
+                hooks_core::events::TOOL_POST,
+                self.clone(),
+                self.config.priority,
+                "reminder",
+            )?;
+        }
         for event in &self.config.events {
             mounted.register(
                 registry,

@@ -23,6 +23,8 @@ fn every_standard_module_builds_from_an_empty_configuration_and_mounts_on_its_ev
         ("approval", "tool:pre"),
         ("linter", "tool:post"),
         ("reminder", "provider:request"),
+        ("prompt_gate", "tool:pre"),
+        ("prompt_gate", "prompt:submit"),
     ];
     for (name, event) in expected {
         let registry = HookRegistry::new();
@@ -46,6 +48,7 @@ fn every_standard_module_builds_from_an_empty_configuration_and_mounts_on_its_ev
             "approval",
             "linter",
             "logging",
+            "prompt_gate",
             "redaction",
             "reminder",
             "safety"
@@ -88,7 +91,7 @@ fn an_unknown_module_lists_the_known_ones_and_suggests_the_closest() {
         } => {
             assert_eq!(name, "redacton");
             assert_eq!(suggestion.as_deref(), Some("redaction"));
-            assert_eq!(known.len(), 6);
+            assert_eq!(known.len(), 7);
         }
         other => panic!("expected an unknown module, got {other:?}"),
     }

@@ -8,8 +8,10 @@ use std::sync::Arc;
 use hooks_core::injection::Placement;
 use hooks_core::{HookAction, HookModule, HookRegistry, ToolCallStatus};
 use hooks_std::approval::{ApprovalConfig, ApprovalModule};
+use hooks_std::prompt_gate::{PromptGateConfig, PromptGateModule};
 use hooks_std::redaction::{RedactionConfig, RedactionModule};
 use hooks_std::reminder::{ReminderConfig, ReminderModule};
+use hooks_std::state_file::FileState;
 use hooks_testing::{MockTool, TestCoordinator, hook_behaviour_tests};
 use serde_json::{Value, json};
 
@@ -290,6 +292,130 @@ fn long_lists_are_cut_and_counted() {
     );
     let unknown = serde_json::from_value::<ReminderConfig>(json!({"titel": "x"})).unwrap_err();
     assert!(unknown.to_string().contains("unknown field `titel`"));
+}
+
+#[tokio::test]
+async fn each_session_has_its_own_list_and_a_file_store_keeps_it_for_the_next_process() {
+    let dir = std::env::temp_dir().join(format!("hooks-reminder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config: ReminderConfig =
+        serde_json::from_value(json!({"events": ["prompt:submit"], "todo_tool": "TodoWrite"}))
+            .unwrap();
+    // One process: the agent writes its todos with its todo tool.
+    let first = HookRegistry::new();
+    first.set_state_backend(FileState::new(&dir));
+    let _first = ReminderModule::new(config.clone())
+        .unwrap()
+        .mount(&first)
+        .unwrap();
+    let todos = json!({"session_id": "s1", "tool_name": "TodoWrite", "tool_result": "ok",
+        "tool_input": {"todos": [
+            {"content": "write the migration", "status": "in_progress"},
+            {"content": "read the schema", "status": "completed"},
+            {"content": "run the tests", "status": "pending"}]}});
+    first.emit("tool:post", todos).await;
+
+    // The next process, a new registry and module over the same directory.
+    let next = HookRegistry::new();
+    next.set_state_backend(FileState::new(&dir));
+    let reminder = ReminderModule::new(config).unwrap();
+    let _next = reminder.mount(&next).unwrap();
+    let shown = next
+        .emit(
+            "prompt:submit",
+            json!({"session_id": "s1", "prompt": "go on"}),
+        )
+        .await;
+    assert_eq!(
+        shown.injections[0].text,
+        "Current todos:\n- write the migration\n- run the tests"
+    );
+    let other = next
+        .emit("prompt:submit", json!({"session_id": "s2", "prompt": "hi"}))
+        .await;
+    assert!(other.injections.is_empty(), "another session has no list");
+
+    // The application sets one session's list itself.
+    reminder
+        .set_for(&next.state().session("s2").unwrap(), ["review the PR"])
+        .unwrap();
+    let set = next
+        .emit("prompt:submit", json!({"session_id": "s2", "prompt": "hi"}))
+        .await;
+    assert_eq!(set.injections[0].text, "Current todos:\n- review the PR");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// Prompt gate.
+
+fn prompt_gate() -> PromptGateModule {
+    let config: PromptGateConfig = serde_json::from_value(json!({"rules": [
+        {"name": "migrations", "paths": ["migrations/**"], "prompt": "(?i)migration",
+         "message": "ask for a migration first"}]}))
+    .unwrap();
+    PromptGateModule::new(config).unwrap()
+}
+
+#[tokio::test]
+async fn the_prompt_gate_opens_a_path_for_the_session_whose_prompt_asked() {
+    let registry = HookRegistry::new();
+    let _mounted = prompt_gate().mount(&registry).unwrap();
+    let write = |session: &str| {
+        json!({"session_id": session, "tool_name": "write_file",
+               "tool_input": {"path": "migrations/0001.sql"}})
+    };
+    assert_eq!(
+        registry.emit("tool:pre", write("a")).await.action,
+        HookAction::Deny
+    );
+    registry
+        .emit(
+            "prompt:submit",
+            json!({"session_id": "a", "prompt": "Write the Migration"}),
+        )
+        .await;
+    assert_eq!(
+        registry.emit("tool:pre", write("a")).await.action,
+        HookAction::Continue
+    );
+    let other = registry.emit("tool:pre", write("b")).await;
+    assert_eq!(other.reason.as_deref(), Some("ask for a migration first"));
+    let elsewhere =
+        json!({"session_id": "b", "tool_name": "write_file", "tool_input": {"path": "src/x.rs"}});
+    assert_eq!(
+        registry.emit("tool:pre", elsewhere).await.action,
+        HookAction::Continue
+    );
+    // Without a session id the gate cannot know: it denies.
+    let anonymous =
+        json!({"tool_name": "write_file", "tool_input": {"path": "migrations/0001.sql"}});
+    let denied = registry.emit("tool:pre", anonymous).await;
+    assert!(
+        denied.reason.as_deref().unwrap().contains("session_id"),
+        "{denied:?}"
+    );
+}
+
+#[test]
+fn a_prompt_gate_rule_that_cannot_work_is_refused() {
+    for (rule, problem) in [
+        (
+            json!({"name": "m", "paths": [], "prompt": "x"}),
+            "`paths` is empty",
+        ),
+        (
+            json!({"name": "m", "paths": ["a/**"], "prompt": "("}),
+            "`prompt`",
+        ),
+        (
+            json!({"name": "m", "paths": ["a/[**"], "prompt": "x"}),
+            "`paths`",
+        ),
+    ] {
+        let config: PromptGateConfig = serde_json::from_value(json!({"rules": [rule]})).unwrap();
+        let error = PromptGateModule::new(config).unwrap_err().to_string();
+        assert!(error.contains(problem), "{error}");
+    }
 }
 
 /// The suite's bad-data check rejects injections on garbage; the reminder injects whatever the

@@ -10,8 +10,21 @@ use std::process::{Child, Command, Output, Stdio};
 /// Starts `hooks` with `args` (in `dir`, when given), writes `stdin` and closes it, as an agent
 /// does; the process is left running.
 pub fn spawn<A: AsRef<OsStr>>(dir: Option<&Path>, args: &[A], stdin: &str) -> Child {
+    // Session state goes to a directory of the test run, never the user's own.
+    let state = std::env::temp_dir().join(format!("hooks-cli-state-{}", std::process::id()));
+    spawn_with_state(dir, args, stdin, &state)
+}
+
+/// [`spawn`], with the session state kept in `state_dir`.
+pub fn spawn_with_state<A: AsRef<OsStr>>(
+    dir: Option<&Path>,
+    args: &[A],
+    stdin: &str,
+    state_dir: &Path,
+) -> Child {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
     command
+        .env("HOOKS_STATE_DIR", state_dir)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
