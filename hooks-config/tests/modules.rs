@@ -94,7 +94,12 @@ async fn lists_in_a_files_module_settings_extend_the_built_in_ones() {
         let outcome = registry.emit("tool:pre", write(secret)).await;
         assert!(outcome.is_denied(), "{secret} is not protected");
     }
-    assert!(!registry.emit("tool:pre", write("src/app.py")).await.is_denied());
+    assert!(
+        !registry
+            .emit("tool:pre", write("src/app.py"))
+            .await
+            .is_denied()
+    );
     let result = json!({"tool_name": "Bash", "tool_result": {
         "password": "hunter2", "api_key": "k-123", "session_cookie": "c-456",
         "dsn": "postgres://admin:hunter2@db/prod"
@@ -113,14 +118,21 @@ async fn lists_in_a_files_module_settings_extend_the_built_in_ones() {
     );
     let registry = HookRegistry::new();
     let _mounted = load_file(&file).unwrap().mount(&registry).unwrap();
-    assert!(registry.emit("tool:pre", write("config/secrets.toml")).await.is_denied());
+    assert!(
+        registry
+            .emit("tool:pre", write("config/secrets.toml"))
+            .await
+            .is_denied()
+    );
     assert!(!registry.emit("tool:pre", write(".env")).await.is_denied());
 
     let misspelt = errors("modules:\n  safety:\n    replace_defaults: [protected_file]\n");
     let error = &misspelt.0[0];
     assert!(error.message.contains("module `safety`"), "{error}");
     assert!(
-        error.message.contains("`protected_file` is not a list with built-in entries"),
+        error
+            .message
+            .contains("`protected_file` is not a list with built-in entries"),
         "{error}"
     );
 }

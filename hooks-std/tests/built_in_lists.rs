@@ -293,7 +293,8 @@ async fn linters_and_tools_given_are_added_to_the_built_in_ones() {
     std::fs::write(dir.join("notes.txt"), "TODO: finish\n").unwrap();
     std::fs::write(dir.join("tool.py"), "import os\n").unwrap();
     let linter = |extra: Value| {
-        let mut config = json!({"workspace": dir, "linters": {"txt": TODO_LINTER}, "tools": ["save_file"]});
+        let mut config =
+            json!({"workspace": dir, "linters": {"txt": TODO_LINTER}, "tools": ["save_file"]});
         config
             .as_object_mut()
             .unwrap()
