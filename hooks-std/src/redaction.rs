@@ -150,11 +150,12 @@ struct Builtin {
 const BUILTIN: &[Builtin] = &[
     // `scheme://user:password@host`: the password goes, the user and host stay. It may hold
     // `@` (written unescaped, as people do), so it runs to the last `@` before the host; it
-    // stops at what ends a URL's authority or a quoted string.
+    // stops at what ends a URL's authority or a quoted string. Gated by `@`, rarer in code and
+    // logs than `://` (a text with a URL and no `@` pays nothing) and the emails' own literal.
     Builtin {
         name: "url_password",
         regex: r#"(?i)(?P<user>\b[a-z][a-z0-9+.-]*://[^\s:/?#@"'<>`]*:)[^\s/?#"'<>`]+@"#,
-        literals: &["://"],
+        literals: &["@"],
         replacement: Some("${user}[REDACTED:url_password]@"),
     },
     Builtin {
@@ -539,6 +540,12 @@ mod tests {
         let redaction =
             RedactionModule::new(RedactionConfig::default()).unwrap_or_else(|e| panic!("{e}"));
         assert!(redaction.redact_text("cargo test --workspace").is_none());
+        // A URL without `@` holds no credentials: the prefilter answers for it too.
+        assert!(
+            redaction
+                .redact_text("fetched https://docs.rs/regex/ and http://localhost:8080/health")
+                .is_none()
+        );
         assert!(redaction.redactor.compiled.get().is_none());
         assert!(
             redaction
