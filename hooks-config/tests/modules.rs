@@ -76,6 +76,67 @@ async fn modules_and_entries_decide_together_on_one_registry() {
     assert!(!log.contains("AbCdEfGh"), "the log is redacted too");
 }
 
+fn write(path: &str) -> Value {
+    json!({"tool_name": "Write", "tool_input": {"file_path": path, "content": "x"}})
+}
+
+/// Lists in a module's settings add to its built-in lists; `replace_defaults` replaces them.
+#[tokio::test]
+async fn lists_in_a_files_module_settings_extend_the_built_in_ones() {
+    let (_, file) = project(
+        "lists",
+        "modules:\n  safety:\n    workspace: \".\"\n    protected_files: [\"**/secrets.toml\"]\n  \
+         redaction:\n    secret_keys: [session_cookie]\n",
+    );
+    let registry = HookRegistry::new();
+    let _mounted = load_file(&file).unwrap().mount(&registry).unwrap();
+    for secret in ["config/secrets.toml", ".env", "certs/server.key"] {
+        let outcome = registry.emit("tool:pre", write(secret)).await;
+        assert!(outcome.is_denied(), "{secret} is not protected");
+    }
+    assert!(
+        !registry
+            .emit("tool:pre", write("src/app.py"))
+            .await
+            .is_denied()
+    );
+    let result = json!({"tool_name": "Bash", "tool_result": {
+        "password": "hunter2", "api_key": "k-123", "session_cookie": "c-456",
+        "dsn": "postgres://admin:hunter2@db/prod"
+    }});
+    let outcome = registry.emit("tool:post", result).await;
+    assert_eq!(
+        outcome.data()["tool_result"],
+        json!({"password": "[REDACTED]", "api_key": "[REDACTED]", "session_cookie": "[REDACTED]",
+               "dsn": "postgres://admin:[REDACTED:url_password]@db/prod"})
+    );
+
+    let (_, file) = project(
+        "replaced",
+        "modules:\n  safety:\n    workspace: \".\"\n    protected_files: [\"**/secrets.toml\"]\n    \
+         replace_defaults: [protected_files]\n",
+    );
+    let registry = HookRegistry::new();
+    let _mounted = load_file(&file).unwrap().mount(&registry).unwrap();
+    assert!(
+        registry
+            .emit("tool:pre", write("config/secrets.toml"))
+            .await
+            .is_denied()
+    );
+    assert!(!registry.emit("tool:pre", write(".env")).await.is_denied());
+
+    let misspelt = errors("modules:\n  safety:\n    replace_defaults: [protected_file]\n");
+    let error = &misspelt.0[0];
+    assert!(error.message.contains("module `safety`"), "{error}");
+    assert!(
+        error
+            .message
+            .contains("`protected_file` is not a list with built-in entries"),
+        "{error}"
+    );
+}
+
 #[test]
 fn loading_and_checking_write_nothing() {
     let (dir, file) = project("no_writes", GUARD);

@@ -14,7 +14,7 @@
 //! | key | default | meaning |
 //! |---|---|---|
 //! | `tools` | none | tool names to ask about (any case); `"*"` for every tool |
-//! | `options` | `Allow once`, `Allow always`, `Deny` | the answers offered |
+//! | `options` | `Allow once`, `Allow always`, `Deny` | the answers offered; given, they are the whole menu (the one list of the standard modules that replaces its built-in entries: adding to it would offer `Allow always` to a configuration that left it out) |
 //! | `default` | `deny` | the decision on timeout or error (`allow` or `deny`) |
 //! | `timeout_secs` | `300` | how long to wait |
 //! | `max_input_chars` | `200` | how much of the input the question shows |

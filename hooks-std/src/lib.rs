@@ -15,11 +15,23 @@
 //! - [`catalog`]: the modules by name, as a hooks file's `modules:` section mounts them, and
 //!   room for an application's own.
 //!
+//! **Lists in the modules' configurations extend the built-in ones.** A list that has built-in
+//! entries (the safety module's `protected_files`, the redaction module's `secret_keys`, the
+//! linter's `linters`, ...) holds what a configuration adds: `{"protected_files":
+//! ["**/secrets.toml"]}` protects that file besides `.env` and keys, in Rust and in a hooks
+//! file alike. `replace_defaults` names the lists whose built-in entries a configuration leaves
+//! out, list by list (`{"replace_defaults": ["allowed_files"], "allowed_files": [...]}`), so
+//! replacing one list keeps the others' built-in entries; each configuration's
+//! `with_built_in_lists()` writes them out to start from. A guard weakened by a list that read
+//! as "also this" would weaken it silently; replacing is said in so many words. The one
+//! exception is the approval module's `options`, the menu of answers, which is taken as given.
+//!
 //! Hooks files (YAML or Claude Code settings), the runners of external hooks and the agents'
 //! hook protocols are in the `hooks-config` crate; this one starts no HTTP client.
 
 pub mod approval;
 pub mod catalog;
+mod defaults;
 pub mod linter;
 mod literals;
 pub mod logging;

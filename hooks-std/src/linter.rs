@@ -8,13 +8,18 @@
 //! transcript. A linter that is not installed is a one-time warning, not an error; one that
 //! times out is a warning and is killed.
 //!
-//! Config keys (unknown keys are an error naming the key):
+//! Config keys (unknown keys are an error naming the key). A list with built-in entries is
+//! **added to** them: `linters: {sh: [shellcheck, "{file}"]}` lints shell scripts besides
+//! Python and Rust, and `tools: [save_file]` lints that tool's files besides the built-in
+//! tools'. To drop a list's built-in entries, name the list in `replace_defaults`; the list
+//! given is then the whole list.
 //!
-//! | key | default | meaning |
+//! | key | built in | meaning |
 //! |---|---|---|
-//! | `linters` | `py`: `ruff check {file}`, `rs`: `rustfmt --check {file}` | extension → program and arguments; `{file}` is the path (appended when absent) |
-//! | `tools` | `write_file`, `edit_file`, `create_file`, `Write`, `Edit`, `MultiEdit` | tools whose calls are linted (any case) |
-//! | `path_fields` | `file_path`, `path` | where the path is in the tool input |
+//! | `linters` | `py`: `ruff check {file}`, `rs`: `rustfmt --check {file}` | extension → program and arguments; `{file}` is the path (appended when absent); given ones are added, one for `py` or `rs` in the built-in one's place |
+//! | `tools` | `write_file`, `edit_file`, `create_file`, `Write`, `Edit`, `MultiEdit` | tools whose calls are linted (any case); given ones are added |
+//! | `path_fields` | `file_path`, `path` | where the path is in the tool input; given ones are added |
+//! | `replace_defaults` | none | the lists above whose built-in entries are left out, e.g. `[linters]`; another name is an error listing them |
 //! | `timeout_ms` | `10000` | how long a linter may run |
 //! | `max_output_bytes` | `4000` | how much of the findings is injected |
 //! | `workspace` | the current directory | where linters run |
@@ -24,10 +29,9 @@
 //! use hooks_std::linter::{LinterConfig, LinterModule};
 //! use serde_json::json;
 //!
-//! // Lint shell scripts with shellcheck, and TOML with taplo, besides the defaults.
+//! // Lint shell scripts with shellcheck, and TOML with taplo, besides Python and Rust.
 //! let config: LinterConfig = serde_json::from_value(json!({
 //!     "linters": {
-//!         "py": ["ruff", "check", "{file}"],
 //!         "sh": ["shellcheck", "--format=gcc", "{file}"],
 //!         "toml": ["taplo", "check"]
 //!     },
@@ -48,17 +52,23 @@ use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::defaults::{BuiltInLists, strings};
 use crate::process::{self, Finished, ProcessError};
 
 /// The linter module's configuration.
+///
+/// `linters`, `tools` and `path_fields` hold what is added to the built-in ones (a linter given
+/// for `py` or `rs` takes the built-in one's place): the default configuration's are empty, and
+/// the built-in entries come from the module. `replace_defaults` names the lists whose built-in
+/// entries are left out; [`LinterConfig::with_built_in_lists`] writes them out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LinterConfig {
-    /// Extension (without the dot) → program and arguments.
+    /// Extension (without the dot) → program and arguments, besides the built-in linters.
     pub linters: BTreeMap<String, Vec<String>>,
-    /// Tools whose calls are linted.
+    /// Tools whose calls are linted, besides the built-in ones.
     pub tools: Vec<String>,
-    /// Where the path is in the tool input.
+    /// Where the path is in the tool input, besides `file_path` and `path`.
     pub path_fields: Vec<String>,
     /// How long a linter may run, in milliseconds.
     pub timeout_ms: u64,
@@ -68,29 +78,76 @@ pub struct LinterConfig {
     pub workspace: Option<PathBuf>,
     /// The handler's priority.
     pub priority: i32,
+    /// The lists whose built-in entries are left out, so that the list given is the whole
+    /// list: any of [`LinterConfig::LISTS`].
+    pub replace_defaults: Vec<String>,
+}
+
+const TOOLS: &[&str] = &[
+    "write_file",
+    "edit_file",
+    "create_file",
+    "Write",
+    "Edit",
+    "MultiEdit",
+];
+
+const PATH_FIELDS: &[&str] = &["file_path", "path"];
+
+fn built_in_linters() -> BTreeMap<String, Vec<String>> {
+    BTreeMap::from([
+        ("py".to_owned(), strings(&["ruff", "check", "{file}"])),
+        ("rs".to_owned(), strings(&["rustfmt", "--check", "{file}"])),
+    ])
+}
+
+impl LinterConfig {
+    /// The lists that have built-in entries, which `replace_defaults` may name.
+    pub const LISTS: &[&str] = &["linters", "tools", "path_fields"];
+
+    /// The default configuration with every built-in list written out in its field and named
+    /// in `replace_defaults`: the same module as the default one, and where to start from to
+    /// take a built-in entry out.
+    pub fn with_built_in_lists() -> Self {
+        LinterConfig {
+            linters: built_in_linters(),
+            tools: strings(TOOLS),
+            path_fields: strings(PATH_FIELDS),
+            replace_defaults: strings(Self::LISTS),
+            ..LinterConfig::default()
+        }
+    }
+
+    /// The configuration with the built-in entries merged into its lists, as the module uses it.
+    fn resolved(&self) -> Result<LinterConfig, LinterConfigError> {
+        let lists =
+            BuiltInLists::new(&self.replace_defaults, Self::LISTS).map_err(LinterConfigError)?;
+        let mut linters: BTreeMap<String, Vec<String>> = lists
+            .kept("linters", built_in_linters())
+            .into_iter()
+            .collect();
+        linters.extend(self.linters.clone());
+        Ok(LinterConfig {
+            linters,
+            tools: lists.merge("tools", strings(TOOLS), &self.tools),
+            path_fields: lists.merge("path_fields", strings(PATH_FIELDS), &self.path_fields),
+            replace_defaults: strings(Self::LISTS),
+            ..self.clone()
+        })
+    }
 }
 
 impl Default for LinterConfig {
     fn default() -> Self {
-        let argv = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
         LinterConfig {
-            linters: BTreeMap::from([
-                ("py".to_owned(), argv(&["ruff", "check", "{file}"])),
-                ("rs".to_owned(), argv(&["rustfmt", "--check", "{file}"])),
-            ]),
-            tools: argv(&[
-                "write_file",
-                "edit_file",
-                "create_file",
-                "Write",
-                "Edit",
-                "MultiEdit",
-            ]),
-            path_fields: argv(&["file_path", "path"]),
+            linters: BTreeMap::new(),
+            tools: Vec::new(),
+            path_fields: Vec::new(),
             timeout_ms: 10_000,
             max_output_bytes: 4000,
             workspace: None,
             priority: 10,
+            replace_defaults: Vec::new(),
         }
     }
 }
@@ -117,6 +174,7 @@ pub struct LinterModule {
 impl LinterModule {
     /// Checks `config`.
     pub fn new(config: LinterConfig) -> Result<Self, LinterConfigError> {
+        let config = config.resolved()?;
         if config.timeout_ms == 0 {
             return Err(LinterConfigError("`timeout_ms` must be at least 1".into()));
         }

@@ -26,24 +26,26 @@ pub(crate) struct Literals {
 }
 
 impl Literals {
-    /// The set of `literals` (empty ones are left out: they would match every text).
+    /// The set of `literals` (empty ones are left out: they would match every text; repeated
+    /// ones are kept once: rules may share a literal).
     pub(crate) fn new<I, L>(literals: I, ignore_case: bool) -> Self
     where
         I: IntoIterator<Item = L>,
         L: AsRef<[u8]>,
     {
-        let literals: Vec<Box<[u8]>> = literals
-            .into_iter()
-            .filter(|literal| !literal.as_ref().is_empty())
-            .map(|literal| {
-                let literal = literal.as_ref();
-                if ignore_case {
-                    literal.to_ascii_lowercase().into_boxed_slice()
-                } else {
-                    literal.into()
-                }
-            })
-            .collect();
+        let mut unique: Vec<Box<[u8]>> = Vec::new();
+        for literal in literals {
+            let literal = literal.as_ref();
+            let literal: Box<[u8]> = if ignore_case {
+                literal.to_ascii_lowercase().into_boxed_slice()
+            } else {
+                literal.into()
+            };
+            if !literal.is_empty() && !unique.contains(&literal) {
+                unique.push(literal);
+            }
+        }
+        let literals = unique;
         let mut by_first: Box<[Vec<u16>; 256]> = Box::new(std::array::from_fn(|_| Vec::new()));
         for (index, literal) in literals.iter().enumerate() {
             let index = u16::try_from(index).unwrap_or(u16::MAX);
@@ -136,6 +138,12 @@ mod tests {
         let literals = Literals::new(["abc"], false);
         assert!(literals.is_match(b"xxabc"));
         assert!(!literals.is_match(b"xxab"));
+        let repeated = Literals::new(["@", "AKIA", "@", "akia"], true);
+        assert_eq!(
+            repeated.literals.len(),
+            2,
+            "a literal two rules share is kept once"
+        );
         let none = Literals::new(Vec::<&str>::new(), true);
         assert!(!none.is_match(b"anything"));
     }

@@ -15,7 +15,8 @@
 //! Lines are written as the emit happens (no buffer to lose on a crash); a failed write is
 //! reported through `tracing` and counted ([`LoggingModule::write_errors`]).
 //!
-//! Config keys (unknown keys are an error naming the key):
+//! Config keys (unknown keys are an error naming the key). As in every standard module, a list
+//! with built-in entries is **added to** them unless `replace_defaults` names it.
 //!
 //! | key | default | meaning |
 //! |---|---|---|
@@ -25,7 +26,8 @@
 //! | `max_bytes` | `10485760` (10 MiB) | rotate before the file grows past this; `null` never |
 //! | `keep` | `3` | rotated files kept |
 //! | `redact` | `true` | redact secrets in the data |
-//! | `secret_keys` | none | more field names whose values are redacted whole |
+//! | `secret_keys` | the redaction module's (`api_key`, `password`, `token`, `authorization`, ...) | field names whose values are redacted whole; given ones are added |
+//! | `replace_defaults` | none | `[secret_keys]` leaves the built-in keys out, so that the list given is the whole list; another name is an error |
 //!
 //! ```
 //! use hooks_core::{HookModule, HookRegistry};
@@ -55,6 +57,7 @@ use hooks_core::{EmitResult, HookRegistry, timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::defaults::BuiltInLists;
 use crate::redaction::{RedactionConfig, RedactionModule};
 
 /// Which events are written.
@@ -84,8 +87,17 @@ pub struct LoggingConfig {
     pub keep: usize,
     /// Redact secrets in the data.
     pub redact: bool,
-    /// More field names whose values are redacted whole.
+    /// Field names whose values are redacted whole, besides the redaction module's built-in
+    /// ones.
     pub secret_keys: Vec<String>,
+    /// The lists whose built-in entries are left out, so that the list given is the whole
+    /// list: any of [`LoggingConfig::LISTS`].
+    pub replace_defaults: Vec<String>,
+}
+
+impl LoggingConfig {
+    /// The lists that have built-in entries, which `replace_defaults` may name.
+    pub const LISTS: &[&str] = &["secret_keys"];
 }
 
 impl Default for LoggingConfig {
@@ -98,6 +110,7 @@ impl Default for LoggingConfig {
             keep: 3,
             redact: true,
             secret_keys: Vec::new(),
+            replace_defaults: Vec::new(),
         }
     }
 }
@@ -171,14 +184,18 @@ impl LoggingModule {
                     .map_err(|error| LoggingConfigError(format!("`events`: {error}")))
             })
             .collect::<Result<_, _>>()?;
+        // The lists are checked even when nothing is redacted: a misspelt name is a mistake
+        // either way.
+        BuiltInLists::new(&config.replace_defaults, LoggingConfig::LISTS)
+            .map_err(LoggingConfigError)?;
         let redaction = if config.redact {
-            let mut redaction = RedactionConfig {
+            let redaction = RedactionConfig {
                 emails: false,
+                secret_keys: config.secret_keys.clone(),
+                // The redaction module's lists of the same names.
+                replace_defaults: config.replace_defaults.clone(),
                 ..RedactionConfig::default()
             };
-            redaction
-                .secret_keys
-                .extend(config.secret_keys.iter().cloned());
             Some(RedactionModule::new(redaction).map_err(|e| LoggingConfigError(e.to_string()))?)
         } else {
             None

@@ -2,19 +2,24 @@
 //! personal data in event data, via modify, and says how many it replaced.
 //!
 //! Built-in patterns cover API keys of the common formats (OpenAI, Anthropic, AWS, GitHub,
-//! Slack, Google, Stripe), bearer tokens, private key blocks, JSON Web Tokens and email
-//! addresses; fields named like secrets (`api_key`, `password`, `authorization`, ...) are
-//! replaced whole. Nothing is copied when nothing matches.
+//! Slack, Google, Stripe), bearer tokens, private key blocks, JSON Web Tokens, the passwords in
+//! URLs (`postgres://admin:[REDACTED:url_password]@db/prod`, any scheme; the user and host
+//! stay) and email addresses; fields named like secrets (`api_key`, `password`,
+//! `authorization`, ...) are replaced whole. Nothing is copied when nothing matches.
 //!
-//! Config keys (unknown keys are an error naming the key):
+//! Config keys (unknown keys are an error naming the key). A list with built-in entries is
+//! **added to** them: `secret_keys: [session_cookie]` redacts that field besides `password` and
+//! the others. To drop a list's built-in entries, name the list in `replace_defaults`; the list
+//! given is then the whole list.
 //!
-//! | key | default | meaning |
+//! | key | built in | meaning |
 //! |---|---|---|
-//! | `events` | `provider:request`, `tool:post`, `prompt:submit` | where to redact |
-//! | `builtin` | `true` | use the built-in patterns |
+//! | `events` | `provider:request`, `tool:post`, `prompt:submit` | where to redact; given ones are added |
+//! | `secret_keys` | `api_key`, `apikey`, `password`, `passwd`, `secret`, `token`, `access_token`, `refresh_token`, `authorization`, `private_key`, `client_secret` | field names whose values are replaced whole (any case, `-` or `_`); given ones are added |
+//! | `replace_defaults` | none | the lists above whose built-in entries are left out, e.g. `[secret_keys]`; another name is an error listing them |
+//! | `patterns` | none | extra `{name, regex}` rules, used with the built-in patterns |
+//! | `builtin` | `true` | use the built-in patterns (`false` leaves only `patterns` and emails) |
 //! | `emails` | `true` | redact email addresses |
-//! | `patterns` | none | extra `{name, regex}` rules |
-//! | `secret_keys` | `api_key`, `apikey`, `password`, `passwd`, `secret`, `token`, `access_token`, `refresh_token`, `authorization`, `private_key`, `client_secret` | field names whose values are replaced whole (any case, `-` or `_`) |
 //! | `priority` | `-50` | after safety, before most hooks |
 //!
 //! ```
@@ -29,6 +34,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use crate::defaults::{BuiltInLists, strings};
 use crate::literals::Literals;
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
@@ -47,10 +53,15 @@ pub struct Pattern {
 }
 
 /// The redaction module's configuration.
+///
+/// `events` and `secret_keys` hold what is added to the built-in lists: the default
+/// configuration's lists are empty, and the built-in entries come from the module.
+/// `replace_defaults` names the lists whose built-in entries are left out;
+/// [`RedactionConfig::with_built_in_lists`] writes them out, to start a replacement from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RedactionConfig {
-    /// The events to redact.
+    /// The events to redact, besides `provider:request`, `tool:post` and `prompt:submit`.
     pub events: Vec<String>,
     /// Use the built-in patterns.
     pub builtin: bool,
@@ -58,37 +69,70 @@ pub struct RedactionConfig {
     pub emails: bool,
     /// Extra patterns.
     pub patterns: Vec<Pattern>,
-    /// Field names whose values are replaced whole.
+    /// Field names whose values are replaced whole, besides the built-in ones.
     pub secret_keys: Vec<String>,
     /// The handlers' priority.
     pub priority: i32,
+    /// The lists whose built-in entries are left out, so that the list given is the whole
+    /// list: any of [`RedactionConfig::LISTS`].
+    pub replace_defaults: Vec<String>,
+}
+
+const EVENTS: &[&str] = &["provider:request", "tool:post", "prompt:submit"];
+
+const SECRET_KEYS: &[&str] = &[
+    "api_key",
+    "apikey",
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "access_token",
+    "refresh_token",
+    "authorization",
+    "private_key",
+    "client_secret",
+];
+
+impl RedactionConfig {
+    /// The lists that have built-in entries, which `replace_defaults` may name.
+    pub const LISTS: &[&str] = &["events", "secret_keys"];
+
+    /// The default configuration with every built-in list written out in its field and named
+    /// in `replace_defaults`: the same module as the default one, and where to start from to
+    /// take a built-in entry out.
+    pub fn with_built_in_lists() -> Self {
+        RedactionConfig {
+            events: strings(EVENTS),
+            secret_keys: strings(SECRET_KEYS),
+            replace_defaults: strings(Self::LISTS),
+            ..RedactionConfig::default()
+        }
+    }
+
+    /// The configuration with the built-in entries merged into its lists, as the module uses it.
+    fn resolved(&self) -> Result<RedactionConfig, RedactionConfigError> {
+        let lists =
+            BuiltInLists::new(&self.replace_defaults, Self::LISTS).map_err(RedactionConfigError)?;
+        Ok(RedactionConfig {
+            events: lists.merge("events", strings(EVENTS), &self.events),
+            secret_keys: lists.merge("secret_keys", strings(SECRET_KEYS), &self.secret_keys),
+            replace_defaults: strings(Self::LISTS),
+            ..self.clone()
+        })
+    }
 }
 
 impl Default for RedactionConfig {
     fn default() -> Self {
         RedactionConfig {
-            events: ["provider:request", "tool:post", "prompt:submit"]
-                .map(String::from)
-                .to_vec(),
+            events: Vec::new(),
             builtin: true,
             emails: true,
             patterns: Vec::new(),
-            secret_keys: [
-                "api_key",
-                "apikey",
-                "password",
-                "passwd",
-                "secret",
-                "token",
-                "access_token",
-                "refresh_token",
-                "authorization",
-                "private_key",
-                "client_secret",
-            ]
-            .map(String::from)
-            .to_vec(),
+            secret_keys: Vec::new(),
             priority: -50,
+            replace_defaults: Vec::new(),
         }
     }
 }
@@ -99,58 +143,80 @@ struct Builtin {
     regex: &'static str,
     /// The prefilter: a text holding none of these (in any ASCII case) cannot match.
     literals: &'static [&'static str],
+    /// What a match becomes, when it keeps part of itself; otherwise `[REDACTED:name]`.
+    replacement: Option<&'static str>,
 }
 
 const BUILTIN: &[Builtin] = &[
+    // `scheme://user:password@host`: the password goes, the user and host stay. It may hold
+    // `@` (written unescaped, as people do), so it runs to the last `@` before the host; it
+    // stops at what ends a URL's authority or a quoted string. Gated by `@`, rarer in code and
+    // logs than `://` (a text with a URL and no `@` pays nothing) and the emails' own literal.
+    Builtin {
+        name: "url_password",
+        regex: r#"(?i)(?P<user>\b[a-z][a-z0-9+.-]*://[^\s:/?#@"'<>`]*:)[^\s/?#"'<>`]+@"#,
+        literals: &["@"],
+        replacement: Some("${user}[REDACTED:url_password]@"),
+    },
     Builtin {
         name: "private_key",
         regex: r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
         literals: &["PRIVATE KEY-----"],
+        replacement: None,
     },
     Builtin {
         name: "anthropic_key",
         regex: r"sk-ant-[A-Za-z0-9_-]{16,}",
         literals: &["sk-ant-"],
+        replacement: None,
     },
     Builtin {
         name: "openai_key",
         regex: r"sk-(?:proj-|live-|svcacct-)?[A-Za-z0-9_-]{16,}",
         literals: &["sk-"],
+        replacement: None,
     },
     Builtin {
         name: "stripe_key",
         regex: r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}",
         literals: &["_live_", "_test_"],
+        replacement: None,
     },
     Builtin {
         name: "aws_access_key",
         regex: r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
         literals: &["AKIA", "ASIA"],
+        replacement: None,
     },
     Builtin {
         name: "github_token",
         regex: r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})",
         literals: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        replacement: None,
     },
     Builtin {
         name: "slack_token",
         regex: r"\bxox[abposr]-[A-Za-z0-9-]{10,}",
         literals: &["xox"],
+        replacement: None,
     },
     Builtin {
         name: "google_api_key",
         regex: r"\bAIza[0-9A-Za-z_-]{35}",
         literals: &["AIza"],
+        replacement: None,
     },
     Builtin {
         name: "jwt",
         regex: r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
         literals: &["eyJ"],
+        replacement: None,
     },
     Builtin {
         name: "bearer_token",
         regex: r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{8,}=*",
         literals: &["bearer"],
+        replacement: None,
     },
 ];
 
@@ -158,6 +224,7 @@ const EMAIL: Builtin = Builtin {
     name: "email",
     regex: r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b",
     literals: &["@"],
+    replacement: None,
 };
 
 /// A configuration that cannot be used.
@@ -202,6 +269,7 @@ fn normalise_key(key: &str) -> String {
 impl RedactionModule {
     /// Compiles `config`; every pattern and event is checked now.
     pub fn new(config: RedactionConfig) -> Result<Self, RedactionConfigError> {
+        let config = config.resolved()?;
         for event in &config.events {
             hooks_core::events::canonicalize(event)
                 .map_err(|error| RedactionConfigError(format!("`events`: {error}")))?;
@@ -215,7 +283,12 @@ impl RedactionModule {
         }
         let mut sources: Vec<(String, String)> = builtins
             .iter()
-            .map(|b| (b.regex.to_owned(), format!("[REDACTED:{}]", b.name)))
+            .map(|b| {
+                let replacement = b
+                    .replacement
+                    .map_or_else(|| format!("[REDACTED:{}]", b.name), str::to_owned);
+                (b.regex.to_owned(), replacement)
+            })
             .collect();
         // Configured patterns are checked now (they are few); the set is compiled when needed.
         for pattern in &config.patterns {
@@ -225,9 +298,10 @@ impl RedactionModule {
                     pattern.name
                 ))
             })?;
+            // `$` in a name is the name's, not a reference to a group.
             sources.push((
                 pattern.regex.clone(),
-                format!("[REDACTED:{}]", pattern.name),
+                format!("[REDACTED:{}]", pattern.name.replace('$', "$$")),
             ));
         }
         // With configured patterns every text is a candidate, and the set is compiled now so
@@ -425,6 +499,7 @@ mod tests {
     #[test]
     fn every_secret_a_pattern_finds_holds_one_of_its_literals() {
         let samples = [
+            "DATABASE_URL=postgresql+psycopg2://admin:hunter2@db/prod",
             "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----",
             "sk-ant-api03-AbCdEfGhIjKlMnOpQr",
             "sk-proj-AbCdEfGhIjKlMnOpQrSt",
@@ -465,6 +540,12 @@ mod tests {
         let redaction =
             RedactionModule::new(RedactionConfig::default()).unwrap_or_else(|e| panic!("{e}"));
         assert!(redaction.redact_text("cargo test --workspace").is_none());
+        // A URL without `@` holds no credentials: the prefilter answers for it too.
+        assert!(
+            redaction
+                .redact_text("fetched https://docs.rs/regex/ and http://localhost:8080/health")
+                .is_none()
+        );
         assert!(redaction.redactor.compiled.get().is_none());
         assert!(
             redaction

@@ -11,12 +11,14 @@
 //! every event is a new process, the list one event set is shown at the next. Nothing is
 //! injected while the list is empty.
 //!
-//! Config keys (unknown keys are an error naming the key):
+//! Config keys (unknown keys are an error naming the key). As in every standard module, a list
+//! with built-in entries is **added to** them unless `replace_defaults` names it.
 //!
 //! | key | default | meaning |
 //! |---|---|---|
 //! | `title` | `Current todos` | the first line of the reminder |
-//! | `events` | `provider:request` | when to remind |
+//! | `events` | `provider:request` | when to remind; given ones are added |
+//! | `replace_defaults` | none | `[events]` leaves `provider:request` out, so that the events given are the whole list; another name is an error |
 //! | `items` | none | the list to start from |
 //! | `file` | none | a todo file read at every event, its items after `items` (a file that cannot be read adds nothing) |
 //! | `todo_tool` | none | a tool whose `todos` input (a list of texts, or of objects with `content` and `status`) replaces the session's list after it runs; completed items are left out |
@@ -37,6 +39,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::defaults::{BuiltInLists, strings};
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::state::{SessionState, StateError, StateStore};
@@ -50,7 +53,7 @@ use serde_json::Value;
 pub struct ReminderConfig {
     /// The first line of the reminder.
     pub title: String,
-    /// When to remind.
+    /// When to remind, besides `provider:request`.
     pub events: Vec<String>,
     /// The list to start from.
     pub items: Vec<String>,
@@ -62,18 +65,50 @@ pub struct ReminderConfig {
     pub max_items: usize,
     /// The handler's priority.
     pub priority: i32,
+    /// The lists whose built-in entries are left out, so that the list given is the whole
+    /// list: any of [`ReminderConfig::LISTS`].
+    pub replace_defaults: Vec<String>,
+}
+
+const EVENTS: &[&str] = &["provider:request"];
+
+impl ReminderConfig {
+    /// The lists that have built-in entries, which `replace_defaults` may name.
+    pub const LISTS: &[&str] = &["events"];
+
+    /// The default configuration with every built-in list written out in its field and named
+    /// in `replace_defaults`: the same module as the default one.
+    pub fn with_built_in_lists() -> Self {
+        ReminderConfig {
+            events: strings(EVENTS),
+            replace_defaults: strings(Self::LISTS),
+            ..ReminderConfig::default()
+        }
+    }
+
+    /// The configuration with the built-in entries merged into its lists, as the module uses it.
+    fn resolved(&self) -> Result<ReminderConfig, ReminderConfigError> {
+        let lists =
+            BuiltInLists::new(&self.replace_defaults, Self::LISTS).map_err(ReminderConfigError)?;
+        Ok(ReminderConfig {
+            events: lists.merge("events", strings(EVENTS), &self.events),
+            replace_defaults: strings(Self::LISTS),
+            ..self.clone()
+        })
+    }
 }
 
 impl Default for ReminderConfig {
     fn default() -> Self {
         ReminderConfig {
             title: "Current todos".to_owned(),
-            events: vec!["provider:request".to_owned()],
+            events: Vec::new(),
             items: Vec::new(),
             file: None,
             todo_tool: None,
             max_items: 20,
             priority: 100,
+            replace_defaults: Vec::new(),
         }
     }
 }
@@ -98,6 +133,7 @@ pub struct ReminderModule {
 impl ReminderModule {
     /// Checks `config`; the list starts empty.
     pub fn new(config: ReminderConfig) -> Result<Self, ReminderConfigError> {
+        let config = config.resolved()?;
         for event in &config.events {
             hooks_core::events::canonicalize(event)
                 .map_err(|error| ReminderConfigError(format!("`events`: {error}")))?;

@@ -198,7 +198,7 @@ fn config_errors_name_the_key() {
             .to_string()
             .contains("`timeout_ms`")
     );
-    let defaults = LinterConfig::default();
+    let defaults = LinterConfig::with_built_in_lists();
     assert_eq!(defaults.linters["py"], ["ruff", "check", "{file}"]);
     assert_eq!(defaults.linters["rs"], ["rustfmt", "--check", "{file}"]);
 }

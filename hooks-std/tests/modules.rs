@@ -88,6 +88,67 @@ fn clean_data_is_left_alone() {
 }
 
 #[test]
+fn passwords_in_urls_are_redacted_whatever_the_scheme() {
+    let redaction = redaction();
+    for (text, clean) in [
+        (
+            "postgres://admin:hunter2@db/prod",
+            "postgres://admin:[REDACTED:url_password]@db/prod",
+        ),
+        (
+            "git clone https://ci-bot:ghx-9f8e7d6c@git.example.net/team/app.git",
+            "git clone https://ci-bot:[REDACTED:url_password]@git.example.net/team/app.git",
+        ),
+        (
+            "MYSQL=mysql://root:s3cret!@127.0.0.1:3306/shop",
+            "MYSQL=mysql://root:[REDACTED:url_password]@127.0.0.1:3306/shop",
+        ),
+        (
+            "redis://:r3d1s-pass@cache:6379/0",
+            "redis://:[REDACTED:url_password]@cache:6379/0",
+        ),
+        (
+            "AMQP_URL=\"amqp://guest:guest@rabbit.local:5672/vhost\"",
+            "AMQP_URL=\"amqp://guest:[REDACTED:url_password]@rabbit.local:5672/vhost\"",
+        ),
+        // A password holding an unescaped `@` goes whole, up to the host.
+        (
+            "postgresql+psycopg2://app:p@ss@db.internal/app",
+            "postgresql+psycopg2://app:[REDACTED:url_password]@db.internal/app",
+        ),
+        (
+            "jdbc:mysql://u:pw@h/db?ssl=true and mongodb+srv://u2:pw2@cluster0.example.net",
+            "jdbc:mysql://u:[REDACTED:url_password]@h/db?ssl=true and mongodb+srv://u2:[REDACTED:url_password]@cluster0.example.net",
+        ),
+    ] {
+        let (redacted, _) = redaction
+            .redact_text(text)
+            .unwrap_or_else(|| panic!("nothing redacted in {text}"));
+        assert_eq!(redacted, clean);
+    }
+    let (_, count) = redaction
+        .redact_text("postgres://admin:hunter2@db.internal:5432/prod")
+        .unwrap();
+    assert_eq!(count, 1, "the password is one secret, not an email too");
+
+    // URLs without a password, and emails under their own switch, are not URL credentials.
+    let no_emails = RedactionModule::new(RedactionConfig {
+        emails: false,
+        ..RedactionConfig::default()
+    })
+    .unwrap();
+    for plain in [
+        "see https://docs.rs/regex/latest/regex/ and http://localhost:8080/health",
+        "https://example.com/search?q=a:b@c",
+        "ssh://git@github.com/team/app.git",
+        "ask ada@example.com or https://host:8443/path",
+        "time 12:30 at user@host",
+    ] {
+        assert_eq!(no_emails.redact_text(plain), None, "{plain}");
+    }
+}
+
+#[test]
 fn redaction_config_rules_and_errors() {
     let config: RedactionConfig = serde_json::from_value(json!({
         "emails": false,

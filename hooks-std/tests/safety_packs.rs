@@ -10,11 +10,13 @@ use serde_json::json;
 
 const WORKSPACE: &str = "/srv/project";
 
+/// The module with exactly `packs` switched on.
 fn module(packs: &[&str], policy: RmPolicy) -> SafetyModule {
     let config = SafetyConfig {
         workspace: Some(WORKSPACE.into()),
         home: Some("/home/dev".into()),
         packs: packs.iter().map(|p| (*p).to_owned()).collect(),
+        replace_defaults: vec!["packs".into()],
         rm_policy: policy,
         ..SafetyConfig::default()
     };
@@ -816,6 +818,20 @@ fn packs_config_rejects_unknown_names_and_accepts_groups() {
     assert_eq!(
         without_git.check(&json!({"command": "git reset --hard"})),
         None
+    );
+    // A pack named without `replace_defaults` is switched on besides the default ones.
+    let added: SafetyConfig =
+        serde_json::from_value(json!({"workspace": WORKSPACE, "packs": ["database"]})).unwrap();
+    let added = SafetyModule::new(added).unwrap();
+    assert!(
+        added
+            .check(&json!({"command": "psql -c 'drop database shop'"}))
+            .is_some()
+    );
+    assert!(
+        added
+            .check(&json!({"command": "git reset --hard"}))
+            .is_some_and(|denial| denial.starts_with("[git:reset-hard]"))
     );
     let unknown_key = serde_json::from_value::<SafetyConfig>(json!({"pack": ["git"]})).unwrap_err();
     assert!(unknown_key.to_string().contains("unknown field `pack`"));

@@ -83,6 +83,8 @@ pub fn std_modules(scratch: &Path) -> Vec<Result<ModuleUnderTest, Finding>> {
     ];
     let linter = LinterModule::new(LinterConfig {
         linters: [("rs".to_owned(), todo_linter.map(String::from).to_vec())].into(),
+        // Only this linter: the built-in ones would need `ruff` and `rustfmt` installed.
+        replace_defaults: vec!["linters".to_owned()],
         workspace: Some(scratch.to_path_buf()),
         ..LinterConfig::default()
     });

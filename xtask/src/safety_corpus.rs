@@ -169,9 +169,11 @@ fn measure(
     for case in cases {
         let packs = packs_for(case);
         if !modules.contains_key(&packs) {
+            // Exactly these packs: `--packs` may leave the default ones out.
             let config = SafetyConfig {
                 workspace: Some(workspace.to_path_buf()),
                 packs: packs.clone(),
+                replace_defaults: vec!["packs".to_owned()],
                 ..SafetyConfig::default()
             };
             let module =

@@ -7,21 +7,25 @@
 //! substitutions, `;`, `&&`, `|`), and any `path`-like field as a file path (normalised, `..`
 //! and symbolic links resolved). A field of the wrong type fails closed: it is denied.
 //!
-//! Config keys (all optional; unknown keys are an error naming the key):
+//! Config keys (all optional; unknown keys are an error naming the key). A list with built-in
+//! entries is **added to** them: `protected_files: ["**/secrets.toml"]` protects that file
+//! besides `.env` and keys. To drop a list's built-in entries, name the list in
+//! `replace_defaults`; the list given is then the whole list.
 //!
-//! | key | default | meaning |
+//! | key | built in | meaning |
 //! |---|---|---|
-//! | `command_fields` | `command`, `cmd`, `script` | tool-input fields read as shell commands |
-//! | `path_fields` | `file_path`, `path`, `filename`, `notebook_path`, `target`, `destination` | tool-input fields read as paths |
-//! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch |
-//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers | secrets no tool may read or write |
-//! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files` |
+//! | `command_fields` | `command`, `cmd`, `script` | tool-input fields read as shell commands; given ones are added |
+//! | `path_fields` | `file_path`, `path`, `filename`, `notebook_path`, `target`, `destination` | tool-input fields read as paths; given ones are added |
+//! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch; given ones are added |
+//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers | secrets no tool may read or write; given ones are added |
+//! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files`; given ones are added |
+//! | `packs` | `default` | the rule packs switched on: names, groups (`database`), `default`, `all`; given ones are added; an unknown name is an error listing the valid ones |
+//! | `replace_defaults` | none | the lists above whose built-in entries are left out, e.g. `[allowed_files]`; another name is an error listing them |
 //! | `blocked_commands` | none | extra rules: `{pattern, reason}`, a regex over `program args...` |
 //! | `workspace` | the current directory | the project root; relative paths start there |
 //! | `home` | `$HOME` | what `~` means |
 //! | `confine_to_workspace` | `true` | deny file tools outside the workspace |
 //! | `priority` | `-100` | runs before most hooks |
-//! | `packs` | `[default]` | the rule packs switched on: names, groups (`database`), `default`, `all`; an unknown name is an error listing the valid ones |
 //! | `rm_policy` | `workspace` | where recursive deletion is allowed: `workspace` (inside the project and temporary directories) or `temp_only` (`rm -rf` only under `/tmp`, `/var/tmp`, `$TMPDIR`) |
 //!
 //! Every denial names the rule that fired, `[pack:rule]`, then what to do instead; the
@@ -66,6 +70,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::defaults::{BuiltInLists, strings};
 use commands::{CommandRules, UserRule};
 use packs::builtin as rules;
 pub use packs::{Denial, Severity};
@@ -107,18 +112,38 @@ pub struct BlockedCommand {
 }
 
 /// The safety module's configuration.
+///
+/// The lists with built-in entries (`command_fields`, `path_fields`, `blocked_paths`,
+/// `protected_files`, `allowed_files`, `packs`) hold what is added to them: the default
+/// configuration's lists are empty, and the built-in entries come from the module.
+/// `replace_defaults` names the lists whose built-in entries are left out;
+/// [`SafetyConfig::with_built_in_lists`] writes them out, to start a replacement from.
+///
+/// ```
+/// use hooks_std::safety::{SafetyConfig, SafetyModule};
+/// use serde_json::json;
+///
+/// // `.env` stays protected: the list is added to the built-in one.
+/// let config: SafetyConfig = serde_json::from_value(json!({
+///     "workspace": "/srv/app",
+///     "protected_files": ["**/secrets.toml"]
+/// })).unwrap();
+/// let safety = SafetyModule::new(config).unwrap();
+/// assert!(safety.check(&json!({"file_path": "config/secrets.toml"})).is_some());
+/// assert!(safety.check(&json!({"file_path": ".env"})).is_some());
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SafetyConfig {
-    /// Tool-input fields read as shell command lines.
+    /// Tool-input fields read as shell command lines, besides `command`, `cmd` and `script`.
     pub command_fields: Vec<String>,
-    /// Tool-input fields read as file paths.
+    /// Tool-input fields read as file paths, besides the built-in ones.
     pub path_fields: Vec<String>,
-    /// Globs of system paths no tool may touch.
+    /// Globs of system paths no tool may touch, besides the built-in system directories.
     pub blocked_paths: Vec<String>,
-    /// Globs of secret files no tool may read or write.
+    /// Globs of secret files no tool may read or write, besides the built-in ones.
     pub protected_files: Vec<String>,
-    /// Globs of exceptions to `protected_files`.
+    /// Globs of exceptions to `protected_files`, besides the built-in example files.
     pub allowed_files: Vec<String>,
     /// Extra command rules.
     pub blocked_commands: Vec<BlockedCommand>,
@@ -130,84 +155,169 @@ pub struct SafetyConfig {
     pub confine_to_workspace: bool,
     /// The handler's priority.
     pub priority: i32,
-    /// The packs switched on: names, groups (`database`), `default` or `all`.
+    /// The packs switched on besides the default ones: names, groups (`database`), `default`
+    /// or `all`.
     pub packs: Vec<String>,
     /// Where recursive deletion is allowed.
     pub rm_policy: RmPolicy,
+    /// The lists whose built-in entries are left out, so that the list given is the whole
+    /// list: any of [`SafetyConfig::LISTS`].
+    pub replace_defaults: Vec<String>,
 }
 
-fn strings(list: &[&str]) -> Vec<String> {
-    list.iter().map(|s| (*s).to_owned()).collect()
+const COMMAND_FIELDS: &[&str] = &["command", "cmd", "script"];
+
+const PATH_FIELDS: &[&str] = &[
+    "file_path",
+    "path",
+    "filename",
+    "notebook_path",
+    "target",
+    "destination",
+];
+
+/// The system directories blocked with everything below them.
+const SYSTEM_DIRS: &[&str] = &[
+    "/etc",
+    "/sys",
+    "/proc",
+    "/boot",
+    "/root",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/usr/bin",
+    "/usr/sbin",
+    "/usr/lib",
+    "/var/lib",
+];
+
+const PROTECTED_FILES: &[&str] = &[
+    "**/.env",
+    "**/.env.*",
+    "**/*.pem",
+    "**/*.key",
+    "**/*.p12",
+    "**/*.pfx",
+    "**/id_rsa*",
+    "**/id_dsa*",
+    "**/id_ecdsa*",
+    "**/id_ed25519*",
+    "**/.ssh/**",
+    "**/.aws/credentials",
+    "**/.netrc",
+    "**/.npmrc",
+    "**/.pgpass",
+    "**/.docker/config.json",
+    "**/.git-credentials",
+    "**/.kube/config",
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/sudoers",
+    "/etc/sudoers.d/**",
+];
+
+const ALLOWED_FILES: &[&str] = &[
+    "**/.env.example",
+    "**/.env.sample",
+    "**/.env.template",
+    "**/*.pub",
+];
+
+const PACKS: &[&str] = &["default"];
+
+fn blocked_paths() -> Vec<String> {
+    SYSTEM_DIRS
+        .iter()
+        .flat_map(|dir| [(*dir).to_owned(), format!("{dir}/**")])
+        .collect()
+}
+
+impl SafetyConfig {
+    /// The lists that have built-in entries, which `replace_defaults` may name.
+    pub const LISTS: &[&str] = &[
+        "command_fields",
+        "path_fields",
+        "blocked_paths",
+        "protected_files",
+        "allowed_files",
+        "packs",
+    ];
+
+    /// The default configuration with every built-in list written out in its field and named
+    /// in `replace_defaults`: the same module as the default one, and where to start from to
+    /// take a built-in entry out.
+    ///
+    /// ```
+    /// use hooks_std::safety::{SafetyConfig, SafetyModule};
+    /// use serde_json::json;
+    ///
+    /// // Public keys protected too: `*.pub` taken out of the exceptions.
+    /// let mut config = SafetyConfig::with_built_in_lists();
+    /// config.allowed_files.retain(|glob| glob != "**/*.pub");
+    /// config.workspace = Some("/srv/app".into());
+    /// let safety = SafetyModule::new(config).unwrap();
+    /// assert!(safety.check(&json!({"file_path": "deploy/id_ed25519.pub"})).is_some());
+    /// assert!(safety.check(&json!({"file_path": ".env"})).is_some());
+    /// ```
+    pub fn with_built_in_lists() -> Self {
+        SafetyConfig {
+            command_fields: strings(COMMAND_FIELDS),
+            path_fields: strings(PATH_FIELDS),
+            blocked_paths: blocked_paths(),
+            protected_files: strings(PROTECTED_FILES),
+            allowed_files: strings(ALLOWED_FILES),
+            packs: strings(PACKS),
+            replace_defaults: strings(Self::LISTS),
+            ..SafetyConfig::default()
+        }
+    }
+
+    /// The configuration with the built-in entries merged into its lists, as the module uses it.
+    fn resolved(&self) -> Result<SafetyConfig, SafetyConfigError> {
+        let lists =
+            BuiltInLists::new(&self.replace_defaults, Self::LISTS).map_err(SafetyConfigError)?;
+        let merge = |list, built_in: Vec<String>, configured: &[String]| {
+            lists.merge(list, built_in, configured)
+        };
+        Ok(SafetyConfig {
+            command_fields: merge(
+                "command_fields",
+                strings(COMMAND_FIELDS),
+                &self.command_fields,
+            ),
+            path_fields: merge("path_fields", strings(PATH_FIELDS), &self.path_fields),
+            blocked_paths: merge("blocked_paths", blocked_paths(), &self.blocked_paths),
+            protected_files: merge(
+                "protected_files",
+                strings(PROTECTED_FILES),
+                &self.protected_files,
+            ),
+            allowed_files: merge("allowed_files", strings(ALLOWED_FILES), &self.allowed_files),
+            packs: merge("packs", strings(PACKS), &self.packs),
+            replace_defaults: strings(Self::LISTS),
+            ..self.clone()
+        })
+    }
 }
 
 impl Default for SafetyConfig {
     fn default() -> Self {
-        let system = [
-            "/etc",
-            "/sys",
-            "/proc",
-            "/boot",
-            "/root",
-            "/bin",
-            "/sbin",
-            "/lib",
-            "/usr/bin",
-            "/usr/sbin",
-            "/usr/lib",
-            "/var/lib",
-        ];
         SafetyConfig {
-            command_fields: strings(&["command", "cmd", "script"]),
-            path_fields: strings(&[
-                "file_path",
-                "path",
-                "filename",
-                "notebook_path",
-                "target",
-                "destination",
-            ]),
-            blocked_paths: system
-                .iter()
-                .flat_map(|dir| [(*dir).to_owned(), format!("{dir}/**")])
-                .collect(),
-            protected_files: strings(&[
-                "**/.env",
-                "**/.env.*",
-                "**/*.pem",
-                "**/*.key",
-                "**/*.p12",
-                "**/*.pfx",
-                "**/id_rsa*",
-                "**/id_dsa*",
-                "**/id_ecdsa*",
-                "**/id_ed25519*",
-                "**/.ssh/**",
-                "**/.aws/credentials",
-                "**/.netrc",
-                "**/.npmrc",
-                "**/.pgpass",
-                "**/.docker/config.json",
-                "**/.git-credentials",
-                "**/.kube/config",
-                "/etc/shadow",
-                "/etc/shadow-",
-                "/etc/gshadow",
-                "/etc/sudoers",
-                "/etc/sudoers.d/**",
-            ]),
-            allowed_files: strings(&[
-                "**/.env.example",
-                "**/.env.sample",
-                "**/.env.template",
-                "**/*.pub",
-            ]),
+            command_fields: Vec::new(),
+            path_fields: Vec::new(),
+            blocked_paths: Vec::new(),
+            protected_files: Vec::new(),
+            allowed_files: Vec::new(),
             blocked_commands: Vec::new(),
             workspace: None,
             home: None,
             confine_to_workspace: true,
             priority: -100,
-            packs: strings(&["default"]),
+            packs: Vec::new(),
             rm_policy: RmPolicy::Workspace,
+            replace_defaults: Vec::new(),
         }
     }
 }
@@ -247,22 +357,32 @@ impl SafetyModule {
             .home
             .clone()
             .or_else(|| std::env::var_os("HOME").map(PathBuf::from));
-        let defaults = SafetyConfig::default();
-        fn globs<'a>(patterns: &'a [String], default: &[String]) -> Globs<'a> {
-            Globs {
-                patterns,
-                built_in: patterns == default,
-            }
-        }
+        // Only the configured globs need checking now: the built-in ones compile (a test
+        // says so), and are compiled at their first match.
+        let lists = BuiltInLists::new(&config.replace_defaults, SafetyConfig::LISTS)
+            .map_err(SafetyConfigError)?;
+        let built_in_blocked = lists.kept("blocked_paths", blocked_paths());
+        let built_in_protected = lists.kept("protected_files", strings(PROTECTED_FILES));
+        let built_in_allowed = lists.kept("allowed_files", strings(ALLOWED_FILES));
         let paths = PathRules::new(
-            globs(&config.blocked_paths, &defaults.blocked_paths),
-            globs(&config.protected_files, &defaults.protected_files),
-            globs(&config.allowed_files, &defaults.allowed_files),
+            Globs {
+                built_in: &built_in_blocked,
+                configured: &config.blocked_paths,
+            },
+            Globs {
+                built_in: &built_in_protected,
+                configured: &config.protected_files,
+            },
+            Globs {
+                built_in: &built_in_allowed,
+                configured: &config.allowed_files,
+            },
             workspace,
             home,
             config.confine_to_workspace,
         )
         .map_err(SafetyConfigError)?;
+        let config = config.resolved()?;
         let user_rules = config
             .blocked_commands
             .iter()

@@ -61,14 +61,27 @@ fn globs(field: &str, patterns: &[String]) -> Result<Vec<Glob>, String> {
         .collect()
 }
 
-/// A list of path globs as configured.
+/// A list of path globs: the module's built-in entries and the configured ones.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Globs<'a> {
-    /// The patterns.
-    pub(crate) patterns: &'a [String],
-    /// Whether they are the built-in list, whose globs the tests compile: only a configured
-    /// list needs checking when the rules are made.
-    pub(crate) built_in: bool,
+    /// The built-in patterns (unless the configuration replaces them), which the tests compile:
+    /// they need no check when the rules are made.
+    pub(crate) built_in: &'a [String],
+    /// The configured patterns, checked when the rules are made.
+    pub(crate) configured: &'a [String],
+}
+
+impl Globs<'_> {
+    /// Every pattern, each once.
+    fn patterns(&self) -> Vec<String> {
+        let mut patterns = self.built_in.to_vec();
+        for pattern in self.configured {
+            if !patterns.contains(pattern) {
+                patterns.push(pattern.clone());
+            }
+        }
+        patterns
+    }
 }
 
 /// A glob set compiled at its first match. Building the matchers costs more than everything
@@ -84,12 +97,10 @@ struct LazyGlobSet {
 
 impl LazyGlobSet {
     fn new(field: &'static str, list: Globs<'_>) -> Result<Self, String> {
-        if !list.built_in {
-            globs(field, list.patterns)?;
-        }
+        globs(field, list.configured)?;
         Ok(LazyGlobSet {
             field,
-            patterns: list.patterns.to_vec(),
+            patterns: list.patterns(),
             set: OnceLock::new(),
         })
     }
@@ -122,7 +133,7 @@ impl PathRules {
         home: Option<PathBuf>,
         confine: bool,
     ) -> Result<Self, String> {
-        let protected_hints = literal_hints(protected.patterns);
+        let protected_hints = literal_hints(&protected.patterns());
         let home_hinted = match (&protected_hints, &home) {
             (None, _) => true,
             (Some(hints), Some(home)) => hints.is_match(home.as_os_str().as_encoded_bytes()),
@@ -351,9 +362,9 @@ mod tests {
             .iter()
             .map(|p| (*p).to_owned())
             .collect();
-        let list = |patterns| Globs {
-            patterns,
-            built_in: false,
+        let list = |configured| Globs {
+            built_in: &[],
+            configured,
         };
         let rules = PathRules::new(
             list(&[]),
@@ -378,12 +389,13 @@ mod tests {
 
     #[test]
     fn the_built_in_lists_compile_so_they_need_no_check_at_start() {
-        let defaults = crate::safety::SafetyConfig::default();
+        let defaults = crate::safety::SafetyConfig::with_built_in_lists();
         for (field, list) in [
             ("blocked_paths", &defaults.blocked_paths),
             ("protected_files", &defaults.protected_files),
             ("allowed_files", &defaults.allowed_files),
         ] {
+            assert!(!list.is_empty(), "{field}");
             let globs = globs(field, list).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(globs.len(), list.len());
         }
@@ -394,16 +406,16 @@ mod tests {
         // Only a built-in list skips the check at start; were one broken, it blocks.
         let broken = vec!["**/[unclosed".to_owned()];
         let list = Globs {
-            patterns: &broken,
-            built_in: true,
+            built_in: &broken,
+            configured: &[],
         };
         let rules = PathRules::new(list, list, list, "/srv/ws".into(), None, true)
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(rules.is_system(Path::new("/srv/ws/src/main.rs")));
         assert!(rules.is_secret(Path::new("/srv/ws/src/main.rs")));
         let checked = Globs {
-            patterns: &broken,
-            built_in: false,
+            built_in: &[],
+            configured: &broken,
         };
         let error = PathRules::new(checked, checked, checked, "/srv/ws".into(), None, true)
             .err()
