@@ -8,6 +8,7 @@ use hooks_core::HookModule;
 use hooks_std::approval::{ApprovalConfig, ApprovalModule};
 use hooks_std::linter::{LinterConfig, LinterModule};
 use hooks_std::logging::{LoggingConfig, LoggingModule};
+use hooks_std::prompt_gate::{PromptGateConfig, PromptGateModule, PromptGateRule};
 use hooks_std::redaction::{RedactionConfig, RedactionModule};
 use hooks_std::reminder::{ReminderConfig, ReminderModule};
 use hooks_std::safety::{SafetyConfig, SafetyModule};
@@ -88,6 +89,16 @@ pub fn std_modules(scratch: &Path) -> Vec<Result<ModuleUnderTest, Finding>> {
         workspace: Some(scratch.to_path_buf()),
         ..LinterConfig::default()
     });
+    // The rule of its docs: a migration is written only once a prompt asked for one.
+    let prompt_gate = PromptGateModule::new(PromptGateConfig {
+        rules: vec![PromptGateRule {
+            name: "migrations".to_owned(),
+            paths: vec!["**/migrations/**".to_owned()],
+            prompt: "(?i)\\bmigration".to_owned(),
+            message: None,
+        }],
+        ..PromptGateConfig::default()
+    });
     vec![
         safety
             .map(ModuleUnderTest::new)
@@ -107,6 +118,9 @@ pub fn std_modules(scratch: &Path) -> Vec<Result<ModuleUnderTest, Finding>> {
         linter
             .map(|linter| ModuleUnderTest::new(linter).budget(SPAWNING_BUDGET))
             .map_err(|e| rejected("linter", &e)),
+        prompt_gate
+            .map(ModuleUnderTest::new)
+            .map_err(|e| rejected("prompt_gate", &e)),
     ]
 }
 

@@ -243,3 +243,17 @@ fn main_takes_the_advertised_flags_and_answers_with_exit_codes() {
     assert_eq!(validation().main(["--verbose"]), ExitCode::from(2));
     assert_eq!(validation().main(["--help"]), ExitCode::SUCCESS);
 }
+
+#[test]
+fn every_standard_module_of_the_catalog_passes_the_suite() {
+    let workspace = Workspace::new("std");
+    let report = Validation::new(workspace.root())
+        .only([Part::Behaviour])
+        .run();
+    assert!(report.passed(), "{report}");
+    let checked: Vec<&str> = report.findings.iter().map(|f| f.subject.as_str()).collect();
+    // The suite covers every module a hooks file can mount by name.
+    for name in ModuleCatalog::standard().names() {
+        assert!(checked.contains(&name), "{name} is not checked: {report}");
+    }
+}
