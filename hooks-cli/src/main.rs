@@ -367,7 +367,10 @@ fn check(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for file in files {
         // A WebAssembly component the file names must load and satisfy its world.
-        match load_file(file).and_then(|config| config.check_components().map(|()| config)) {
+        match load_file(file).and_then(|config| {
+            config.check_runnable()?;
+            config.check_components().map(|()| config)
+        }) {
             Ok(config) => {
                 println!("{}: ok ({})", file.display(), config.summary());
                 if let Some(warning) = gemini_warning(file) {

@@ -171,6 +171,41 @@ impl HooksConfig {
         }
     }
 
+    /// Checks that this build can run every entry: an `http` or `llm` entry in a build without
+    /// that feature is a problem located at its entry, naming the feature. A program that runs
+    /// the file with this build (`hooks check`) calls this, so that the file fails its check
+    /// rather than its first event; a checker for another build (`cargo xtask validate`) does
+    /// not.
+    pub fn check_runnable(&self) -> Result<(), ConfigErrors> {
+        self.check_runnable_by(BUILT)
+    }
+
+    fn check_runnable_by(&self, features: Features) -> Result<(), ConfigErrors> {
+        let errors: Vec<ConfigError> = self
+            .entries
+            .iter()
+            .filter_map(|entry| {
+                let feature = missing_feature(&entry.hook, features)?;
+                // WebAssembly entries are reported by `check_components`, with more to say.
+                (feature != "wasm").then(|| ConfigError {
+                    file: self.file.clone(),
+                    line: entry.line,
+                    column: 1,
+                    message: format!(
+                        "the hook `{}` is a `{feature}` hook, and this build cannot run those \
+                         (it was built without the `{feature}` feature)",
+                        entry.name
+                    ),
+                })
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigErrors(errors))
+        }
+    }
+
     /// The components of the WebAssembly entries, in file order, each loaded and checked
     /// before anything is mounted.
     #[cfg(feature = "wasm")]
@@ -303,6 +338,37 @@ mod tests {
             on_failure: OnFailure::Warn,
             cache: None,
         })
+    }
+
+    #[test]
+    fn a_check_for_this_build_locates_each_entry_it_cannot_run() {
+        let config = crate::load_str(
+            "hooks:\n  PreToolUse:\n    - type: http\n      url: http://127.0.0.1:1/\n  \
+             prompt:submit:\n    - type: command\n      command: \"true\"\n",
+            std::path::Path::new("hooks.yaml"),
+            std::path::Path::new("/"),
+        )
+        .unwrap();
+        let without_http = Features {
+            http: false,
+            llm: true,
+            wasm: true,
+        };
+        let errors = config.check_runnable_by(without_http).unwrap_err().0;
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].line, 3);
+        assert!(
+            errors[0]
+                .message
+                .contains("built without the `http` feature"),
+            "{errors:?}"
+        );
+        let everything = Features {
+            http: true,
+            llm: true,
+            wasm: true,
+        };
+        assert!(config.check_runnable_by(everything).is_ok());
     }
 
     #[test]
