@@ -29,12 +29,12 @@ pub fn of(project: &Path) -> Trust {
         return Trust::Trusted("GEMINI_CLI_TRUST_WORKSPACE=true".to_owned());
     }
     let home = std::env::var_os("HOME").map(PathBuf::from);
-    if let Some(home) = &home {
-        if folder_trust_is_off(&home.join(".gemini/settings.json")) {
-            return Trust::Trusted(
-                "`security.folderTrust.enabled` is false in ~/.gemini/settings.json".to_owned(),
-            );
-        }
+    if let Some(home) = &home
+        && folder_trust_is_off(&home.join(".gemini/settings.json"))
+    {
+        return Trust::Trusted(
+            "`security.folderTrust.enabled` is false in ~/.gemini/settings.json".to_owned(),
+        );
     }
     let file = match std::env::var_os("GEMINI_CLI_TRUSTED_FOLDERS_PATH") {
         Some(file) => PathBuf::from(file),

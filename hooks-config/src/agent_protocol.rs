@@ -152,10 +152,10 @@ pub fn event_named(name: &str) -> Result<String, EventNameError> {
     };
     let agents = [&CLAUDE, &GEMINI];
     for protocol in agents {
-        if protocol.events.iter().any(|(theirs, _)| *theirs == name) {
-            if let Ok(event) = protocol.canonical_event(name) {
-                return Ok(event);
-            }
+        if protocol.events.iter().any(|(theirs, _)| *theirs == name)
+            && let Ok(event) = protocol.canonical_event(name)
+        {
+            return Ok(event);
         }
     }
     match error {

@@ -37,14 +37,13 @@ impl AnswerCache {
     pub fn put(&self, key: String, answer: HookResult) {
         let mut answers = self.answers.lock().unwrap_or_else(|p| p.into_inner());
         answers.retain(|_, (at, _)| at.elapsed() < self.ttl);
-        if answers.len() >= self.capacity {
-            if let Some(oldest) = answers
+        if answers.len() >= self.capacity
+            && let Some(oldest) = answers
                 .iter()
                 .min_by_key(|(_, (at, _))| *at)
                 .map(|(k, _)| k.clone())
-            {
-                answers.remove(&oldest);
-            }
+        {
+            answers.remove(&oldest);
         }
         answers.insert(key, (Instant::now(), answer));
     }

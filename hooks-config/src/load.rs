@@ -533,17 +533,16 @@ impl Loader<'_> {
         };
         let base_url = self.url(mapping, "base_url", context, Some(default_base));
         let api_key_env = self.string(mapping, "api_key_env", context);
-        if let Some(variable) = &api_key_env {
-            if variable.is_empty()
+        if let Some(variable) = &api_key_env
+            && (variable.is_empty()
                 || !variable
                     .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_')
-            {
-                let span = *mapping
-                    .get_node("api_key_env")
-                    .map_or(mapping.span(), Node::span);
-                self.error(&span, format!("`api_key_env` names an environment variable (letters, digits, `_`), not `{variable}`"));
-            }
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        {
+            let span = *mapping
+                .get_node("api_key_env")
+                .map_or(mapping.span(), Node::span);
+            self.error(&span, format!("`api_key_env` names an environment variable (letters, digits, `_`), not `{variable}`"));
         }
         let max_tokens = self.positive(mapping, "max_tokens", context, 256, 100_000);
         let ttl = self.positive(mapping, "cache_ttl_secs", context, 300, 86_400);

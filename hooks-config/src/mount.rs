@@ -77,10 +77,10 @@ struct Configured {
 
 impl Hook for Configured {
     async fn handle(&self, _event: &str, data: &Value) -> HookResult {
-        if let Some(matcher) = &self.entry.matcher {
-            if !matcher.matches(&self.entry.event, data) {
-                return HookResult::cont();
-            }
+        if let Some(matcher) = &self.entry.matcher
+            && !matcher.matches(&self.entry.event, data)
+        {
+            return HookResult::cont();
         }
         let (entry, site) = (&self.entry, &self.site);
         #[cfg(feature = "wasm")]

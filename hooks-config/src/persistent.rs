@@ -78,11 +78,11 @@ impl PersistentProcess {
         line.push('\n');
         // One request at a time: the protocol has no other way to pair answers with requests.
         let mut slot = self.running.lock().await;
-        if let Some(running) = slot.as_mut() {
-            if let Some(why) = running.unusable() {
-                tracing::warn!(command = %self.command, "a persistent hook {why}; restarting it");
-                *slot = None;
-            }
+        if let Some(running) = slot.as_mut()
+            && let Some(why) = running.unusable()
+        {
+            tracing::warn!(command = %self.command, "a persistent hook {why}; restarting it");
+            *slot = None;
         }
         let running = match slot.as_mut() {
             Some(running) => running,

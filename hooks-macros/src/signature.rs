@@ -69,10 +69,10 @@ fn parameters(signature: &Signature, errors: &mut Errors) -> Shape {
             FnArg::Receiver(_) => None,
         })
         .collect();
-    if let [single] = types[..] {
-        if let Some(view) = view_type(single) {
-            return Shape::View { view };
-        }
+    if let [single] = types[..]
+        && let Some(view) = view_type(single)
+    {
+        return Shape::View { view };
     }
     let views = types
         .iter()

@@ -68,13 +68,13 @@ pub(crate) fn validate(args: &Args, shape: &Shape, errors: &mut Errors) -> HookA
         }
     }
     let mut name = None;
-    if let Some(Arg { value, .. }) = &args.name {
-        if let Some(given) = string(value, "name", errors) {
-            if given.value().trim().is_empty() {
-                errors.push(given.span(), "`name` must not be empty");
-            } else {
-                name = Some(given);
-            }
+    if let Some(Arg { value, .. }) = &args.name
+        && let Some(given) = string(value, "name", errors)
+    {
+        if given.value().trim().is_empty() {
+            errors.push(given.span(), "`name` must not be empty");
+        } else {
+            name = Some(given);
         }
     }
     let mut timeout_ms = None;

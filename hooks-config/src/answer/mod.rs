@@ -59,12 +59,12 @@ pub(crate) fn parse_line(
     }
     match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(mut answer)) => {
-            if let Some(echoed) = answer.remove(REQUEST_ID_FIELD) {
-                if echoed.as_u64() != Some(id) {
-                    return Err(format!(
-                        "answered request {echoed} when request {id} was asked"
-                    ));
-                }
+            if let Some(echoed) = answer.remove(REQUEST_ID_FIELD)
+                && echoed.as_u64() != Some(id)
+            {
+                return Err(format!(
+                    "answered request {echoed} when request {id} was asked"
+                ));
             }
             parse_object(answer, event, data)
         }
