@@ -98,6 +98,11 @@ impl WasmRuntime {
             .max_tables_per_module(TABLES_PER_COMPONENT)
             .total_tables(total(TABLES_PER_COMPONENT)?)
             .table_elements(TABLE_ELEMENTS)
+            // Stacks are for async calls, which are off; the default of a thousand costs a
+            // thousand `mprotect`s of their guard pages when the runtime starts, most of a
+            // `hooks claude` process's time. (`async` is on in wasmtime for wasmtime-wasi
+            // anyway; it is named in Cargo.toml so that this setting exists.)
+            .total_stacks(0)
             .linear_memory_keep_resident(MEMORY_KEEP_RESIDENT)
             .table_keep_resident(TABLE_KEEP_RESIDENT);
         let mut config = Config::new();
