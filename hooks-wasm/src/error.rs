@@ -61,6 +61,15 @@ pub enum CallFailure {
     /// The answer cannot be read as a hook result.
     #[error("answered something that is not a hook result: {0}")]
     Unreadable(String),
+    /// Every slot of the runtime stayed taken by other calls for as long as this call's
+    /// timeout, so it did not run.
+    #[error("did not run: all {slots} slots stayed busy for {} ms", .waited.as_millis())]
+    Busy {
+        /// The runtime's slots.
+        slots: u32,
+        /// How long it waited.
+        waited: Duration,
+    },
     /// The call could not be made (a granted directory missing, the call's thread lost).
     #[error("could not be called: {0}")]
     Setup(String),

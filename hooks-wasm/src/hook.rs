@@ -228,6 +228,9 @@ impl WasmHook {
         let Template::Hooks(pre) = &self.inner.template else {
             return Ok(Vec::new());
         };
+        // Declared before the store, so dropped after it: the store's instance goes back to
+        // the pool before the slot is given up.
+        let _slot = self.slot()?;
         let (mut store, output) = self.store()?;
         let outcome = match pre.instantiate(&mut store) {
             Ok(guest) => guest
@@ -240,6 +243,15 @@ impl WasmHook {
         outcome
     }
 
+    /// A slot of the runtime's pool, waiting for one at most the call's timeout.
+    fn slot(&self) -> Result<crate::runtime::Slot<'_>, CallFailure> {
+        let wait = self.inner.limits.timeout;
+        self.inner.runtime.slot(wait).ok_or(CallFailure::Busy {
+            slots: self.inner.runtime.slots(),
+            waited: wait,
+        })
+    }
+
     fn store(
         &self,
     ) -> Result<(Store<State>, wasmtime_wasi::p2::pipe::MemoryOutputPipe), CallFailure> {
@@ -249,6 +261,7 @@ impl WasmHook {
 
     /// The answer to `event` with data given as JSON text.
     fn call_text(&self, event: &str, data: &str) -> Result<HookResult, CallFailure> {
+        let _slot = self.slot()?;
         let (mut store, output) = self.store()?;
         let answer = match &self.inner.template {
             Template::Hooks(pre) => match pre.instantiate(&mut store) {

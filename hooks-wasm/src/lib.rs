@@ -44,7 +44,10 @@
 //! A component is compiled once, and the machine code kept on disk ([`ComponentCache`]) so
 //! that the next process loads it instead of compiling. Its exports are looked up once, in an
 //! instantiation template; each call instantiates afresh from it (no state carried from one
-//! event to the next) in a store of its own.
+//! event to the next) in a store of its own, its instance taken from a pool of slots reserved
+//! when the runtime starts ([`WasmRuntime::with_slots`]): a slot freed keeps its mappings, so
+//! a call costs no `mmap`/`munmap`. A call past the slots waits for one (at most its timeout;
+//! then [`CallFailure::Busy`]).
 //!
 //! ```no_run
 //! use hooks_wasm::{Abi, Grants, Limits, WasmHook, WasmRuntime};
@@ -74,4 +77,4 @@ pub use error::{CallFailure, LoadError};
 pub use hook::{Abi, WasmHook};
 pub use limits::{DEFAULT_MEMORY_BYTES, DEFAULT_TIMEOUT, Grants, Limits};
 pub use module::WasmModule;
-pub use runtime::{RuntimeError, WasmRuntime};
+pub use runtime::{DEFAULT_SLOTS, RuntimeError, WasmRuntime};

@@ -1,18 +1,48 @@
 //! The engine components run on: compiled with Cranelift, interrupted by an epoch that a
 //! background thread advances every millisecond (a call's deadline is a number of ticks), with
-//! WASI linked and nothing granted, and compiled components cached on disk.
+//! WASI linked and nothing granted, instances taken from a pool of slots reserved once, and
+//! compiled components cached on disk.
+//!
+//! # Why a pool
+//!
+//! Each call instantiates afresh. Without a pool, that maps a new linear memory (a 4 GiB
+//! reservation and its guard), copies in its data and unmaps it all at the end: most of a
+//! trivial call's time went into those system calls. The pooling allocator reserves the
+//! slots once; a slot freed keeps its mapping (and its component's data image), and only the
+//! pages the call touched are reset. The per-call memory limit is still the store's limiter;
+//! the pool only bounds how many calls run at once, and a call past that waits for a slot.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use wasmtime::component::{Component, Linker};
-use wasmtime::{Config, Engine};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 use crate::cache::{Compiled, ComponentCache};
 use crate::sandbox::State;
 
 /// How often the epoch advances: the granularity of deadlines.
 pub(crate) const TICK: Duration = Duration::from_millis(1);
+
+/// How many calls may run at once on a runtime by default (each holds one slot of the pool).
+pub const DEFAULT_SLOTS: u32 = 32;
+
+/// What one component may hold, in core instances, memories and tables; a component past these
+/// is refused when loaded. Those of the usual toolchains hold a handful of instances, one
+/// memory and one or two tables.
+const CORE_INSTANCES_PER_COMPONENT: u32 = 64;
+const MEMORIES_PER_COMPONENT: u32 = 2;
+const TABLES_PER_COMPONENT: u32 = 4;
+
+/// The most elements a table may hold (its slot's size).
+pub(crate) const TABLE_ELEMENTS: usize = 1 << 20;
+
+/// The bytes of a freed memory slot zeroed in place rather than handed back to the kernel: the
+/// next call then finds those pages mapped instead of faulting them in again.
+const MEMORY_KEEP_RESIDENT: usize = 64 << 10;
+
+/// The bytes of a freed table slot zeroed in place, for the same reason.
+const TABLE_KEEP_RESIDENT: usize = 16 << 10;
 
 /// An engine, a linker and a cache, shared by every hook loaded with it. Cloning is cheap.
 #[derive(Clone)]
@@ -24,6 +54,7 @@ struct Inner {
     engine: Engine,
     linker: Linker<State>,
     cache: Option<ComponentCache>,
+    slots: Slots,
 }
 
 impl std::fmt::Debug for WasmRuntime {
@@ -40,14 +71,47 @@ impl std::fmt::Debug for WasmRuntime {
 pub struct RuntimeError(String);
 
 impl WasmRuntime {
-    /// A runtime caching compiled components in `cache` (`None`: compile in every process).
+    /// A runtime caching compiled components in `cache` (`None`: compile in every process),
+    /// running at most [`DEFAULT_SLOTS`] calls at once.
     pub fn new(cache: Option<ComponentCache>) -> Result<Self, RuntimeError> {
+        Self::with_slots(cache, DEFAULT_SLOTS)
+    }
+
+    /// A runtime running at most `slots` calls at once (at least one): a call past them waits
+    /// for one to end, for at most its own timeout. Each slot reserves address space (about
+    /// 4 GiB per memory, none of it committed) when the runtime starts.
+    pub fn with_slots(cache: Option<ComponentCache>, slots: u32) -> Result<Self, RuntimeError> {
+        let slots = slots.max(1);
+        let total = |per_component: u32| {
+            slots.checked_mul(per_component).ok_or_else(|| {
+                RuntimeError(format!("{slots} slots are more than the pool can count"))
+            })
+        };
+        let mut pool = PoolingAllocationConfig::new();
+        pool.total_component_instances(slots)
+            .max_core_instances_per_component(CORE_INSTANCES_PER_COMPONENT)
+            .total_core_instances(total(CORE_INSTANCES_PER_COMPONENT)?)
+            .max_memories_per_component(MEMORIES_PER_COMPONENT)
+            .max_memories_per_module(MEMORIES_PER_COMPONENT)
+            .total_memories(total(MEMORIES_PER_COMPONENT)?)
+            .max_tables_per_component(TABLES_PER_COMPONENT)
+            .max_tables_per_module(TABLES_PER_COMPONENT)
+            .total_tables(total(TABLES_PER_COMPONENT)?)
+            .table_elements(TABLE_ELEMENTS)
+            // Stacks are for async calls, which are off; the default of a thousand costs a
+            // thousand `mprotect`s of their guard pages when the runtime starts, most of a
+            // `hooks claude` process's time. (`async` is on in wasmtime for wasmtime-wasi
+            // anyway; it is named in Cargo.toml so that this setting exists.)
+            .total_stacks(0)
+            .linear_memory_keep_resident(MEMORY_KEEP_RESIDENT)
+            .table_keep_resident(TABLE_KEEP_RESIDENT);
         let mut config = Config::new();
         config
             .wasm_component_model(true)
             .epoch_interruption(true)
             // Limits come from the store's limiter; a guest never waits on the host.
-            .async_support(false);
+            .async_support(false)
+            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         let engine = Engine::new(&config).map_err(|error| RuntimeError(error.to_string()))?;
         let mut linker = Linker::new(&engine);
         // Components from the usual toolchains import WASI even when they use none of it; it
@@ -60,6 +124,7 @@ impl WasmRuntime {
                 engine,
                 linker,
                 cache,
+                slots: Slots::new(slots),
             }),
         })
     }
@@ -89,12 +154,73 @@ impl WasmRuntime {
         &self.inner.linker
     }
 
+    /// How many calls may run at once.
+    pub fn slots(&self) -> u32 {
+        self.inner.slots.total
+    }
+
+    /// A slot for one call, waiting at most `wait` for one to free; `None` if none did.
+    pub(crate) fn slot(&self, wait: Duration) -> Option<Slot<'_>> {
+        self.inner.slots.take(wait)
+    }
+
     /// `bytes` compiled, from the cache when it holds them.
     pub(crate) fn compile(&self, bytes: &[u8]) -> wasmtime::Result<(Component, Compiled)> {
         match &self.inner.cache {
             Some(cache) => cache.load_or_compile(&self.inner.engine, bytes),
             None => Ok((Component::new(&self.inner.engine, bytes)?, Compiled::Now)),
         }
+    }
+}
+
+/// The pool's slots, counted here so that a call past them waits instead of failing in the
+/// allocator.
+struct Slots {
+    total: u32,
+    busy: Mutex<u32>,
+    freed: Condvar,
+}
+
+/// One slot, held for one call and given back when dropped.
+pub(crate) struct Slot<'a> {
+    slots: &'a Slots,
+}
+
+impl Slots {
+    fn new(total: u32) -> Self {
+        Slots {
+            total,
+            busy: Mutex::new(0),
+            freed: Condvar::new(),
+        }
+    }
+
+    fn take(&self, wait: Duration) -> Option<Slot<'_>> {
+        // The count stays right even if a holder panicked: it is only ever changed here and
+        // in `Slot::drop`, both complete under the lock.
+        let busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
+        let (mut busy, _) = self
+            .freed
+            .wait_timeout_while(busy, wait, |busy| *busy >= self.total)
+            .unwrap_or_else(PoisonError::into_inner);
+        if *busy >= self.total {
+            return None;
+        }
+        *busy += 1;
+        Some(Slot { slots: self })
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        let mut busy = self
+            .slots
+            .busy
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        *busy = busy.saturating_sub(1);
+        drop(busy);
+        self.slots.freed.notify_one();
     }
 }
 

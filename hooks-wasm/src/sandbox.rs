@@ -6,7 +6,7 @@ use wasmtime_wasi::p2::{IoView, WasiCtx, WasiCtxBuilder, WasiView};
 use wasmtime_wasi::{DirPerms, FilePerms, ResourceTable};
 
 use crate::limits::{Grants, Limits};
-use crate::runtime::{TICK, WasmRuntime};
+use crate::runtime::{TABLE_ELEMENTS, TICK, WasmRuntime};
 
 /// How much a component may print in one call; the rest is refused to it.
 const OUTPUT_CAP: usize = 64 << 10;
@@ -14,9 +14,6 @@ const OUTPUT_CAP: usize = 64 << 10;
 /// The most tables, instances and memories an instance may create (a component from the
 /// usual toolchains has a handful).
 const COUNT_LIMIT: usize = 1_000;
-
-/// The most elements a table may hold.
-const TABLE_ELEMENTS: usize = 1 << 20;
 
 /// What a store holds: the WASI context, its resources and the limiter.
 pub(crate) struct State {
