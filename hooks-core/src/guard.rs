@@ -1,8 +1,10 @@
 //! Isolation of one handler call: a panic or a timeout becomes a [`FailureKind`], never a crash
 //! or a hang of the emit.
 //!
-//! The timer is armed only when the handler first returns `Pending`: most handlers answer on
-//! their first poll, and for them a call costs no timer registration at all.
+//! The guard borrows the call where the chain pinned it rather than owning it, so starting a
+//! call copies nothing but a pointer, and the timer is armed only when the handler first
+//! returns `Pending`: most handlers answer on their first poll, and for them a call costs one
+//! `catch_unwind` and no timer registration at all.
 
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -10,98 +12,100 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use pin_project_lite::pin_project;
-
 use crate::handler::{Answer, CallFuture};
 use crate::outcome::FailureKind;
 use crate::panic::panic_message;
 
-pin_project! {
-    /// A handler call with panic isolation and an optional timeout.
-    pub(crate) struct Guarded<'a> {
-        // Stored in place (see `CallFuture`), so it is pinned with the guard.
-        #[pin]
-        call: CallFuture<'a>,
-        timeout: Option<Duration>,
-        timer: Timer,
-    }
+/// A handler call with panic isolation and an optional timeout. `C` is a pinned pointer to
+/// the call: a `Pin<&mut CallFuture>` where the chain pinned it, or a `Pin<Box<..>>`.
+pub(crate) struct Guarded<C> {
+    call: C,
+    timeout: Option<Duration>,
+    /// Armed at the first `Pending`; `None` before, and when no Tokio timer can be started.
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// Whether arming the timer was tried (and failed): then the call waits without a deadline.
+    timer_unavailable: bool,
 }
 
-enum Timer {
-    Unarmed,
-    Armed(Pin<Box<tokio::time::Sleep>>),
-    /// No Tokio timer is available here; the call waits without a deadline.
-    Unavailable,
-}
-
-impl<'a> Guarded<'a> {
-    pub(crate) fn new(call: CallFuture<'a>, timeout: Option<Duration>) -> Self {
+impl<C: Future<Output = Answer> + Unpin> Guarded<C> {
+    #[inline]
+    pub(crate) fn new(call: C, timeout: Option<Duration>) -> Self {
         Guarded {
             call,
             timeout,
-            timer: Timer::Unarmed,
+            timer: None,
+            timer_unavailable: false,
         }
     }
 }
 
-impl Future for Guarded<'_> {
+impl<C: Future<Output = Answer> + Unpin> Future for Guarded<C> {
     type Output = Answer;
 
+    #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Answer> {
-        let this = self.project();
-        let call = this.call;
+        let this = self.get_mut();
+        let call = Pin::new(&mut this.call);
         match catch_unwind(AssertUnwindSafe(|| call.poll(cx))) {
-            Ok(Poll::Ready(answer)) => return Poll::Ready(answer),
+            Ok(Poll::Ready(answer)) => Poll::Ready(answer),
             Err(payload) => {
-                return Poll::Ready(Answer::Failed(FailureKind::Panic(panic_message(&*payload))));
+                Poll::Ready(Answer::Failed(FailureKind::Panic(panic_message(&*payload))))
             }
-            Ok(Poll::Pending) => {}
+            Ok(Poll::Pending) => this.poll_deadline(cx),
         }
-        let Some(timeout) = *this.timeout else {
+    }
+}
+
+impl<C> Guarded<C> {
+    /// The call is waiting: arms the deadline on the first wait, then checks it.
+    #[cold]
+    fn poll_deadline(&mut self, cx: &mut Context<'_>) -> Poll<Answer> {
+        let Some(timeout) = self.timeout else {
             return Poll::Pending;
         };
-        if let Timer::Unarmed = this.timer {
-            *this.timer = arm_timer(timeout);
+        if self.timer.is_none() && !self.timer_unavailable {
+            self.timer = arm_timer(timeout);
+            self.timer_unavailable = self.timer.is_none();
         }
-        match this.timer {
-            Timer::Armed(sleep) => match sleep.as_mut().poll(cx) {
+        match &mut self.timer {
+            Some(sleep) => match sleep.as_mut().poll(cx) {
                 Poll::Ready(()) => Poll::Ready(Answer::Failed(FailureKind::Timeout(timeout))),
                 Poll::Pending => Poll::Pending,
             },
-            Timer::Unarmed | Timer::Unavailable => Poll::Pending,
+            None => Poll::Pending,
         }
     }
 }
 
-/// Starts the deadline, or reports that this thread has no Tokio timer to start it with.
-fn arm_timer(timeout: Duration) -> Timer {
+/// Starts the deadline, or `None` when this thread has no Tokio timer to start it with.
+fn arm_timer(timeout: Duration) -> Option<Pin<Box<tokio::time::Sleep>>> {
     if tokio::runtime::Handle::try_current().is_err() {
         tracing::error!("hook handler timeouts need a Tokio runtime; waiting without a deadline");
-        return Timer::Unavailable;
+        return None;
     }
     // A runtime built without `enable_time` panics here; that must not take the emit down.
     match catch_unwind(|| Box::pin(tokio::time::sleep(timeout))) {
-        Ok(sleep) => Timer::Armed(sleep),
+        Ok(sleep) => Some(sleep),
         Err(_) => {
             tracing::error!(
                 "hook handler timeouts need the Tokio time driver (enable_time or enable_all); \
                  waiting without a deadline"
             );
-            Timer::Unavailable
+            None
         }
     }
 }
 
 /// Runs several guarded calls concurrently on the current task; resolves when all have.
 pub(crate) struct JoinAll<'a> {
-    /// Boxed so that each stays pinned while the list is built and polled.
-    calls: Vec<Option<Pin<Box<Guarded<'a>>>>>,
+    /// Each call boxed, so that it stays pinned while the list is built and polled.
+    calls: Vec<Option<Guarded<Pin<Box<CallFuture<'a>>>>>>,
     answers: Vec<Option<Answer>>,
 }
 
 impl<'a> JoinAll<'a> {
-    pub(crate) fn new(calls: impl IntoIterator<Item = Guarded<'a>>) -> Self {
-        let calls: Vec<_> = calls.into_iter().map(|call| Some(Box::pin(call))).collect();
+    pub(crate) fn new(calls: impl IntoIterator<Item = Guarded<Pin<Box<CallFuture<'a>>>>>) -> Self {
+        let calls: Vec<_> = calls.into_iter().map(Some).collect();
         let answers = calls.iter().map(|_| None).collect();
         JoinAll { calls, answers }
     }
@@ -115,7 +119,7 @@ impl Future for JoinAll<'_> {
         let mut pending = false;
         for (slot, answer) in this.calls.iter_mut().zip(this.answers.iter_mut()) {
             if let Some(call) = slot {
-                match call.as_mut().poll(cx) {
+                match Pin::new(call).poll(cx) {
                     Poll::Ready(result) => {
                         *answer = Some(result);
                         *slot = None;

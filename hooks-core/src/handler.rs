@@ -22,9 +22,9 @@ use std::sync::Arc;
 use serde_json::Value;
 use stackfuture::StackFuture;
 
-use crate::HookResult;
 use crate::error::BoxError;
 use crate::outcome::FailureKind;
+use crate::{HookAction, HookResult};
 
 /// A boxed, sendable future, as returned by [`Tool::call`](crate::Tool::call) and
 /// [`ApprovalProvider::ask`](crate::ApprovalProvider::ask).
@@ -117,12 +117,63 @@ pub(crate) enum Answer {
 }
 
 impl Answer {
+    #[inline(always)]
     pub(crate) fn from_output(output: impl IntoHookResult) -> Answer {
         match output.into_hook_result() {
-            Ok(result) if result.is_plain_continue() => Answer::Continue,
-            Ok(result) => Answer::Full(Box::new(result)),
+            Ok(result) => Answer::from_result(result),
             Err(error) => Answer::Failed(FailureKind::Error(error.into())),
         }
+    }
+
+    /// A plain `continue` (nothing to merge, show or inject) as the tag, anything else boxed.
+    #[inline(always)]
+    fn from_result(result: HookResult) -> Answer {
+        // Taken apart field by field, exhaustively (a new field must be placed here): once each
+        // field that owns memory is seen to be `None` the compiler drops nothing, so the
+        // `continue` a handler builds costs no drop glue and usually folds away entirely.
+        let HookResult {
+            action,
+            data,
+            reason,
+            context_injection,
+            context_injection_role,
+            ephemeral,
+            approval_prompt,
+            approval_options,
+            approval_timeout,
+            approval_default,
+            suppress_output,
+            user_message,
+            user_message_level,
+            append_to_last_tool_result,
+        } = result;
+        if action == HookAction::Continue
+            && data.is_none()
+            && reason.is_none()
+            && context_injection.is_none()
+            && user_message.is_none()
+            && !suppress_output
+            && approval_prompt.is_none()
+            && approval_options.is_none()
+        {
+            return Answer::Continue;
+        }
+        Answer::Full(Box::new(HookResult {
+            action,
+            data,
+            reason,
+            context_injection,
+            context_injection_role,
+            ephemeral,
+            approval_prompt,
+            approval_options,
+            approval_timeout,
+            approval_default,
+            suppress_output,
+            user_message,
+            user_message_level,
+            append_to_last_tool_result,
+        }))
     }
 }
 

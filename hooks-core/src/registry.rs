@@ -8,6 +8,7 @@
 use std::any::type_name;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
+use std::pin::pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
@@ -496,7 +497,7 @@ impl HookRegistry {
             .collect();
         let calls = live.iter().map(|entry| {
             Guarded::new(
-                entry.handler.erased_call(&route.event, &data),
+                Box::pin(entry.handler.erased_call(&route.event, &data)),
                 Some(timeout),
             )
         });
@@ -583,16 +584,15 @@ async fn run_chain(route: &Route, mut data: Value) -> EmitResult {
         if !entry.active.load(Ordering::Acquire) {
             continue;
         }
-        let call = entry.handler.erased_call(&route.event, &data);
-        let answer = if traced {
-            trace::handler(
-                &entry.name,
-                entry.priority,
-                Guarded::new(call, entry.timeout),
-            )
-            .await
-        } else {
-            Guarded::new(call, entry.timeout).await
+        let answer = {
+            // Pinned where it is made: the guard only borrows it, so the call is never moved.
+            let call = pin!(entry.handler.erased_call(&route.event, &data));
+            let call = Guarded::new(call, entry.timeout);
+            if traced {
+                trace::handler(&entry.name, entry.priority, call).await
+            } else {
+                call.await
+            }
         };
         match answer {
             Answer::Continue => {}

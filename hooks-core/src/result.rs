@@ -418,16 +418,6 @@ impl HookResult {
         self
     }
 
-    /// Whether the result only says "continue": nothing to merge, show or inject.
-    pub(crate) fn is_plain_continue(&self) -> bool {
-        self.action == HookAction::Continue
-            && self.data.is_none()
-            && self.reason.is_none()
-            && self.context_injection.is_none()
-            && self.user_message.is_none()
-            && !self.suppress_output
-    }
-
     /// The options to offer the user: those set, or [`DEFAULT_APPROVAL_OPTIONS`].
     pub fn effective_approval_options(&self) -> Vec<String> {
         match &self.approval_options {
