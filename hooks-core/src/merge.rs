@@ -27,9 +27,16 @@ pub(crate) enum Flow {
 /// The state of a chain between handlers.
 ///
 /// It allocates nothing and counts no reference until an answer has something to record, so a
-/// chain of plain `continue`s costs nothing here.
+/// chain of plain `continue`s costs nothing here; and it is two words until then, which keeps
+/// the emit's future small (every move of that future copies it).
 pub(crate) struct Merge<'e> {
     event: &'e Arc<str>,
+    record: Option<Box<Record>>,
+}
+
+/// What the answers of a chain left to merge.
+#[derive(Default)]
+struct Record {
     injections: Vec<Injection>,
     messages: Vec<UserMessage>,
     failures: Vec<HandlerFailure>,
@@ -43,21 +50,21 @@ impl<'e> Merge<'e> {
     pub(crate) fn new(event: &'e Arc<str>) -> Self {
         Merge {
             event,
-            injections: Vec::new(),
-            messages: Vec::new(),
-            failures: Vec::new(),
-            decision: None,
-            modifications: Vec::new(),
-            suppress_output: false,
+            record: None,
         }
+    }
+
+    fn record(&mut self) -> &mut Record {
+        self.record.get_or_insert_with(Box::default)
     }
 
     /// Records a handler that failed and was skipped.
     pub(crate) fn fail(&mut self, hook: &Arc<str>, kind: FailureKind) {
         log_failure(hook, self.event, &kind);
-        self.failures.push(HandlerFailure {
+        let event = Arc::clone(self.event);
+        self.record().failures.push(HandlerFailure {
             hook: Arc::clone(hook),
-            event: Arc::clone(self.event),
+            event,
             kind,
         });
     }
@@ -69,26 +76,28 @@ impl<'e> Merge<'e> {
         mut answer: Box<HookResult>,
         data: &mut Value,
     ) -> Flow {
-        self.suppress_output |= answer.suppress_output;
+        let event = self.event;
+        let record = self.record();
+        record.suppress_output |= answer.suppress_output;
         if let Some(text) = answer.user_message.take() {
-            self.messages.push(UserMessage {
+            record.messages.push(UserMessage {
                 text,
                 level: answer.user_message_level,
                 suppress_output: answer.suppress_output,
                 hook: Arc::clone(hook),
-                event: Arc::clone(self.event),
+                event: Arc::clone(event),
             });
         }
         // An injection is honoured whatever the action: text a hook wrote for the agent is
         // never dropped just because the hook also denied or modified.
         if let Some(text) = answer.context_injection.take() {
-            self.injections.push(Injection {
+            record.injections.push(Injection {
                 text,
                 role: answer.context_injection_role,
                 ephemeral: answer.ephemeral,
                 append_to_last_tool_result: answer.append_to_last_tool_result,
                 hook: Arc::clone(hook),
-                event: Arc::clone(self.event),
+                event: Arc::clone(event),
             });
         } else if answer.action == HookAction::InjectContext {
             self.fail(
@@ -97,28 +106,29 @@ impl<'e> Merge<'e> {
             );
         }
 
+        let record = self.record();
         match answer.action {
             HookAction::Deny => {
                 if let Some(replacement) = answer.data.take() {
                     *data = replacement;
                 }
-                self.decision = Some((answer, Arc::clone(hook)));
+                record.decision = Some((answer, Arc::clone(hook)));
                 return Flow::Stop;
             }
-            HookAction::AskUser => match &self.decision {
+            HookAction::AskUser => match &record.decision {
                 // Only a stronger answer replaces a decision: a later ask_user does not.
                 Some((first, by)) if first.action.strength() >= answer.action.strength() => {
                     tracing::debug!(
-                        hook = %hook, first = %by, event = %self.event,
+                        hook = %hook, first = %by, event = %event,
                         "a later ask_user is superseded by the first"
                     );
                 }
-                _ => self.decision = Some((answer, Arc::clone(hook))),
+                _ => record.decision = Some((answer, Arc::clone(hook))),
             },
             HookAction::Modify => match answer.data.take() {
                 Some(replacement) => {
                     *data = replacement;
-                    self.modifications.push(Modification {
+                    record.modifications.push(Modification {
                         reason: answer.reason.take(),
                         hook: Arc::clone(hook),
                     });
@@ -133,24 +143,21 @@ impl<'e> Merge<'e> {
         Flow::Continue
     }
 
-    /// Whether no answer left anything to merge: no decision, modification, injection, message,
-    /// failure or suppressed output.
-    fn is_untouched(&self) -> bool {
-        self.decision.is_none()
-            && self.modifications.is_empty()
-            && self.injections.is_empty()
-            && self.messages.is_empty()
-            && self.failures.is_empty()
-            && !self.suppress_output
-    }
-
     /// The merged result, carrying `data` as the final event data.
+    #[inline]
     pub(crate) fn finish(self, data: Value) -> EmitResult {
-        // Nothing to fold (every handler answered a plain continue): the merge below would
-        // build this very result field by field.
-        if self.is_untouched() {
-            return EmitResult::proceed(data);
+        match self.record {
+            // Nothing recorded (every handler answered a plain continue): the merge below
+            // would build this very result field by field.
+            None => EmitResult::proceed(data),
+            Some(record) => record.finish(data),
         }
+    }
+}
+
+impl Record {
+    #[cold]
+    fn finish(self, data: Value) -> EmitResult {
         let (mut result, decided_by) = match self.decision {
             Some((decided, hook)) => (*decided, Some(hook)),
             None => (HookResult::default(), None),

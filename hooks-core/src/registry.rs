@@ -432,7 +432,7 @@ impl HookRegistry {
     /// 8. With no handler the result is `continue` with `data` exactly as given.
     ///
     /// [`HookAction::strength`]: crate::HookAction::strength
-    pub async fn emit(&self, event: &str, data: Value) -> EmitResult {
+    pub async fn emit(&self, event: &str, mut data: Value) -> EmitResult {
         if !self.shared.may_listen(event) {
             return EmitResult::proceed(data);
         }
@@ -441,12 +441,15 @@ impl HookRegistry {
         let snapshot = self.shared.snapshot.load();
         let (outcome, heard_as) = match snapshot.routes.get(event) {
             Some(route) => {
-                let data = prepare(data, &snapshot.defaults);
+                prepare(&mut data, &snapshot.defaults);
                 let outcome = if trace::emits_traced() {
+                    // Boxed: the span and its wrapper stay out of the future every emit holds
+                    // (each move of it copies it), and a traced emit pays far more than one
+                    // allocation for its span anyway.
                     let span = trace::emit_span(&route.event, &data, route.entries.len());
-                    trace::emit(span, run_chain(route, data)).await
+                    Box::pin(trace::emit(span, run_chain(route, &mut data))).await
                 } else {
-                    run_chain(route, data).await
+                    run_chain(route, &mut data).await
                 };
                 (outcome, Some(&*route.event))
             }
@@ -479,7 +482,7 @@ impl HookRegistry {
     pub async fn emit_and_collect(
         &self,
         event: &str,
-        data: Value,
+        mut data: Value,
         timeout: Duration,
     ) -> Vec<Value> {
         if !self.shared.may_listen(event) {
@@ -489,7 +492,7 @@ impl HookRegistry {
         let Some(route) = snapshot.routes.get(event) else {
             return Vec::new();
         };
-        let data = prepare(data, &snapshot.defaults);
+        prepare(&mut data, &snapshot.defaults);
         let live: Vec<&Arc<Entry>> = route
             .entries
             .iter()
@@ -576,8 +579,12 @@ fn interest_bit(event: &str) -> u64 {
     1 << (hasher.finish() % 64)
 }
 
-/// Runs the handlers of `route` in order and folds their answers (the emit rules).
-async fn run_chain(route: &Route, mut data: Value) -> EmitResult {
+/// Runs the handlers of `route` in order on `data` and folds their answers (the emit rules);
+/// the final data is taken from `data` into the result.
+///
+/// `data` is borrowed from the emit rather than moved in, so that the emit's future holds the
+/// event data once, not twice.
+async fn run_chain(route: &Route, data: &mut Value) -> EmitResult {
     let mut merge = Merge::new(&route.event);
     let traced = trace::handlers_traced();
     for entry in route.entries.iter() {
@@ -586,10 +593,11 @@ async fn run_chain(route: &Route, mut data: Value) -> EmitResult {
         }
         let answer = {
             // Pinned where it is made: the guard only borrows it, so the call is never moved.
-            let call = pin!(entry.handler.erased_call(&route.event, &data));
+            let call = pin!(entry.handler.erased_call(&route.event, data));
             let call = Guarded::new(call, entry.timeout);
             if traced {
-                trace::handler(&entry.name, entry.priority, call).await
+                // Boxed for the reason the emit's span is.
+                Box::pin(trace::handler(&entry.name, entry.priority, call)).await
             } else {
                 call.await
             }
@@ -597,7 +605,7 @@ async fn run_chain(route: &Route, mut data: Value) -> EmitResult {
         match answer {
             Answer::Continue => {}
             Answer::Full(answer) => {
-                if merge.absorb(&entry.name, answer, &mut data) == Flow::Stop {
+                if merge.absorb(&entry.name, answer, data) == Flow::Stop {
                     break;
                 }
             }
@@ -607,26 +615,25 @@ async fn run_chain(route: &Route, mut data: Value) -> EmitResult {
                     entry.name
                 ));
                 merge.fail(&entry.name, failure);
-                if merge.absorb(&entry.name, Box::new(denial), &mut data) == Flow::Stop {
+                if merge.absorb(&entry.name, Box::new(denial), data) == Flow::Stop {
                     break;
                 }
             }
             Answer::Failed(failure) => merge.fail(&entry.name, failure),
         }
     }
-    merge.finish(data)
+    merge.finish(std::mem::take(data))
 }
 
 /// Adds the default fields and the timestamp the emitter did not set. `null` counts as an
 /// empty object; other non-object data is passed on as it is, with a warning.
-fn prepare(data: Value, defaults: &Map<String, Value>) -> Value {
-    let mut data = match data {
-        Value::Null => Value::Object(Map::new()),
-        other => other,
-    };
-    let Value::Object(fields) = &mut data else {
+fn prepare(data: &mut Value, defaults: &Map<String, Value>) {
+    if data.is_null() {
+        *data = Value::Object(Map::new());
+    }
+    let Value::Object(fields) = data else {
         tracing::warn!("event data is not a JSON object; default fields and timestamp not added");
-        return data;
+        return;
     };
     for (key, value) in defaults {
         if !fields.contains_key(key) {
@@ -637,7 +644,6 @@ fn prepare(data: Value, defaults: &Map<String, Value>) -> Value {
     fields
         .entry(TIMESTAMP_FIELD)
         .or_insert_with(|| Value::String(timestamp::now()));
-    data
 }
 
 fn build_snapshot(table: &Table) -> Snapshot {

@@ -110,6 +110,47 @@ async fn a_chain_of_plain_continues_is_a_plain_continue_with_the_prepared_data()
 }
 
 #[tokio::test]
+async fn a_continue_carrying_fields_that_mean_nothing_on_a_continue_changes_nothing() {
+    // Each of these answers is a `continue` with one field set that only another action reads:
+    // the chain must end exactly as a chain of bare continues does, with the data untouched.
+    let answers: Vec<fn() -> HookResult> = vec![
+        || HookResult::cont().with_reason("looked fine"),
+        || HookResult {
+            data: Some(json!({"tool_name": "rewritten"})),
+            ..HookResult::cont()
+        },
+        || HookResult {
+            approval_prompt: Some("really?".into()),
+            approval_options: Some(vec!["Yes".into(), "No".into()]),
+            ..HookResult::cont()
+        },
+    ];
+    for (i, answer) in answers.into_iter().enumerate() {
+        let registry = HookRegistry::new();
+        registry
+            .register(
+                "tool:pre",
+                move |_: &str, _: &Value| async move { answer() },
+                0,
+                "carrier",
+            )
+            .unwrap();
+        let outcome = registry
+            .emit("tool:pre", json!({"tool_name": "bash", "timestamp": "t"}))
+            .await;
+        assert_eq!(
+            outcome.result,
+            HookResult {
+                data: Some(json!({"tool_name": "bash", "timestamp": "t"})),
+                ..HookResult::default()
+            },
+            "answer {i}"
+        );
+        assert!(outcome.modifications.is_empty() && outcome.decided_by.is_none());
+    }
+}
+
+#[tokio::test]
 async fn an_answer_that_only_suppresses_output_or_only_speaks_to_the_user_is_not_lost() {
     let registry = HookRegistry::new();
     registry
