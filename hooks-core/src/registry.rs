@@ -439,26 +439,26 @@ impl HookRegistry {
         // A guard, not a clone of the `Arc`: the snapshot stays alive without touching its
         // reference count.
         let snapshot = self.shared.snapshot.load();
-        let (outcome, heard_as) = match snapshot.routes.get(event) {
-            Some(route) => {
-                prepare(&mut data, &snapshot.defaults);
-                let outcome = if trace::emits_traced() {
-                    // Boxed: the span and its wrapper stay out of the future every emit holds
-                    // (each move of it copies it), and a traced emit pays far more than one
-                    // allocation for its span anyway.
-                    let span = trace::emit_span(&route.event, &data, route.entries.len());
-                    Box::pin(trace::emit(span, run_chain(route, &mut data))).await
-                } else {
-                    run_chain(route, &mut data).await
-                };
-                (outcome, Some(&*route.event))
+        let Some(route) = snapshot.routes.get(event) else {
+            let outcome = EmitResult::proceed(data);
+            if !snapshot.observers.is_empty() {
+                let canonical = events::canonicalize(event).unwrap_or(event);
+                observer::notify(&snapshot.observers, canonical, &outcome);
             }
-            None => (EmitResult::proceed(data), None),
+            return outcome;
+        };
+        prepare(&mut data, &snapshot.defaults);
+        let outcome = if trace::emits_traced() {
+            // Boxed: the span and its wrapper stay out of the future every emit holds (each
+            // move of it copies it), and a traced emit pays far more than one allocation for
+            // its span anyway.
+            let span = trace::emit_span(&route.event, &data, route.entries.len());
+            Box::pin(trace::emit(span, run_chain(route, &mut data))).await
+        } else {
+            run_chain(route, &mut data).await
         };
         if !snapshot.observers.is_empty() {
-            let canonical =
-                heard_as.unwrap_or_else(|| events::canonicalize(event).unwrap_or(event));
-            observer::notify(&snapshot.observers, canonical, &outcome);
+            observer::notify(&snapshot.observers, &route.event, &outcome);
         }
         outcome
     }
