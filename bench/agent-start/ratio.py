@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Same-run comparison of `hooks claude` builds against the spawn floor (/bin/true).
 
-Usage: python3 bench/agent-start/ratio.py HOOKS_FILE BINARY [BINARY...]
+Usage: python3 bench/agent-start/ratio.py HOOKS_FILE BINARY[=FILE] [BINARY[=FILE]...]
 
-Each binary runs `claude --config HOOKS_FILE` on a Bash PreToolUse event as Claude Code sends it,
+Each binary runs `claude --config HOOKS_FILE` (or `--config FILE` where given, so that one binary
+can be measured on several files in one run) on a Bash PreToolUse event as Claude Code sends it,
 interleaved with /bin/true, 400 times each; prints the medians and their ratio to the floor.
 Run it from a scratch directory: the starter policy's logging writes .hooks/events.jsonl there.
 """
@@ -23,8 +24,9 @@ def main():
         sys.exit(__doc__)
     hooks_file, binaries = sys.argv[1], sys.argv[2:]
     commands = {"/bin/true": ["/bin/true"]}
-    for binary in binaries:
-        commands[binary] = [binary, "claude", "--config", hooks_file]
+    for spec in binaries:
+        binary, _, own_file = spec.partition("=")
+        commands[spec] = [binary, "claude", "--config", own_file or hooks_file]
     times = {name: [] for name in commands}
     for _ in range(RUNS):
         for name, command in commands.items():
