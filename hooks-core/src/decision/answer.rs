@@ -200,6 +200,9 @@ impl Decided {
         self
     }
 
+    // Inlined into the handler's call, so that a plain proceed folds into the `continue` tag
+    // there as a JSON handler's `HookResult::cont()` does.
+    #[inline]
     pub(crate) fn into_result(self) -> HookResult {
         let mut result = match self.verdict {
             Verdict::Proceed => HookResult::cont(),
@@ -278,12 +281,14 @@ macro_rules! decision {
         }
 
         impl From<$name> for $crate::HookResult {
+            #[inline]
             fn from(decision: $name) -> Self {
                 decision.0.into_result()
             }
         }
 
         impl $crate::IntoHookResult for $name {
+            #[inline]
             fn into_hook_result(self) -> Result<$crate::HookResult, $crate::BoxError> {
                 $crate::HookResult::from(self).into_hook_result()
             }

@@ -10,7 +10,7 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 use super::EventView;
-use crate::handler::{Answer, CallFuture, ErasedHook};
+use crate::handler::{Answer, Answered, CallFuture, ErasedHook};
 use crate::{
     EventNameError, Handler, HookHandle, HookOptions, HookRegistry, HookResult, IntoHookResult,
 };
@@ -52,15 +52,18 @@ where
     V: 'static,
 {
     fn call<'a>(&'a self, _event: &'a str, data: &'a Value) -> CallFuture<'a> {
-        let call = <F as ViewFn<'a, V>>::View::from_data(data).map(|view| self.function.call(view));
-        CallFuture::from_or_box(async move {
-            match call {
-                Ok(future) => Answer::from_output(future.await),
-                // The registry's usual failure path: logged and skipped, or a deny when the
-                // handler fails closed.
-                Err(refused) => Answer::from_output(Err::<HookResult, _>(refused)),
+        match <F as ViewFn<'a, V>>::View::from_data(data) {
+            Ok(view) => {
+                // The refusal is decided before the future is built, so that the future holds
+                // only the function's own and stays small enough to be stored in place.
+                CallFuture::from_or_box(Answered::new(self.function.call(view)))
             }
-        })
+            // The registry's usual failure path: logged and skipped, or a deny when the
+            // handler fails closed.
+            Err(refused) => CallFuture::from_or_box(std::future::ready(Answer::from_output(
+                Err::<HookResult, _>(refused),
+            ))),
+        }
     }
 }
 
