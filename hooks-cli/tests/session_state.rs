@@ -249,3 +249,31 @@ fn a_write_to_migrations_needs_a_prompt_of_the_same_session_across_processes() {
     let reason = support::claude_denial(&escaping).unwrap();
     assert!(reason.contains("refused"), "{reason}");
 }
+
+#[test]
+fn an_agent_cannot_forge_the_session_state_where_the_environment_puts_it() {
+    // The state directory is `$HOOKS_STATE_DIR` here, inside the project: a write into it from
+    // a tool call is denied (it would forge an "always" answer or a prompt gate's permission),
+    // while the rest of the project stays writable.
+    let (dir, state) = project("forge", "modules:\n  safety: {workspace: \".\"}\n");
+    let bash = |command: String| {
+        claude(
+            "sess-f",
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": command}}),
+        )
+    };
+    let forged = format!(
+        r#"echo '{{"approvals":{{"Bash":"always"}}}}' > {}/sess-f.json"#,
+        state.display()
+    );
+    let output = run("claude", &dir, &state, &bash(forged));
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{output:?}"
+    );
+    let allowed = run("claude", &dir, &state, &bash("echo ok > notes.txt".into()));
+    assert_eq!(allowed.status.code(), Some(0), "{allowed:?}");
+    assert!(allowed.stdout.is_empty(), "{allowed:?}");
+}

@@ -408,3 +408,29 @@ fn the_scripted_session_tool_calls_pass() {
     }
     let _: Value = json!(null);
 }
+
+#[test]
+fn the_hooks_own_state_and_compiled_hooks_cannot_be_forged_from_a_tool_call() {
+    // A session state file holds remembered "always" answers and what a prompt gate let
+    // through; the WebAssembly cache holds machine code the next `hooks` process runs. An agent
+    // running as the user could otherwise write either with a shell redirect or a copy.
+    for line in [
+        r#"echo '{"approvals":{"Bash":"always"}}' > ~/.local/state/hooks/sessions/s1.json"#,
+        "tee /home/dev/.local/state/hooks/sessions/s1.json < forged.json",
+        "cp payload.cwasm ~/.cache/hooks/wasm/0123abcd.cwasm",
+        "cat ~/.local/state/hooks/sessions/s1.json",
+    ] {
+        let denial = command(line);
+        assert!(
+            denial
+                .as_deref()
+                .is_some_and(|d| d.starts_with("[secrets:")),
+            "{line}: {denial:?}"
+        );
+    }
+    let denial = path("/home/dev/.cache/hooks/wasm/0123abcd.cwasm");
+    assert!(denial.is_some(), "a file tool into the cache: {denial:?}");
+    // Only those directories: the rest of the home directory is as before.
+    assert_eq!(command("echo note > ~/notes.txt"), None);
+    assert_eq!(command("cat ~/.cache/pip/log.txt"), None);
+}

@@ -17,7 +17,7 @@
 //! | `command_fields` | `command`, `cmd`, `script` | tool-input fields read as shell commands; given ones are added |
 //! | `path_fields` | `file_path`, `path`, `filename`, `notebook_path`, `target`, `destination` | tool-input fields read as paths; given ones are added |
 //! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch; given ones are added |
-//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers | secrets no tool may read or write; given ones are added |
+//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers; the hooks' own session states and compiled WebAssembly hooks (`~/.local/state/hooks`, `~/.cache/hooks`, or where `$HOOKS_STATE_DIR`, `$XDG_STATE_HOME`, `$HOOKS_WASM_CACHE` or `$XDG_CACHE_HOME` put them) | secrets no tool may read or write, and what an agent must not forge; given ones are added |
 //! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files`; given ones are added |
 //! | `packs` | `default` | the rule packs switched on: names, groups (`database`), `default`, `all`; given ones are added; an unknown name is an error listing the valid ones |
 //! | `replace_defaults` | none | the lists above whose built-in entries are left out, e.g. `[allowed_files]`; another name is an error listing them |
@@ -218,6 +218,20 @@ const PROTECTED_FILES: &[&str] = &[
     "/etc/sudoers.d/**",
 ];
 
+/// Where hooks keep what an agent must not forge, in their usual places under the home
+/// directory: session states (a remembered "always" answer, what a prompt gate has let
+/// through) and compiled WebAssembly hooks (machine code the next `hooks` process runs).
+const OWN_FILES: &[&str] = &["**/.local/state/hooks/**", "**/.cache/hooks/**"];
+
+/// The environment variables that move those directories: each names the directory itself
+/// (`true`) or the base directory holding `hooks/` (`false`).
+const OWN_DIRS_FROM_ENV: &[(&str, bool)] = &[
+    ("HOOKS_STATE_DIR", true),
+    ("XDG_STATE_HOME", false),
+    ("HOOKS_WASM_CACHE", true),
+    ("XDG_CACHE_HOME", false),
+];
+
 const ALLOWED_FILES: &[&str] = &[
     "**/.env.example",
     "**/.env.sample",
@@ -226,6 +240,32 @@ const ALLOWED_FILES: &[&str] = &[
 ];
 
 const PACKS: &[&str] = &["default"];
+
+/// The built-in `protected_files`: secrets, and the hooks' own state and cache, wherever the
+/// environment of this process puts them.
+fn protected_files() -> Vec<String> {
+    let mut globs = strings(PROTECTED_FILES);
+    globs.extend(strings(OWN_FILES));
+    for (name, is_own_dir) in OWN_DIRS_FROM_ENV {
+        let Some(value) = std::env::var_os(name).filter(|value| !value.is_empty()) else {
+            continue;
+        };
+        let dir = PathBuf::from(value);
+        let dir = if *is_own_dir { dir } else { dir.join("hooks") };
+        // Paths are checked absolute; a directory that is not text cannot be a glob, and is
+        // still covered where it is under the usual places above.
+        let Some(dir) = std::path::absolute(&dir)
+            .ok()
+            .and_then(|dir| dir.to_str().map(str::to_owned))
+        else {
+            continue;
+        };
+        let dir = globset::escape(dir.trim_end_matches('/'));
+        globs.push(format!("{dir}/**"));
+        globs.push(dir);
+    }
+    globs
+}
 
 fn blocked_paths() -> Vec<String> {
     SYSTEM_DIRS
@@ -266,7 +306,7 @@ impl SafetyConfig {
             command_fields: strings(COMMAND_FIELDS),
             path_fields: strings(PATH_FIELDS),
             blocked_paths: blocked_paths(),
-            protected_files: strings(PROTECTED_FILES),
+            protected_files: protected_files(),
             allowed_files: strings(ALLOWED_FILES),
             packs: strings(PACKS),
             replace_defaults: strings(Self::LISTS),
@@ -289,11 +329,7 @@ impl SafetyConfig {
             ),
             path_fields: merge("path_fields", strings(PATH_FIELDS), &self.path_fields),
             blocked_paths: merge("blocked_paths", blocked_paths(), &self.blocked_paths),
-            protected_files: merge(
-                "protected_files",
-                strings(PROTECTED_FILES),
-                &self.protected_files,
-            ),
+            protected_files: merge("protected_files", protected_files(), &self.protected_files),
             allowed_files: merge("allowed_files", strings(ALLOWED_FILES), &self.allowed_files),
             packs: merge("packs", strings(PACKS), &self.packs),
             replace_defaults: strings(Self::LISTS),
@@ -362,7 +398,7 @@ impl SafetyModule {
         let lists = BuiltInLists::new(&config.replace_defaults, SafetyConfig::LISTS)
             .map_err(SafetyConfigError)?;
         let built_in_blocked = lists.kept("blocked_paths", blocked_paths());
-        let built_in_protected = lists.kept("protected_files", strings(PROTECTED_FILES));
+        let built_in_protected = lists.kept("protected_files", protected_files());
         let built_in_allowed = lists.kept("allowed_files", strings(ALLOWED_FILES));
         let paths = PathRules::new(
             Globs {
