@@ -252,8 +252,8 @@ fn protected_files() -> Vec<String> {
         };
         let dir = PathBuf::from(value);
         let dir = if *is_own_dir { dir } else { dir.join("hooks") };
-        // Paths are checked absolute; a directory that is not text cannot be a glob, and is
-        // still covered where it is under the usual places above.
+        // Paths are checked absolute. A directory whose name is not text cannot be written as
+        // a glob; it is protected only if it lies under one of the usual places above.
         let Some(dir) = std::path::absolute(&dir)
             .ok()
             .and_then(|dir| dir.to_str().map(str::to_owned))
