@@ -6,6 +6,7 @@ pub(crate) mod guest {
     wasmtime::component::bindgen!({
         path: "wit/guest.wit",
         world: "guest",
+        async: true,
     });
 }
 
@@ -15,5 +16,6 @@ pub(crate) mod amplifier {
     wasmtime::component::bindgen!({
         path: "wit/amplifier.wit",
         world: "hook-module",
+        async: true,
     });
 }

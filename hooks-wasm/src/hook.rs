@@ -15,6 +15,7 @@ use wasmtime::{Store, Trap};
 use crate::bindings::amplifier::HookModulePre;
 use crate::bindings::guest::GuestPre;
 use crate::bindings::guest::exports::hooks::guest::hook as wit;
+use crate::blocking;
 use crate::cache::Compiled;
 use crate::proto;
 use crate::sandbox::{self, State};
@@ -130,10 +131,7 @@ impl WasmHook {
             world: abi.world(),
             reason: format!("{error:#}"),
         };
-        let pre = runtime
-            .linker()
-            .instantiate_pre(&component)
-            .map_err(world)?;
+        let pre = runtime.instantiate_pre(&component).map_err(world)?;
         let template = match abi {
             Abi::Hooks => Template::Hooks(GuestPre::new(pre).map_err(world)?),
             Abi::Amplifier => Template::Amplifier(HookModulePre::new(pre).map_err(world)?),
@@ -208,48 +206,63 @@ impl WasmHook {
     /// Its answer to `event` with `data`, on this thread: it blocks for as long as the call
     /// runs (at most the timeout). From async code, use [`WasmHook::call_async`].
     pub fn call(&self, event: &str, data: &Value) -> Result<HookResult, CallFailure> {
-        self.call_text(event, &data.to_string())
+        blocking::block_on(self.call_async(event, data))
+            .unwrap_or_else(|why| Err(CallFailure::Setup(why)))
     }
 
-    /// [`WasmHook::call`] on a thread of tokio's blocking pool, so that a slow hook does not
-    /// hold up the executor, and WASI's host functions can use the runtime.
+    /// Its answer to `event` with `data`, run on the calling task: the guest yields to it every
+    /// few microseconds of work, and the call ends at its timeout. Needs tokio's timer (a
+    /// runtime built with `enable_time`) when it has to wait: for a slot, or past its first
+    /// yield.
     pub async fn call_async(&self, event: &str, data: &Value) -> Result<HookResult, CallFailure> {
-        let hook = self.clone();
-        let event = event.to_owned();
         let text = data.to_string();
-        tokio::task::spawn_blocking(move || hook.call_text(&event, &text))
-            .await
-            .unwrap_or_else(|error| Err(CallFailure::Setup(format!("the call was lost: {error}"))))
+        let _slot = self.slot().await?;
+        let (mut store, output) = self.store()?;
+        let answered = self.bounded(self.handle(&mut store, event, &text)).await;
+        self.log(&output.contents());
+        self.settle(&store, answered).and_then(|answer| answer)
     }
 
     /// The events this hook subscribes to given `config`; a component of the amplifier ABI
-    /// declares none (its events are given where it is mounted).
+    /// declares none (its events are given where it is mounted). It blocks, like
+    /// [`WasmHook::call`].
     pub fn subscriptions(&self, config: &Value) -> Result<Vec<String>, CallFailure> {
         let Template::Hooks(pre) = &self.inner.template else {
             return Ok(Vec::new());
         };
-        // Declared before the store, so dropped after it: the store's instance goes back to
-        // the pool before the slot is given up.
-        let _slot = self.slot()?;
-        let (mut store, output) = self.store()?;
-        let outcome = match pre.instantiate(&mut store) {
-            Ok(guest) => guest
-                .hooks_guest_hook()
-                .call_subscriptions(&mut store, &config.to_string())
-                .map_err(|error| self.failure(&store, &error, Stage::Call)),
-            Err(error) => Err(self.failure(&store, &error, Stage::Start)),
+        let config = config.to_string();
+        let asked = async {
+            let _slot = self.slot().await?;
+            let (mut store, output) = self.store()?;
+            let subscribed = async {
+                let guest = pre
+                    .instantiate_async(&mut store)
+                    .await
+                    .map_err(|error| (error, Stage::Start))?;
+                guest
+                    .hooks_guest_hook()
+                    .call_subscriptions(&mut store, &config)
+                    .await
+                    .map_err(|error| (error, Stage::Call))
+            };
+            let outcome = self.bounded(subscribed).await;
+            self.log(&output.contents());
+            self.settle(&store, outcome)
         };
-        self.log(&output.contents());
-        outcome
+        blocking::block_on(asked).unwrap_or_else(|why| Err(CallFailure::Setup(why)))
     }
 
     /// A slot of the runtime's pool, waiting for one at most the call's timeout.
-    fn slot(&self) -> Result<crate::runtime::Slot<'_>, CallFailure> {
+    async fn slot(&self) -> Result<crate::runtime::Slot<'_>, CallFailure> {
         let wait = self.inner.limits.timeout;
-        self.inner.runtime.slot(wait).ok_or(CallFailure::Busy {
-            slots: self.inner.runtime.slots(),
-            waited: wait,
-        })
+        self.inner
+            .runtime
+            .slot(wait)
+            .await
+            .ok_or(CallFailure::Busy {
+                slots: self.inner.runtime.slots(),
+                waited: wait,
+            })
     }
 
     fn store(
@@ -259,39 +272,68 @@ impl WasmHook {
             .map_err(CallFailure::Setup)
     }
 
-    /// The answer to `event` with data given as JSON text.
-    fn call_text(&self, event: &str, data: &str) -> Result<HookResult, CallFailure> {
-        let _slot = self.slot()?;
-        let (mut store, output) = self.store()?;
-        let answer = match &self.inner.template {
-            Template::Hooks(pre) => match pre.instantiate(&mut store) {
-                Ok(guest) => guest
+    /// `work`, stopped at the call's timeout (`None`). Dropping a guest's future mid-run
+    /// unwinds its stack; its store is dropped after.
+    async fn bounded<T>(&self, work: impl Future<Output = T>) -> Option<T> {
+        tokio::time::timeout(self.inner.limits.timeout, work)
+            .await
+            .ok()
+    }
+
+    /// What a call on `store` came to, its error classified now that the call no longer holds
+    /// the store.
+    fn settle<T>(
+        &self,
+        store: &Store<State>,
+        outcome: Option<Result<T, (wasmtime::Error, Stage)>>,
+    ) -> Result<T, CallFailure> {
+        match outcome {
+            Some(Ok(answer)) => Ok(answer),
+            Some(Err((error, stage))) => Err(self.failure(store, &error, stage)),
+            None => Err(CallFailure::Timeout(self.inner.limits.timeout)),
+        }
+    }
+
+    /// The answer of a fresh instance in `store` to `event` with data given as JSON text.
+    async fn handle(
+        &self,
+        store: &mut Store<State>,
+        event: &str,
+        data: &str,
+    ) -> Result<Result<HookResult, CallFailure>, (wasmtime::Error, Stage)> {
+        Ok(match &self.inner.template {
+            Template::Hooks(pre) => {
+                let guest = pre
+                    .instantiate_async(&mut *store)
+                    .await
+                    .map_err(|error| (error, Stage::Start))?;
+                guest
                     .hooks_guest_hook()
-                    .call_handle(&mut store, event, data)
-                    .map_err(|error| self.failure(&store, &error, Stage::Call))
-                    .and_then(|answer| answer.map_err(CallFailure::Guest))
-                    .and_then(from_record),
-                Err(error) => Err(self.failure(&store, &error, Stage::Start)),
-            },
-            Template::Amplifier(pre) => match pre.instantiate(&mut store) {
-                Ok(module) => {
-                    let request = proto::HookHandleRequest {
-                        event: event.to_owned(),
-                        data_json: data.to_owned(),
-                    }
-                    .encode_to_vec();
-                    module
-                        .amplifier_modules_hook_handler()
-                        .call_handle(&mut store, &request)
-                        .map_err(|error| self.failure(&store, &error, Stage::Call))
-                        .and_then(|answer| answer.map_err(CallFailure::Guest))
-                        .and_then(from_proto)
+                    .call_handle(&mut *store, event, data)
+                    .await
+                    .map_err(|error| (error, Stage::Call))?
+                    .map_err(CallFailure::Guest)
+                    .and_then(from_record)
+            }
+            Template::Amplifier(pre) => {
+                let module = pre
+                    .instantiate_async(&mut *store)
+                    .await
+                    .map_err(|error| (error, Stage::Start))?;
+                let request = proto::HookHandleRequest {
+                    event: event.to_owned(),
+                    data_json: data.to_owned(),
                 }
-                Err(error) => Err(self.failure(&store, &error, Stage::Start)),
-            },
-        };
-        self.log(&output.contents());
-        answer
+                .encode_to_vec();
+                module
+                    .amplifier_modules_hook_handler()
+                    .call_handle(&mut *store, &request)
+                    .await
+                    .map_err(|error| (error, Stage::Call))?
+                    .map_err(CallFailure::Guest)
+                    .and_then(from_proto)
+            }
+        })
     }
 
     /// What an error of this call was: memory refused, the deadline, a trap; past those, an
@@ -306,7 +348,7 @@ impl WasmHook {
         }
         let text = || cut(&format!("{error:#}"), 400).to_owned();
         match (error.downcast_ref::<Trap>(), stage) {
-            (Some(Trap::Interrupt), _) => CallFailure::Timeout(self.inner.limits.timeout),
+            (Some(Trap::OutOfFuel), _) => CallFailure::Timeout(self.inner.limits.timeout),
             (Some(_), _) | (None, Stage::Start) => CallFailure::Trap(text()),
             (None, Stage::Call) => CallFailure::Unreadable(text()),
         }

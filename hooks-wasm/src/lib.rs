@@ -31,8 +31,9 @@
 //!   network, stdin closed, and what the component prints sent to the log. Directories (read
 //!   only) and environment variables are granted by name in [`Grants`]. Clocks and random
 //!   numbers are not withheld.
-//! - **Deadline**: epoch interruption, advanced every millisecond by a background thread; a
-//!   call past [`Limits::timeout`] is stopped, infinite loops included.
+//! - **Deadline**: a call is a future on the caller's task, and the guest yields to it every
+//!   few microseconds of work (by fuel); a call past [`Limits::timeout`] is stopped there,
+//!   infinite loops and sleeps included. No thread is started for it.
 //! - **Memory**: a resource limiter refuses growth past [`Limits::memory_bytes`] and stops
 //!   the component.
 //! - A trap, a timeout, memory refused or an answer that cannot be read is a [`CallFailure`];
@@ -63,6 +64,7 @@
 //! ```
 
 mod bindings;
+mod blocking;
 mod cache;
 mod error;
 mod hook;
@@ -71,6 +73,7 @@ mod module;
 pub mod proto;
 mod runtime;
 mod sandbox;
+mod wasi;
 
 pub use cache::{Compiled, ComponentCache};
 pub use error::{CallFailure, LoadError};

@@ -1,7 +1,15 @@
-//! The engine components run on: compiled with Cranelift, interrupted by an epoch that a
-//! background thread advances every millisecond (a call's deadline is a number of ticks), with
-//! WASI linked and nothing granted, instances taken from a pool of slots reserved once, and
-//! compiled components cached on disk.
+//! The engine components run on: compiled with Cranelift, run as futures on the caller's task
+//! (a guest yields to it every [`YIELD_FUEL`] units of fuel, so that the caller's deadline can
+//! stop it), with WASI linked and nothing granted, instances taken from a pool of slots
+//! reserved once, and compiled components cached on disk.
+//!
+//! # Why fuel and futures, not an epoch and a thread
+//!
+//! An epoch needs a thread to advance it, and a synchronous call needs a thread of its own to
+//! run on when the caller is async (WASI's synchronous host functions block on a tokio
+//! runtime). Starting those two threads was a third of what one wasm hook added to a
+//! `hooks claude` process. Run as a future that yields every so much fuel, a call needs
+//! neither: it runs on the caller's task, and the caller's timer ends it.
 //!
 //! # Why a pool
 //!
@@ -12,17 +20,21 @@
 //! pages the call touched are reset. The per-call memory limit is still the store's limiter;
 //! the pool only bounds how many calls run at once, and a call past that waits for a slot.
 
-use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
-use wasmtime::component::{Component, Linker};
+use tokio::sync::{Semaphore, SemaphorePermit};
+
+use wasmtime::component::{Component, InstancePre};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 use crate::cache::{Compiled, ComponentCache};
 use crate::sandbox::State;
+use crate::wasi::WasiLinker;
 
-/// How often the epoch advances: the granularity of deadlines.
-pub(crate) const TICK: Duration = Duration::from_millis(1);
+/// How much fuel a guest burns between two yields to its caller: a few microseconds of work,
+/// so that a deadline is noticed soon after it passes and a slow hook shares the executor.
+pub(crate) const YIELD_FUEL: u64 = 10_000;
 
 /// How many calls may run at once on a runtime by default (each holds one slot of the pool).
 pub const DEFAULT_SLOTS: u32 = 32;
@@ -52,7 +64,7 @@ pub struct WasmRuntime {
 
 struct Inner {
     engine: Engine,
-    linker: Linker<State>,
+    linker: Mutex<WasiLinker>,
     cache: Option<ComponentCache>,
     slots: Slots,
 }
@@ -98,27 +110,23 @@ impl WasmRuntime {
             .max_tables_per_module(TABLES_PER_COMPONENT)
             .total_tables(total(TABLES_PER_COMPONENT)?)
             .table_elements(TABLE_ELEMENTS)
-            // Stacks are for async calls, which are off; the default of a thousand costs a
-            // thousand `mprotect`s of their guard pages when the runtime starts, most of a
-            // `hooks claude` process's time. (`async` is on in wasmtime for wasmtime-wasi
-            // anyway; it is named in Cargo.toml so that this setting exists.)
-            .total_stacks(0)
+            // One stack per slot: the default of a thousand costs a thousand `mprotect`s of
+            // their guard pages when the runtime starts, most of a `hooks claude` process's time.
+            .total_stacks(slots)
             .linear_memory_keep_resident(MEMORY_KEEP_RESIDENT)
             .table_keep_resident(TABLE_KEEP_RESIDENT);
         let mut config = Config::new();
         config
             .wasm_component_model(true)
-            .epoch_interruption(true)
-            // Limits come from the store's limiter; a guest never waits on the host.
-            .async_support(false)
+            // A call is a future on the caller's task, yielding by fuel (the module's docs).
+            .async_support(true)
+            .consume_fuel(true)
             .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         let engine = Engine::new(&config).map_err(|error| RuntimeError(error.to_string()))?;
-        let mut linker = Linker::new(&engine);
         // Components from the usual toolchains import WASI even when they use none of it; it
-        // is linked so that they instantiate, and each store grants nothing unless told.
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
-            .map_err(|error| RuntimeError(error.to_string()))?;
-        start_ticker(&engine)?;
+        // is linked (as each component needs it) so that they instantiate, and each store
+        // grants nothing unless told.
+        let linker = Mutex::new(WasiLinker::new(&engine));
         Ok(WasmRuntime {
             inner: Arc::new(Inner {
                 engine,
@@ -150,8 +158,20 @@ impl WasmRuntime {
         &self.inner.engine
     }
 
-    pub(crate) fn linker(&self) -> &Linker<State> {
-        &self.inner.linker
+    /// The template of `component`'s instances, with the WASI it imports linked.
+    pub(crate) fn instantiate_pre(
+        &self,
+        component: &Component,
+    ) -> wasmtime::Result<InstancePre<State>> {
+        // Linking is a few microseconds per interface, once per runtime; calls never lock.
+        let mut linker = self
+            .inner
+            .linker
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        linker
+            .for_component(&self.inner.engine, component)?
+            .instantiate_pre(component)
     }
 
     /// How many calls may run at once.
@@ -160,8 +180,8 @@ impl WasmRuntime {
     }
 
     /// A slot for one call, waiting at most `wait` for one to free; `None` if none did.
-    pub(crate) fn slot(&self, wait: Duration) -> Option<Slot<'_>> {
-        self.inner.slots.take(wait)
+    pub(crate) async fn slot(&self, wait: Duration) -> Option<Slot<'_>> {
+        self.inner.slots.take(wait).await
     }
 
     /// `bytes` compiled, from the cache when it holds them.
@@ -177,65 +197,31 @@ impl WasmRuntime {
 /// allocator.
 struct Slots {
     total: u32,
-    busy: Mutex<u32>,
-    freed: Condvar,
+    free: Semaphore,
 }
 
 /// One slot, held for one call and given back when dropped.
 pub(crate) struct Slot<'a> {
-    slots: &'a Slots,
+    _permit: SemaphorePermit<'a>,
 }
 
 impl Slots {
     fn new(total: u32) -> Self {
         Slots {
             total,
-            busy: Mutex::new(0),
-            freed: Condvar::new(),
+            free: Semaphore::new(usize::try_from(total).unwrap_or(Semaphore::MAX_PERMITS)),
         }
     }
 
-    fn take(&self, wait: Duration) -> Option<Slot<'_>> {
-        // The count stays right even if a holder panicked: it is only ever changed here and
-        // in `Slot::drop`, both complete under the lock.
-        let busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        let (mut busy, _) = self
-            .freed
-            .wait_timeout_while(busy, wait, |busy| *busy >= self.total)
-            .unwrap_or_else(PoisonError::into_inner);
-        if *busy >= self.total {
-            return None;
-        }
-        *busy += 1;
-        Some(Slot { slots: self })
+    async fn take(&self, wait: Duration) -> Option<Slot<'_>> {
+        // The timer only when every slot is busy: a free slot costs an atomic.
+        let permit = match self.free.try_acquire() {
+            Ok(permit) => permit,
+            Err(_) => tokio::time::timeout(wait, self.free.acquire())
+                .await
+                .ok()?
+                .ok()?,
+        };
+        Some(Slot { _permit: permit })
     }
-}
-
-impl Drop for Slot<'_> {
-    fn drop(&mut self) {
-        let mut busy = self
-            .slots
-            .busy
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        *busy = busy.saturating_sub(1);
-        drop(busy);
-        self.slots.freed.notify_one();
-    }
-}
-
-/// Advances `engine`'s epoch every tick while the engine lives.
-fn start_ticker(engine: &Engine) -> Result<(), RuntimeError> {
-    let weak = engine.weak();
-    std::thread::Builder::new()
-        .name("hooks-wasm-epoch".to_owned())
-        .spawn(move || {
-            while let Some(engine) = weak.upgrade() {
-                engine.increment_epoch();
-                drop(engine);
-                std::thread::sleep(TICK);
-            }
-        })
-        .map(drop)
-        .map_err(|error| RuntimeError(format!("cannot start the deadline thread: {error}")))
 }

@@ -1,4 +1,5 @@
-//! One call's store: WASI with only what was granted, the memory limiter and the deadline.
+//! One call's store: WASI with only what was granted, the memory limiter, and fuel that makes
+//! the guest yield to its caller.
 
 use wasmtime::{ResourceLimiter, Store};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
@@ -6,7 +7,7 @@ use wasmtime_wasi::p2::{IoView, WasiCtx, WasiCtxBuilder, WasiView};
 use wasmtime_wasi::{DirPerms, FilePerms, ResourceTable};
 
 use crate::limits::{Grants, Limits};
-use crate::runtime::{TABLE_ELEMENTS, TICK, WasmRuntime};
+use crate::runtime::{TABLE_ELEMENTS, WasmRuntime, YIELD_FUEL};
 
 /// How much a component may print in one call; the rest is refused to it.
 const OUTPUT_CAP: usize = 64 << 10;
@@ -114,10 +115,12 @@ pub(crate) fn store(
     };
     let mut store = Store::new(runtime.engine(), state);
     store.limiter(|state| &mut state.limiter);
-    // One tick more than the timeout: the tick in progress may be nearly over.
-    let ticks = limits.timeout.as_micros().div_ceil(TICK.as_micros()) + 1;
-    store.set_epoch_deadline(u64::try_from(ticks).unwrap_or(u64::MAX));
-    store.epoch_deadline_trap();
+    // Fuel does not bound the call (its deadline does); it only makes the guest yield.
+    let fuel = |error: wasmtime::Error| format!("cannot fuel the store: {error}");
+    store.set_fuel(u64::MAX).map_err(fuel)?;
+    store
+        .fuel_async_yield_interval(Some(YIELD_FUEL))
+        .map_err(fuel)?;
     Ok((store, output))
 }
 

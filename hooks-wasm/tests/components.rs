@@ -75,6 +75,91 @@ fn an_infinite_loop_is_stopped_at_the_deadline() {
     assert!(took < Duration::from_secs(2), "stopped only after {took:?}");
 }
 
+/// A component that sleeps for ten seconds before it answers, as `std::thread::sleep` does in
+/// a `wasm32-wasip2` component: a pollable of WASI's monotonic clock, blocked on.
+fn sleeper() -> Vec<u8> {
+    let package = "package test:sleeper;
+        world sleeper {
+            import wasi:clocks/monotonic-clock@0.2.0;
+            export hooks:guest/hook@0.1.0;
+        }";
+    let core = format!(
+        r#"(module
+            (import "wasi:clocks/monotonic-clock@0.2.0" "subscribe-duration"
+              (func $subscribe (param i64) (result i32)))
+            (import "wasi:io/poll@0.2.0" "[method]pollable.block" (func $block (param i32)))
+            {RUNTIME} {SUBSCRIPTIONS}
+            (func (export "hooks:guest/hook@0.1.0#handle") (param i32 i32 i32 i32) (result i32)
+              (call $block (call $subscribe (i64.const 10_000_000_000)))
+              {}))"#,
+        answer(CONTINUE, None)
+    );
+    component(package, "sleeper", &core)
+}
+
+#[test]
+fn a_sleep_is_stopped_at_the_deadline_too() {
+    let timeout = Duration::from_millis(50);
+    let hook = load(&runtime(), "sleeper", &sleeper(), Abi::Hooks).with_limits(Limits {
+        timeout,
+        ..Limits::default()
+    });
+    let started = Instant::now();
+    let failure = hook.call("tool:pre", &bash("ls")).expect_err("stopped");
+    let took = started.elapsed();
+    assert_eq!(failure, CallFailure::Timeout(timeout));
+    assert!(took >= timeout, "stopped after {took:?}");
+    assert!(took < Duration::from_secs(2), "stopped only after {took:?}");
+}
+
+/// From async code a call runs on the caller's task: a guest that sleeps or spins leaves the
+/// executor to the caller's other tasks, and is stopped at its deadline there.
+#[tokio::test(flavor = "current_thread")]
+async fn from_async_code_a_call_shares_the_executor_and_ends_at_its_deadline() {
+    let timeout = Duration::from_millis(200);
+    let limits = Limits {
+        timeout,
+        ..Limits::default()
+    };
+    let runtime = runtime();
+    let spinning = guest("(loop $forever (br $forever)) (i32.const 16)", "");
+    let hooks = [
+        load(&runtime, "loop", &spinning, Abi::Hooks).with_limits(limits),
+        load(&runtime, "sleeper", &sleeper(), Abi::Hooks).with_limits(limits),
+    ];
+    for hook in hooks {
+        let ticks = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let counter = ticks.clone();
+        let ticker = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+                counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+        let started = Instant::now();
+        let failure = hook.call_async("tool:pre", &bash("ls")).await;
+        let took = started.elapsed();
+        ticker.abort();
+        assert_eq!(
+            failure,
+            Err(CallFailure::Timeout(timeout)),
+            "{}",
+            hook.name()
+        );
+        assert!(
+            took < Duration::from_secs(2),
+            "{} stopped only after {took:?}",
+            hook.name()
+        );
+        let ticked = ticks.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(
+            ticked >= 10,
+            "{}: the executor ran {ticked} ticks in {took:?}",
+            hook.name()
+        );
+    }
+}
+
 #[test]
 fn a_memory_bomb_is_stopped_at_the_limit() {
     let bytes = guest(

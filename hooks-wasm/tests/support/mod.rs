@@ -32,7 +32,17 @@ const WASI_WIT: &[(&str, &str)] = &[
     (
         "wasi-io.wit",
         "package wasi:io@0.2.0;
-         interface streams { resource output-stream; }",
+         interface streams { resource output-stream; }
+         interface poll { resource pollable { block: func(); } }",
+    ),
+    (
+        "wasi-clocks.wit",
+        "package wasi:clocks@0.2.0;
+         interface monotonic-clock {
+             use wasi:io/poll@0.2.0.{pollable};
+             type duration = u64;
+             subscribe-duration: func(when: duration) -> pollable;
+         }",
     ),
 ];
 
