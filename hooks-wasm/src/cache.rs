@@ -63,7 +63,14 @@ impl Hasher for ShaHasher {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    // By table, not `format!` per byte: this names the entry in every process that loads one.
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 0xf)]));
+    }
+    text
 }
 
 impl ComponentCache {
@@ -197,6 +204,17 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entries_are_named_by_their_key_in_lowercase_hex() {
+        assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
+        let cache = ComponentCache::new("cache");
+        let name = cache.path(&[0xab; 32]);
+        assert_eq!(
+            name,
+            Path::new("cache").join(format!("{}.cwasm", "ab".repeat(32)))
+        );
+    }
 
     #[test]
     fn an_entry_checks_only_with_its_magic_key_and_checksum() {

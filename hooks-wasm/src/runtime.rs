@@ -37,7 +37,11 @@ use crate::wasi::WasiLinker;
 pub(crate) const YIELD_FUEL: u64 = 10_000;
 
 /// How many calls may run at once on a runtime by default (each holds one slot of the pool).
-pub const DEFAULT_SLOTS: u32 = 32;
+///
+/// Each slot's execution stack has its guard page `mprotect`ed when the runtime starts, a few
+/// microseconds apiece, which a per-event process (`hooks claude`) pays in full: eight keep
+/// that small while leaving room for concurrent emits; a call past them waits.
+pub const DEFAULT_SLOTS: u32 = 8;
 
 /// What one component may hold, in core instances, memories and tables; a component past these
 /// is refused when loaded. Those of the usual toolchains hold a handful of instances, one
@@ -50,11 +54,14 @@ const TABLES_PER_COMPONENT: u32 = 4;
 pub(crate) const TABLE_ELEMENTS: usize = 1 << 20;
 
 /// The bytes of a freed memory slot zeroed in place rather than handed back to the kernel: the
-/// next call then finds those pages mapped instead of faulting them in again.
-const MEMORY_KEEP_RESIDENT: usize = 64 << 10;
+/// next call then finds those pages mapped instead of faulting them in again. Zeroing faults in
+/// the pages a call did not touch, so more than a small guest dirties only costs: the first
+/// call of a process paid a dozen more page faults with 64 KiB than with 8, and calls in a
+/// loop ran no faster (BENCHMARKS.md).
+const MEMORY_KEEP_RESIDENT: usize = 8 << 10;
 
-/// The bytes of a freed table slot zeroed in place, for the same reason.
-const TABLE_KEEP_RESIDENT: usize = 16 << 10;
+/// The bytes of a freed table slot zeroed in place, for the same reasons.
+const TABLE_KEEP_RESIDENT: usize = 4 << 10;
 
 /// An engine, a linker and a cache, shared by every hook loaded with it. Cloning is cheap.
 #[derive(Clone)]
