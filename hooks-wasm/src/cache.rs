@@ -97,8 +97,9 @@ impl ComponentCache {
         &self.dir
     }
 
-    /// The key of `bytes` compiled by `engine`.
-    fn key(engine: &Engine, bytes: &[u8]) -> [u8; 32] {
+    /// The key of `bytes` compiled by `engine`: what names its entry, and what a runtime keeps
+    /// its loaded components by.
+    pub(crate) fn key(engine: &Engine, bytes: &[u8]) -> [u8; 32] {
         let mut hasher = ShaHasher(Sha256::new());
         hasher.write(MAGIC);
         hasher.write(env!("CARGO_PKG_VERSION").as_bytes());
@@ -119,7 +120,17 @@ impl ComponentCache {
         engine: &Engine,
         bytes: &[u8],
     ) -> wasmtime::Result<(Component, Compiled)> {
-        let key = Self::key(engine, bytes);
+        self.load_or_compile_keyed(engine, bytes, &Self::key(engine, bytes))
+    }
+
+    /// [`ComponentCache::load_or_compile`] with the key of `bytes` already known.
+    pub(crate) fn load_or_compile_keyed(
+        &self,
+        engine: &Engine,
+        bytes: &[u8],
+        key: &[u8; 32],
+    ) -> wasmtime::Result<(Component, Compiled)> {
+        let key = *key;
         let path = self.path(&key);
         if let Some(component) = Self::read(engine, &path, &key) {
             return Ok((component, Compiled::FromCache));

@@ -20,6 +20,7 @@
 //! pages the call touched are reset. The per-call memory limit is still the store's limiter;
 //! the pool only bounds how many calls run at once, and a call past that waits for a slot.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
@@ -63,6 +64,10 @@ const MEMORY_KEEP_RESIDENT: usize = 8 << 10;
 /// The bytes of a freed table slot zeroed in place, for the same reasons.
 const TABLE_KEEP_RESIDENT: usize = 4 << 10;
 
+/// The most components a runtime keeps loaded, by content; one past these is loaded again each
+/// time it is asked for.
+const KEPT_COMPONENTS: usize = 64;
+
 /// An engine, a linker and a cache, shared by every hook loaded with it. Cloning is cheap.
 #[derive(Clone)]
 pub struct WasmRuntime {
@@ -73,6 +78,11 @@ struct Inner {
     engine: Engine,
     linker: Mutex<WasiLinker>,
     cache: Option<ComponentCache>,
+    /// The components loaded so far, by their cache key: the same bytes named twice (by two
+    /// entries of a hooks file, or a file loaded again) are compiled or read once. Kept for the
+    /// runtime's life, which for [`WasmRuntime::shared`] is the process's: nothing is torn down
+    /// when a per-event process ends.
+    loaded: Mutex<HashMap<[u8; 32], (Component, Compiled)>>,
     slots: Slots,
 }
 
@@ -139,6 +149,7 @@ impl WasmRuntime {
                 engine,
                 linker,
                 cache,
+                loaded: Mutex::new(HashMap::new()),
                 slots: Slots::new(slots),
             }),
         })
@@ -191,12 +202,30 @@ impl WasmRuntime {
         self.inner.slots.take(wait).await
     }
 
-    /// `bytes` compiled, from the cache when it holds them.
+    /// `bytes` compiled: as loaded before by this runtime, else from the disk cache when it
+    /// holds them, else compiled now. A component loaded before says where it came from then.
     pub(crate) fn compile(&self, bytes: &[u8]) -> wasmtime::Result<(Component, Compiled)> {
-        match &self.inner.cache {
-            Some(cache) => cache.load_or_compile(&self.inner.engine, bytes),
-            None => Ok((Component::new(&self.inner.engine, bytes)?, Compiled::Now)),
+        let engine = &self.inner.engine;
+        let key = ComponentCache::key(engine, bytes);
+        let loaded = || {
+            self.inner
+                .loaded
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        if let Some(found) = loaded().get(&key) {
+            return Ok(found.clone());
         }
+        // Not under the lock: compiling takes long, and other components may load meanwhile.
+        let component = match &self.inner.cache {
+            Some(cache) => cache.load_or_compile_keyed(engine, bytes, &key)?,
+            None => (Component::new(engine, bytes)?, Compiled::Now),
+        };
+        let mut kept = loaded();
+        if kept.len() < KEPT_COMPONENTS {
+            kept.entry(key).or_insert_with(|| component.clone());
+        }
+        Ok(component)
     }
 }
 

@@ -77,3 +77,30 @@ fn a_corrupt_or_truncated_entry_is_compiled_again() {
         WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
     assert!(!hook.from_cache(), "a truncated entry is not trusted");
 }
+
+#[test]
+fn one_runtime_loads_the_same_component_once() {
+    let dir = scratch("cache-kept");
+    let bytes = deny();
+    let runtime = cached_runtime(&dir);
+    let first = WasmHook::from_bytes(&runtime, "deny", &bytes, Abi::Hooks).expect("loads");
+    assert!(!first.from_cache());
+    // Were it compiled or read again, the entry would be read or written again: with it gone,
+    // a second load that went to the cache would compile and store it anew.
+    for entry in entries(&dir) {
+        std::fs::remove_file(entry).expect("the entry removed");
+    }
+    let second = WasmHook::from_bytes(&runtime, "again", &bytes, Abi::Hooks).expect("loads");
+    assert!(!second.from_cache(), "it says where it first came from");
+    assert!(entries(&dir).is_empty(), "the cache was not touched");
+    assert_eq!(
+        second
+            .call("tool:pre", &json!({}))
+            .expect("an answer")
+            .action,
+        HookAction::Deny
+    );
+    // Another runtime (another process) goes to the cache, and stores the entry again.
+    WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
+    assert_eq!(entries(&dir).len(), 1);
+}
