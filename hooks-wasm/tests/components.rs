@@ -160,6 +160,29 @@ async fn from_async_code_a_call_shares_the_executor_and_ends_at_its_deadline() {
     }
 }
 
+/// The blocking entry points work from async code too (an application mounting its modules in
+/// its async `main`): there they run on a thread of their own instead of blocking on a second
+/// executor, which would panic.
+#[tokio::test(flavor = "current_thread")]
+async fn the_blocking_calls_work_inside_an_async_runtime() {
+    let hook = load(
+        &runtime(),
+        "deny",
+        &guest(
+            &answer(DENY, Some((REASON, 256, 5))),
+            r#"(data (i32.const 256) "no rm")"#,
+        ),
+        Abi::Hooks,
+    );
+    assert_eq!(
+        hook.subscriptions(&serde_json::json!({}))
+            .expect("its events"),
+        ["tool:pre"]
+    );
+    let result = hook.call("tool:pre", &bash("rm -rf /")).expect("an answer");
+    assert_eq!(result.reason.as_deref(), Some("no rm"));
+}
+
 #[test]
 fn a_memory_bomb_is_stopped_at_the_limit() {
     let bytes = guest(
