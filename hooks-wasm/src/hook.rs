@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::Duration;
 
 use hooks_core::{ApprovalDefault, HookAction, HookResult, InjectionRole, MessageLevel};
@@ -211,9 +212,9 @@ impl WasmHook {
     }
 
     /// Its answer to `event` with `data`, run on the calling task: the guest yields to it every
-    /// few microseconds of work, and the call ends at its timeout. Needs tokio's timer (a
-    /// runtime built with `enable_time`) when it has to wait: for a slot, or past its first
-    /// yield.
+    /// few microseconds of work, and the call ends at its timeout. A call that has to wait (for
+    /// a slot, or past the guest's first yield) needs tokio's timer: a runtime built with
+    /// `enable_time`.
     pub async fn call_async(&self, event: &str, data: &Value) -> Result<HookResult, CallFailure> {
         let text = data.to_string();
         let _slot = self.slot().await?;
@@ -275,9 +276,21 @@ impl WasmHook {
     /// `work`, stopped at the call's timeout (`None`). Dropping a guest's future mid-run
     /// unwinds its stack; its store is dropped after.
     async fn bounded<T>(&self, work: impl Future<Output = T>) -> Option<T> {
-        tokio::time::timeout(self.inner.limits.timeout, work)
-            .await
-            .ok()
+        let deadline = tokio::time::Instant::now() + self.inner.limits.timeout;
+        let mut work = std::pin::pin!(work);
+        // Most calls end within their first poll: the timer is armed only for one that does not,
+        // so those need no timer at all.
+        let first = std::future::poll_fn(|context| {
+            Poll::Ready(match work.as_mut().poll(context) {
+                Poll::Ready(done) => Some(done),
+                Poll::Pending => None,
+            })
+        })
+        .await;
+        match first {
+            Some(done) => Some(done),
+            None => tokio::time::timeout_at(deadline, work).await.ok(),
+        }
     }
 
     /// What a call on `store` came to, its error classified now that the call no longer holds

@@ -183,6 +183,25 @@ async fn the_blocking_calls_work_inside_an_async_runtime() {
     assert_eq!(result.reason.as_deref(), Some("no rm"));
 }
 
+/// A call that ends within its first poll touches no timer: it runs on an executor built
+/// without one (a timer is needed only to wait).
+#[test]
+fn a_quick_call_needs_no_timer() {
+    let executor = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("an executor without a timer");
+    let hook = load(
+        &runtime(),
+        "allow",
+        &guest(&answer(CONTINUE, None), ""),
+        Abi::Hooks,
+    );
+    let result = executor
+        .block_on(hook.call_async("tool:pre", &bash("ls")))
+        .expect("an answer");
+    assert_eq!(result.action, HookAction::Continue);
+}
+
 #[test]
 fn a_memory_bomb_is_stopped_at_the_limit() {
     let bytes = guest(
