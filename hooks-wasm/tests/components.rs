@@ -59,20 +59,28 @@ fn the_event_and_data_reach_the_component() {
     assert_eq!(result.reason, Some(data.to_string()));
 }
 
-#[test]
-fn an_infinite_loop_is_stopped_at_the_deadline() {
-    let bytes = guest("(loop $forever (br $forever)) (i32.const 16)", "");
+/// Calls the component `bytes` with a 50 ms deadline, and checks that it is stopped there.
+fn stopped_at_the_deadline(name: &str, bytes: &[u8]) {
     let timeout = Duration::from_millis(50);
-    let hook = load(&runtime(), "loop", &bytes, Abi::Hooks).with_limits(Limits {
+    let hook = load(&runtime(), name, bytes, Abi::Hooks).with_limits(Limits {
         timeout,
         ..Limits::default()
     });
     let started = Instant::now();
     let failure = hook.call("tool:pre", &bash("ls")).expect_err("stopped");
     let took = started.elapsed();
-    assert_eq!(failure, CallFailure::Timeout(timeout));
-    assert!(took >= timeout, "stopped after {took:?}");
-    assert!(took < Duration::from_secs(2), "stopped only after {took:?}");
+    assert_eq!(failure, CallFailure::Timeout(timeout), "{name}");
+    assert!(took >= timeout, "{name} stopped after {took:?}");
+    assert!(
+        took < Duration::from_secs(2),
+        "{name} stopped only after {took:?}"
+    );
+}
+
+#[test]
+fn an_infinite_loop_is_stopped_at_the_deadline() {
+    let spinning = guest("(loop $forever (br $forever)) (i32.const 16)", "");
+    stopped_at_the_deadline("loop", &spinning);
 }
 
 /// A component that sleeps for ten seconds before it answers, as `std::thread::sleep` does in
@@ -99,17 +107,7 @@ fn sleeper() -> Vec<u8> {
 
 #[test]
 fn a_sleep_is_stopped_at_the_deadline_too() {
-    let timeout = Duration::from_millis(50);
-    let hook = load(&runtime(), "sleeper", &sleeper(), Abi::Hooks).with_limits(Limits {
-        timeout,
-        ..Limits::default()
-    });
-    let started = Instant::now();
-    let failure = hook.call("tool:pre", &bash("ls")).expect_err("stopped");
-    let took = started.elapsed();
-    assert_eq!(failure, CallFailure::Timeout(timeout));
-    assert!(took >= timeout, "stopped after {took:?}");
-    assert!(took < Duration::from_secs(2), "stopped only after {took:?}");
+    stopped_at_the_deadline("sleeper", &sleeper());
 }
 
 /// From async code a call runs on the caller's task: a guest that sleeps or spins leaves the
