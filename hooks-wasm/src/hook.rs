@@ -217,6 +217,8 @@ impl WasmHook {
     /// `enable_time`.
     pub async fn call_async(&self, event: &str, data: &Value) -> Result<HookResult, CallFailure> {
         let text = data.to_string();
+        // Declared before the store, so dropped after it: the store's instance goes back to
+        // the pool before the slot is given up.
         let _slot = self.slot().await?;
         let (mut store, output) = self.store()?;
         let answered = self.bounded(self.handle(&mut store, event, &text)).await;
@@ -233,6 +235,7 @@ impl WasmHook {
         };
         let config = config.to_string();
         let asked = async {
+            // Dropped after the store, as in `call_async`.
             let _slot = self.slot().await?;
             let (mut store, output) = self.store()?;
             let subscribed = async {
