@@ -5,10 +5,10 @@
 //!
 //! Linking all of WASI defines a few hundred host functions, each with its type registered in
 //! the engine: about 150 µs, paid by every process that loads one component, whatever the
-//! component imports. A hook of our world built from text imports none of it, and one from a
-//! `wasm32-wasip2` toolchain about half (no sockets, for one). Linking what is imported gives
-//! the same instance: every WASI interface a component imports is there, and the store grants
-//! it nothing unless told.
+//! component imports. A hook of our world built from text imports none of it, and one built for
+//! `wasm32-wasip2` the interfaces its standard library was linked with, usually no sockets.
+//! Linking what is imported gives the same instance: every WASI interface a component imports
+//! is there, and the store grants it nothing unless told.
 
 use wasmtime::component::{Component, HasData, Linker};
 use wasmtime_wasi::p2::bindings::{cli, clocks, filesystem, io, random, sockets};
