@@ -82,6 +82,7 @@ pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
         Ok(policy) => policy,
         Err(errors) => return fail_closed(format!("the policy file is broken:\n{errors}")),
     };
+    hooks_config::one_event_per_process();
     // The policy file, and every #[hook] linked into this binary.
     let registry = HookRegistry::new();
     if let Some(files) = FileState::from_env() {

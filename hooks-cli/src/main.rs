@@ -330,6 +330,7 @@ fn eval(config: &std::path::Path, event: &str, data: &str, with_provenance: bool
         Ok(config) => config,
         Err(errors) => return fail(errors),
     };
+    hooks_config::one_event_per_process();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -140,3 +140,4 @@ pub use matcher::{Action, MatcherHook, Pattern};
 pub use modules::ConfiguredModule;
 pub use mount::HooksConfig;
 pub use request::REQUEST_ID_FIELD;
+pub use wasm::one_event_per_process;

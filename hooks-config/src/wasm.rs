@@ -72,6 +72,16 @@ mod run {
 #[cfg(feature = "wasm")]
 pub(crate) use run::{answer, prepare, problems};
 
+/// Tells the hooks this process will mount that it answers one event and exits (a per-event
+/// agent hook: `hooks claude` and the like). Its handlers then run in turn, so its WebAssembly
+/// hooks make one call at a time, and their runtime reserves one slot instead of several,
+/// which it pays for at every start. Call it before mounting: a runtime already started
+/// keeps its slots. Without the `wasm` feature there is nothing to tell.
+pub fn one_event_per_process() {
+    #[cfg(feature = "wasm")]
+    hooks_wasm::WasmRuntime::set_shared_slots(1);
+}
+
 /// Without the feature, each WebAssembly entry is a problem naming it.
 #[cfg(not(feature = "wasm"))]
 pub(crate) fn problems(entries: &[crate::Entry]) -> Vec<(&crate::Entry, String)> {

@@ -1,23 +1,31 @@
 //! Compiled components kept on disk between processes, so that a hook is compiled once and a
-//! later process (the next `hooks claude`) loads machine code instead of compiling again.
+//! later process (the next `hooks claude`) loads machine code instead of compiling again; and
+//! beside them, the events each component subscribes to for a configuration, so that such a
+//! process need not instantiate it to ask.
 //!
-//! An entry is named by a SHA-256 of the component's bytes, the engine's settings (wasmtime's
-//! compatibility hash: target, compiler flags, features) and this crate's version, and holds a header of ours: a magic string, that key again and a SHA-256
-//! of the compiled code. Entries are written to a temporary file and renamed into place, so a
-//! reader never sees half an entry, and concurrent writers of one entry write the same bytes.
+//! A component's entry is named by its key: a SHA-256 of the component's bytes, the engine's
+//! settings (wasmtime's compatibility hash: target, compiler flags, features) and this crate's
+//! version. It holds the compiled code exactly as [`Component::serialize`] gave it, then a
+//! trailer of ours: the key again, a CRC-32 of the code and key, and a magic string. The code
+//! comes first so that wasmtime maps the file itself (no copy), its sections where it laid
+//! them out, and takes the initial memory of an instance from it too. Entries are written to a
+//! temporary file and renamed into place, so a reader never sees half an entry, and concurrent
+//! writers of one entry write the same bytes.
 //!
 //! # Why deserializing is sound here
 //!
-//! [`Component::deserialize`] is `unsafe` because the bytes are machine code that is run
+//! [`Component::deserialize_file`] is `unsafe` because the bytes are machine code that is run
 //! without being verified: bytes that did not come from [`Component::serialize`] of a
 //! compatible engine can do anything. An entry is deserialized only when its magic, its key
-//! (the component and settings asked for) and the checksum of its code all match, so a
-//! truncated, corrupted or misplaced file is recompiled instead, never run; wasmtime then checks
-//! the header it wrote itself (its version and settings), so code of another wasmtime is
-//! refused too, recompiled and its entry replaced. What remains is someone who can
-//! write into the cache directory on purpose; the directory is created readable by its owner
-//! only, and whoever can write there already has the user's rights (they could as well change
-//! the hooks file). Point the cache elsewhere, or turn it off, where that does not hold.
+//! (the component and settings asked for) and its checksum all match, so a truncated,
+//! corrupted or misplaced file is recompiled instead, never run; wasmtime then checks the
+//! header it wrote itself (its version and settings), so code of another wasmtime is refused
+//! too, recompiled and its entry replaced. The checksum guards against accidents (a disk
+//! error, a write cut short by something else than our rename), not against intent: what
+//! remains is someone who can write into the cache directory on purpose, or change an entry in
+//! place while a process has it mapped. The directory is created readable by its owner only,
+//! and whoever can write there already has the user's rights (they could as well change the
+//! hooks file). Point the cache elsewhere, or turn it off, where that does not hold.
 
 use std::fs;
 use std::hash::Hasher;
@@ -28,11 +36,14 @@ use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-/// The first bytes of an entry.
-const MAGIC: &[u8; 16] = b"hooks-wasm-cc-v1";
+/// The last bytes of a component's entry.
+const MAGIC: &[u8; 16] = b"hooks-wasm-cc-v2";
 
-/// The length of the header: magic, key, checksum.
-const HEADER: usize = MAGIC.len() + 32 + 32;
+/// The last bytes of a remembered list of subscriptions.
+const SUBSCRIPTIONS_MAGIC: &[u8; 16] = b"hooks-wasm-sub-1";
+
+/// The length of an entry's trailer: key, checksum, magic.
+const TRAILER: usize = 32 + 4 + 16;
 
 /// Where compiled components are kept.
 #[derive(Debug, Clone)]
@@ -49,18 +60,8 @@ pub enum Compiled {
     Now,
 }
 
-/// Feeds what `Hash` writes into a SHA-256.
-struct ShaHasher(Sha256);
-
-impl Hasher for ShaHasher {
-    fn finish(&self) -> u64 {
-        0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.update(bytes);
-    }
-}
+/// The key of a component compiled by one engine (see the module's documentation).
+pub(crate) type Key = [u8; 32];
 
 fn hex(bytes: &[u8]) -> String {
     // By table, not `format!` per byte: this names the entry in every process that loads one.
@@ -71,6 +72,49 @@ fn hex(bytes: &[u8]) -> String {
         text.push(char::from(DIGITS[usize::from(byte & 0xf)]));
     }
     text
+}
+
+/// A digest of what every key of `engine` shares: this crate's version and the engine's
+/// settings.
+pub(crate) fn settings_digest(engine: &Engine) -> [u8; 32] {
+    /// Collects what `Hash` writes: the settings are hundreds of small writes, which a
+    /// SHA-256 fed one at a time took tens of microseconds over, in every process.
+    struct Collected(Vec<u8>);
+
+    impl Hasher for Collected {
+        fn finish(&self) -> u64 {
+            0
+        }
+
+        fn write(&mut self, bytes: &[u8]) {
+            self.0.extend_from_slice(bytes);
+        }
+    }
+
+    let mut settings = Collected(Vec::with_capacity(4096));
+    settings.write(MAGIC);
+    settings.write(env!("CARGO_PKG_VERSION").as_bytes());
+    std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut settings);
+    Sha256::digest(&settings.0).into()
+}
+
+/// The key of `bytes` compiled by an engine whose settings digest to `settings`: what names
+/// its entry, and what a runtime keeps its loaded components by.
+pub(crate) fn key(settings: &[u8; 32], bytes: &[u8]) -> Key {
+    let mut hasher = Sha256::new();
+    hasher.update(settings);
+    hasher.update(Sha256::digest(bytes));
+    hasher.finalize().into()
+}
+
+/// The key under which the subscriptions of the component of `component` for `config` (its
+/// JSON text) are remembered.
+pub(crate) fn subscriptions_key(component: &Key, config: &str) -> Key {
+    let mut hasher = Sha256::new();
+    hasher.update(SUBSCRIPTIONS_MAGIC);
+    hasher.update(component);
+    hasher.update(config.as_bytes());
+    hasher.finalize().into()
 }
 
 impl ComponentCache {
@@ -97,20 +141,9 @@ impl ComponentCache {
         &self.dir
     }
 
-    /// The key of `bytes` compiled by `engine`: what names its entry, and what a runtime keeps
-    /// its loaded components by.
-    pub(crate) fn key(engine: &Engine, bytes: &[u8]) -> [u8; 32] {
-        let mut hasher = ShaHasher(Sha256::new());
-        hasher.write(MAGIC);
-        hasher.write(env!("CARGO_PKG_VERSION").as_bytes());
-        std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut hasher);
-        hasher.0.update(Sha256::digest(bytes));
-        hasher.0.finalize().into()
-    }
-
-    /// The entry's file.
-    fn path(&self, key: &[u8; 32]) -> PathBuf {
-        self.dir.join(format!("{}.cwasm", hex(key)))
+    /// The file of the entry named by `key`.
+    fn path(&self, key: &Key, extension: &str) -> PathBuf {
+        self.dir.join(format!("{}.{extension}", hex(key)))
     }
 
     /// `bytes` compiled by `engine`: from the cache when a valid entry is there, else compiled
@@ -120,7 +153,7 @@ impl ComponentCache {
         engine: &Engine,
         bytes: &[u8],
     ) -> wasmtime::Result<(Component, Compiled)> {
-        self.load_or_compile_keyed(engine, bytes, &Self::key(engine, bytes))
+        self.load_or_compile_keyed(engine, bytes, &key(&settings_digest(engine), bytes))
     }
 
     /// [`ComponentCache::load_or_compile`] with the key of `bytes` already known.
@@ -128,76 +161,106 @@ impl ComponentCache {
         &self,
         engine: &Engine,
         bytes: &[u8],
-        key: &[u8; 32],
+        key: &Key,
     ) -> wasmtime::Result<(Component, Compiled)> {
-        let key = *key;
-        let path = self.path(&key);
-        if let Some(component) = Self::read(engine, &path, &key) {
+        let path = self.path(key, "cwasm");
+        if let Some(component) = Self::read(engine, &path, key) {
             return Ok((component, Compiled::FromCache));
         }
         let component = Component::new(engine, bytes)?;
         match component.serialize() {
-            Ok(code) => {
-                if let Err(error) = self.write(&path, &key, &code) {
-                    tracing::warn!(cache = %path.display(), %error, "cannot store a compiled component");
-                }
-            }
+            Ok(code) => self.write(&path, &sealed(code, key, MAGIC)),
             Err(error) => tracing::warn!(%error, "cannot serialize a compiled component"),
         }
         Ok((component, Compiled::Now))
     }
 
     /// The component of a valid entry at `path`, or `None` (missing, or not checking).
-    fn read(engine: &Engine, path: &Path, key: &[u8; 32]) -> Option<Component> {
+    fn read(engine: &Engine, path: &Path, key: &Key) -> Option<Component> {
+        // Read whole to check it; wasmtime then maps the file itself.
         let entry = fs::read(path).ok()?;
-        let code = checked(&entry, key)?;
-        // SAFETY: `code` is exactly what `Component::serialize` gave for this key (the
-        // component's bytes and the engine's settings), as the magic, key and checksum show,
-        // and wasmtime refuses code of another version; see the module's documentation.
+        unsealed(&entry, key, MAGIC)?;
+        // SAFETY: the file holds exactly what `Component::serialize` gave for this key (the
+        // component's bytes and the engine's settings), as its magic, key and checksum show,
+        // and wasmtime refuses code of another version and ignores our trailer after it. A
+        // concurrent writer replaces the file by a rename with the same bytes, never in
+        // place; see the module's documentation.
         #[allow(unsafe_code)]
-        let component = unsafe { Component::deserialize(engine, code) };
+        let component = unsafe { Component::deserialize_file(engine, path) };
         match component {
             Ok(component) => Some(component),
             Err(error) => {
-                tracing::warn!(cache = %path.display(), %error, "a cached component does not load; compiling again");
+                tracing::warn!(cache = %path.display(), error = %format!("{error:#}"), "a cached component does not load; compiling again");
                 None
             }
         }
     }
 
-    /// Writes an entry: a temporary file renamed into place.
-    fn write(&self, path: &Path, key: &[u8; 32], code: &[u8]) -> std::io::Result<()> {
-        create_private_dir(&self.dir)?;
-        let temporary = self.dir.join(format!(
+    /// The events remembered for `key` ([`subscriptions_key`]), if a valid record is there.
+    pub(crate) fn remembered_subscriptions(&self, key: &Key) -> Option<Vec<String>> {
+        let record = fs::read(self.path(key, "subscriptions")).ok()?;
+        serde_json::from_slice(unsealed(&record, key, SUBSCRIPTIONS_MAGIC)?).ok()
+    }
+
+    /// Remembers `events` for `key` (a failure is logged: they are asked again next time).
+    pub(crate) fn remember_subscriptions(&self, key: &Key, events: &[String]) {
+        match serde_json::to_vec(events) {
+            Ok(json) => self.write(
+                &self.path(key, "subscriptions"),
+                &sealed(json, key, SUBSCRIPTIONS_MAGIC),
+            ),
+            Err(error) => tracing::warn!(%error, "cannot encode a component's subscriptions"),
+        }
+    }
+
+    /// Writes `contents` to `path`: a temporary file renamed into place. A failure is logged,
+    /// not an error: the entry is only a shortcut.
+    fn write(&self, path: &Path, contents: &[u8]) {
+        let temporary = path.with_file_name(format!(
             ".{}.{}.{:?}.tmp",
-            hex(key),
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .unwrap_or("entry"),
             std::process::id(),
             std::thread::current().id()
         ));
-        let written = (|| {
+        let written = create_private_dir(&self.dir).and_then(|()| {
             let mut file = fs::File::create(&temporary)?;
-            file.write_all(MAGIC)?;
-            file.write_all(key)?;
-            file.write_all(&Sha256::digest(code))?;
-            file.write_all(code)?;
+            file.write_all(contents)?;
             file.flush()?;
             fs::rename(&temporary, path)
-        })();
-        if written.is_err() {
+        });
+        if let Err(error) = written {
             let _ = fs::remove_file(&temporary);
+            tracing::warn!(cache = %path.display(), %error, "cannot write to the WebAssembly cache");
         }
-        written
     }
 }
 
-/// The code of `entry` if its magic, key and checksum match.
-fn checked<'e>(entry: &'e [u8], key: &[u8; 32]) -> Option<&'e [u8]> {
-    if entry.len() < HEADER || &entry[..MAGIC.len()] != MAGIC {
-        return None;
-    }
-    let (stored_key, rest) = entry[MAGIC.len()..].split_at(32);
-    let (checksum, code) = rest.split_at(32);
-    (stored_key == key && checksum == Sha256::digest(code).as_slice()).then_some(code)
+/// The checksum of a payload under `key`.
+fn checksum(payload: &[u8], key: &Key) -> [u8; 4] {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(payload);
+    hasher.update(key);
+    hasher.finalize().to_le_bytes()
+}
+
+/// `payload` followed by its trailer: `key`, the checksum, `magic`.
+fn sealed(mut payload: Vec<u8>, key: &Key, magic: &[u8; 16]) -> Vec<u8> {
+    let sum = checksum(&payload, key);
+    payload.reserve(TRAILER);
+    payload.extend_from_slice(key);
+    payload.extend_from_slice(&sum);
+    payload.extend_from_slice(magic);
+    payload
+}
+
+/// The payload of `entry` if its trailer has `magic`, `key` and the payload's checksum.
+fn unsealed<'e>(entry: &'e [u8], key: &Key, magic: &[u8; 16]) -> Option<&'e [u8]> {
+    let (payload, trailer) = entry.split_at_checked(entry.len().checked_sub(TRAILER)?)?;
+    let (stored_key, rest) = trailer.split_at(32);
+    let (sum, stored_magic) = rest.split_at(4);
+    (stored_magic == magic && stored_key == key && sum == checksum(payload, key)).then_some(payload)
 }
 
 /// Creates `dir` (and its parents), readable by its owner only where that can be said.
@@ -220,7 +283,7 @@ mod tests {
     fn entries_are_named_by_their_key_in_lowercase_hex() {
         assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
         let cache = ComponentCache::new("cache");
-        let name = cache.path(&[0xab; 32]);
+        let name = cache.path(&[0xab; 32], "cwasm");
         assert_eq!(
             name,
             Path::new("cache").join(format!("{}.cwasm", "ab".repeat(32)))
@@ -231,20 +294,47 @@ mod tests {
     fn an_entry_checks_only_with_its_magic_key_and_checksum() {
         let key = [7u8; 32];
         let code = b"machine code";
-        let mut entry = MAGIC.to_vec();
-        entry.extend_from_slice(&key);
-        entry.extend_from_slice(&Sha256::digest(code));
-        entry.extend_from_slice(code);
-        assert_eq!(checked(&entry, &key), Some(&code[..]));
-        assert_eq!(checked(&entry, &[8u8; 32]), None, "another key");
-        let mut flipped = entry.clone();
-        let last = flipped.len() - 1;
-        flipped[last] ^= 1;
-        assert_eq!(checked(&flipped, &key), None, "corrupted code");
-        assert_eq!(checked(&entry[..entry.len() - 1], &key), None, "truncated");
-        assert_eq!(checked(&entry[..10], &key), None, "shorter than the header");
-        let mut magic = entry.clone();
-        magic[0] = b'x';
-        assert_eq!(checked(&magic, &key), None, "another format");
+        let entry = sealed(code.to_vec(), &key, MAGIC);
+        assert_eq!(
+            &entry[..code.len()],
+            code,
+            "the code comes first, as serialized"
+        );
+        assert_eq!(unsealed(&entry, &key, MAGIC), Some(&code[..]));
+        assert_eq!(unsealed(&entry, &[8u8; 32], MAGIC), None, "another key");
+        assert_eq!(
+            unsealed(&entry, &key, SUBSCRIPTIONS_MAGIC),
+            None,
+            "another kind"
+        );
+        for at in [0, code.len() - 1, code.len() + 3, code.len() + 33] {
+            let mut flipped = entry.clone();
+            flipped[at] ^= 1;
+            assert_eq!(unsealed(&flipped, &key, MAGIC), None, "byte {at} corrupted");
+        }
+        assert_eq!(unsealed(&entry[1..], &key, MAGIC), None, "cut at the start");
+        assert_eq!(
+            unsealed(&entry[..entry.len() - 1], &key, MAGIC),
+            None,
+            "truncated"
+        );
+        assert_eq!(
+            unsealed(&entry[..10], &key, MAGIC),
+            None,
+            "shorter than a trailer"
+        );
+        assert_eq!(unsealed(&[], &key, MAGIC), None, "empty");
+    }
+
+    #[test]
+    fn keys_differ_by_settings_bytes_and_configuration() {
+        let one = key(&[1; 32], b"component");
+        assert_ne!(one, key(&[2; 32], b"component"), "other settings");
+        assert_ne!(one, key(&[1; 32], b"componenT"), "other bytes");
+        assert_ne!(
+            subscriptions_key(&one, "{}"),
+            subscriptions_key(&one, "{\"a\":1}")
+        );
+        assert_ne!(subscriptions_key(&one, "{}"), one);
     }
 }

@@ -17,7 +17,7 @@ use crate::bindings::amplifier::HookModulePre;
 use crate::bindings::guest::GuestPre;
 use crate::bindings::guest::exports::hooks::guest::hook as wit;
 use crate::blocking;
-use crate::cache::Compiled;
+use crate::cache::{self, Compiled, Key};
 use crate::proto;
 use crate::sandbox::{self, State};
 use crate::{CallFailure, Grants, Limits, LoadError, WasmRuntime};
@@ -92,6 +92,8 @@ struct Inner {
     limits: Limits,
     grants: Grants,
     compiled: Compiled,
+    /// The component's cache key, which its remembered subscriptions are kept under.
+    key: Key,
 }
 
 impl std::fmt::Debug for WasmHook {
@@ -123,10 +125,11 @@ impl WasmHook {
         bytes: &[u8],
         abi: Abi,
     ) -> Result<Self, LoadError> {
-        let (component, compiled) = runtime.compile(bytes).map_err(|error| LoadError::Invalid {
-            name: name.to_owned(),
-            reason: format!("{error:#}"),
-        })?;
+        let (component, compiled, key) =
+            runtime.compile(bytes).map_err(|error| LoadError::Invalid {
+                name: name.to_owned(),
+                reason: format!("{error:#}"),
+            })?;
         let world = |error: wasmtime::Error| LoadError::World {
             name: name.to_owned(),
             world: abi.world(),
@@ -146,6 +149,7 @@ impl WasmHook {
                 limits: Limits::default(),
                 grants: Grants::none(),
                 compiled,
+                key,
             }),
         })
     }
@@ -176,6 +180,7 @@ impl WasmHook {
                 limits: shared.limits,
                 grants: shared.grants.clone(),
                 compiled: shared.compiled,
+                key: shared.key,
             },
         };
         change(&mut inner);
@@ -229,11 +234,40 @@ impl WasmHook {
     /// The events this hook subscribes to given `config`; a component of the amplifier ABI
     /// declares none (its events are given where it is mounted). It blocks, like
     /// [`WasmHook::call`].
+    ///
+    /// With a disk cache, an answer is remembered there for the component and this
+    /// configuration, and a later process reads it instead of instantiating the component to
+    /// ask again (`hooks claude` loads its hooks at every event): a component's subscriptions
+    /// must depend on its configuration alone, as its world says. A failure is not
+    /// remembered.
     pub fn subscriptions(&self, config: &Value) -> Result<Vec<String>, CallFailure> {
         let Template::Hooks(pre) = &self.inner.template else {
             return Ok(Vec::new());
         };
         let config = config.to_string();
+        let memo = self
+            .inner
+            .runtime
+            .cache()
+            .map(|cache| (cache, cache::subscriptions_key(&self.inner.key, &config)));
+        if let Some((cache, key)) = &memo
+            && let Some(events) = cache.remembered_subscriptions(key)
+        {
+            return Ok(events);
+        }
+        let events = self.ask_subscriptions(pre, &config)?;
+        if let Some((cache, key)) = &memo {
+            cache.remember_subscriptions(key, &events);
+        }
+        Ok(events)
+    }
+
+    /// The component's own answer to `subscriptions(config)`, from a fresh instance.
+    fn ask_subscriptions(
+        &self,
+        pre: &GuestPre<State>,
+        config: &str,
+    ) -> Result<Vec<String>, CallFailure> {
         let asked = async {
             // Dropped after the store, as in `call_async`.
             let _slot = self.slot().await?;
@@ -245,7 +279,7 @@ impl WasmHook {
                     .map_err(|error| (error, Stage::Start))?;
                 guest
                     .hooks_guest_hook()
-                    .call_subscriptions(&mut store, &config)
+                    .call_subscriptions(&mut store, config)
                     .await
                     .map_err(|error| (error, Stage::Call))
             };

@@ -13,7 +13,8 @@ pub const DEFAULT_MEMORY_BYTES: usize = 64 << 20;
 /// How long one call may run and how much memory one instance may take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// A call still running at this deadline is stopped (checked every millisecond).
+    /// A call still running at this deadline is stopped (the guest yields to its caller every
+    /// few microseconds of work, and the caller's timer ends it).
     pub timeout: Duration,
     /// The most linear memory, in bytes, all of an instance's memories may hold together.
     pub memory_bytes: usize,

@@ -21,6 +21,7 @@
 //! the pool only bounds how many calls run at once, and a call past that waits for a slot.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
@@ -29,7 +30,7 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 use wasmtime::component::{Component, InstancePre};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
-use crate::cache::{Compiled, ComponentCache};
+use crate::cache::{self, Compiled, ComponentCache, Key};
 use crate::sandbox::State;
 use crate::wasi::WasiLinker;
 
@@ -68,6 +69,12 @@ const TABLE_KEEP_RESIDENT: usize = 4 << 10;
 /// time it is asked for.
 const KEPT_COMPONENTS: usize = 64;
 
+/// The process's runtime, [`WasmRuntime::shared`].
+static SHARED: OnceLock<Result<WasmRuntime, String>> = OnceLock::new();
+
+/// The slots it starts with.
+static SHARED_SLOTS: AtomicU32 = AtomicU32::new(DEFAULT_SLOTS);
+
 /// An engine, a linker and a cache, shared by every hook loaded with it. Cloning is cheap.
 #[derive(Clone)]
 pub struct WasmRuntime {
@@ -78,11 +85,13 @@ struct Inner {
     engine: Engine,
     linker: Mutex<WasiLinker>,
     cache: Option<ComponentCache>,
+    /// What every cache key of this engine shares ([`cache::settings_digest`]).
+    settings: [u8; 32],
     /// The components loaded so far, by their cache key: the same bytes named twice (by two
     /// entries of a hooks file, or a file loaded again) are compiled or read once. Kept for the
     /// runtime's life, which for [`WasmRuntime::shared`] is the process's: nothing is torn down
     /// when a per-event process ends.
-    loaded: Mutex<HashMap<[u8; 32], (Component, Compiled)>>,
+    loaded: Mutex<HashMap<Key, (Component, Compiled)>>,
     slots: Slots,
 }
 
@@ -144,27 +153,42 @@ impl WasmRuntime {
         // is linked (as each component needs it) so that they instantiate, and each store
         // grants nothing unless told.
         let linker = Mutex::new(WasiLinker::new(&engine));
+        let settings = cache::settings_digest(&engine);
         Ok(WasmRuntime {
             inner: Arc::new(Inner {
                 engine,
                 linker,
                 cache,
+                settings,
                 loaded: Mutex::new(HashMap::new()),
                 slots: Slots::new(slots),
             }),
         })
     }
 
-    /// The process's runtime, caching in [`ComponentCache::default_dir`].
+    /// The process's runtime, caching in [`ComponentCache::default_dir`], with
+    /// [`DEFAULT_SLOTS`] slots unless [`WasmRuntime::set_shared_slots`] said otherwise first.
     pub fn shared() -> Result<Self, RuntimeError> {
-        static SHARED: OnceLock<Result<WasmRuntime, String>> = OnceLock::new();
         SHARED
             .get_or_init(|| {
-                WasmRuntime::new(ComponentCache::default_dir().map(ComponentCache::new))
-                    .map_err(|error| error.0)
+                let slots = SHARED_SLOTS.load(Ordering::Relaxed);
+                WasmRuntime::with_slots(
+                    ComponentCache::default_dir().map(ComponentCache::new),
+                    slots,
+                )
+                .map_err(|error| error.0)
             })
             .clone()
             .map_err(RuntimeError)
+    }
+
+    /// Sets how many calls the process's runtime ([`WasmRuntime::shared`]) runs at once, before
+    /// it starts: a process that makes one call at a time, such as a per-event `hooks claude`
+    /// (one event, its handlers in turn), starts faster with one slot than with the default's
+    /// eight. `false` if the runtime had already started: its slots stay as they were.
+    pub fn set_shared_slots(slots: u32) -> bool {
+        SHARED_SLOTS.store(slots, Ordering::Relaxed);
+        SHARED.get().is_none()
     }
 
     /// The cache, if any.
@@ -202,19 +226,20 @@ impl WasmRuntime {
         self.inner.slots.take(wait).await
     }
 
-    /// `bytes` compiled: as loaded before by this runtime, else from the disk cache when it
-    /// holds them, else compiled now. A component loaded before says where it came from then.
-    pub(crate) fn compile(&self, bytes: &[u8]) -> wasmtime::Result<(Component, Compiled)> {
+    /// `bytes` compiled, and their key: as loaded before by this runtime, else from the disk
+    /// cache when it holds them, else compiled now. A component loaded before says where it
+    /// came from then.
+    pub(crate) fn compile(&self, bytes: &[u8]) -> wasmtime::Result<(Component, Compiled, Key)> {
         let engine = &self.inner.engine;
-        let key = ComponentCache::key(engine, bytes);
+        let key = cache::key(&self.inner.settings, bytes);
         let loaded = || {
             self.inner
                 .loaded
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
         };
-        if let Some(found) = loaded().get(&key) {
-            return Ok(found.clone());
+        if let Some((component, compiled)) = loaded().get(&key) {
+            return Ok((component.clone(), *compiled, key));
         }
         // Not under the lock: compiling takes long, and other components may load meanwhile.
         let component = match &self.inner.cache {
@@ -225,7 +250,7 @@ impl WasmRuntime {
         if kept.len() < KEPT_COMPONENTS {
             kept.entry(key).or_insert_with(|| component.clone());
         }
-        Ok(component)
+        Ok((component.0, component.1, key))
     }
 }
 

@@ -4,7 +4,7 @@
 mod support;
 
 use hooks_core::HookAction;
-use hooks_wasm::{Abi, ComponentCache, WasmHook, WasmRuntime};
+use hooks_wasm::{Abi, CallFailure, ComponentCache, Limits, WasmHook, WasmRuntime};
 use serde_json::json;
 use support::*;
 
@@ -17,6 +17,14 @@ fn deny() -> Vec<u8> {
 
 fn cached_runtime(dir: &std::path::Path) -> WasmRuntime {
     WasmRuntime::new(Some(ComponentCache::new(dir))).expect("the runtime starts")
+}
+
+/// Replaces the file at `path` by `contents` as a writer of the cache does, by a rename: a
+/// process that mapped the old file keeps it.
+fn replace(path: &std::path::Path, contents: &[u8]) {
+    let temporary = path.with_extension("replacing");
+    std::fs::write(&temporary, contents).expect("written");
+    std::fs::rename(&temporary, path).expect("renamed into place");
 }
 
 fn entries(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
@@ -58,9 +66,10 @@ fn a_corrupt_or_truncated_entry_is_compiled_again() {
     WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
     let entry = entries(&dir).remove(0);
     let mut stored = std::fs::read(&entry).expect("the entry");
-    let last = stored.len() - 1;
-    stored[last] ^= 0xff;
-    std::fs::write(&entry, &stored).expect("corrupted");
+    // A byte of the code: only the checksum can tell.
+    let middle = stored.len() / 2;
+    stored[middle] ^= 0xff;
+    replace(&entry, &stored);
     let hook =
         WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
     assert!(!hook.from_cache(), "a corrupt entry is not trusted");
@@ -72,7 +81,7 @@ fn a_corrupt_or_truncated_entry_is_compiled_again() {
     let again =
         WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
     assert!(again.from_cache());
-    std::fs::write(&entry, &stored[..100]).expect("truncated");
+    replace(&entry, &stored[..100]);
     let hook =
         WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
     assert!(!hook.from_cache(), "a truncated entry is not trusted");
@@ -103,4 +112,68 @@ fn one_runtime_loads_the_same_component_once() {
     // Another runtime (another process) goes to the cache, and stores the entry again.
     WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
     assert_eq!(entries(&dir).len(), 1);
+}
+
+#[test]
+fn subscriptions_are_asked_once_per_configuration_and_remembered_in_the_cache() {
+    let dir = scratch("cache-subscriptions");
+    let bytes = deny();
+    let records = || {
+        entries(&dir)
+            .into_iter()
+            .filter(|path| path.extension().is_some_and(|ext| ext == "subscriptions"))
+            .collect::<Vec<_>>()
+    };
+    let first =
+        WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
+    assert_eq!(
+        first.subscriptions(&json!({})).expect("asked"),
+        ["tool:pre"]
+    );
+    assert_eq!(records().len(), 1);
+    // A later process's hook that cannot even be instantiated (no memory at all): an answer
+    // can only be the one remembered.
+    let starved = || {
+        WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks)
+            .expect("loads")
+            .with_limits(Limits {
+                memory_bytes: 0,
+                ..Limits::default()
+            })
+    };
+    assert_eq!(
+        starved().subscriptions(&json!({})).expect("remembered"),
+        ["tool:pre"]
+    );
+    // Another configuration is asked anew; a failure is not remembered.
+    let other = starved().subscriptions(&json!({"strict": true}));
+    assert!(
+        matches!(other, Err(CallFailure::Memory { .. })),
+        "asked anew: {other:?}"
+    );
+    assert_eq!(records().len(), 1, "the failure left no record");
+    // A damaged record is not believed, though it still reads as a list (`["Tool:pre"]`).
+    let record = records().remove(0);
+    let mut stored = std::fs::read(&record).expect("the record");
+    assert_eq!(&stored[..3], b"[\"t");
+    stored[2] = b'T';
+    replace(&record, &stored);
+    let damaged = starved().subscriptions(&json!({}));
+    assert!(
+        matches!(damaged, Err(CallFailure::Memory { .. })),
+        "asked anew: {damaged:?}"
+    );
+    // Without a cache there is nothing to remember them in: each hook asks.
+    let uncached = WasmHook::from_bytes(
+        &WasmRuntime::new(None).expect("starts"),
+        "deny",
+        &bytes,
+        Abi::Hooks,
+    )
+    .expect("loads")
+    .with_limits(Limits {
+        memory_bytes: 0,
+        ..Limits::default()
+    });
+    assert!(uncached.subscriptions(&json!({})).is_err());
 }
