@@ -6,15 +6,22 @@
 //! A component's entry is named by its key: a SHA-256 of the component's bytes, the engine's
 //! settings (wasmtime's compatibility hash: target, compiler flags, features) and this crate's
 //! version. It holds the compiled code exactly as [`Component::serialize`] gave it, then a
-//! trailer of ours: the key again, a CRC-32 of the code and key, and a magic string. The code
-//! comes first so that wasmtime maps the file itself (no copy), its sections where it laid
-//! them out, and takes the initial memory of an instance from it too. Entries are written to a
-//! temporary file and renamed into place, so a reader never sees half an entry, and concurrent
-//! writers of one entry write the same bytes.
+//! trailer of ours: the key again, a CRC-32 of the code and key, and a magic string. Entries
+//! are written to a temporary file and renamed into place, so a reader never sees half an
+//! entry, and concurrent writers of one entry write the same bytes.
+//!
+//! # Why the code is copied, not mapped
+//!
+//! wasmtime can map an entry's file instead of copying the code out of it. The bytes it would
+//! run would then be the file's at each page's first touch, not the bytes checked: an entry
+//! changed in place after the check (a restore copied over the cache while an agent works)
+//! would run unchecked, or, cut short, kill the process with `SIGBUS`, and an agent takes a
+//! hook that crashed for one that let the call through. Mapping measured no faster for a small
+//! component (BENCHMARKS.md, "The budget met"), so the checked bytes are what is loaded.
 //!
 //! # Why deserializing is sound here
 //!
-//! [`Component::deserialize_file`] is `unsafe` because the bytes are machine code that is run
+//! [`Component::deserialize`] is `unsafe` because the bytes are machine code that is run
 //! without being verified: bytes that did not come from [`Component::serialize`] of a
 //! compatible engine can do anything. An entry is deserialized only when its magic, its key
 //! (the component and settings asked for) and its checksum all match, so a truncated,
@@ -22,10 +29,10 @@
 //! header it wrote itself (its version and settings), so code of another wasmtime is refused
 //! too, recompiled and its entry replaced. The checksum guards against accidents (a disk
 //! error, a write cut short by something else than our rename), not against intent: what
-//! remains is someone who can write into the cache directory on purpose, or change an entry in
-//! place while a process has it mapped. The directory is created readable by its owner only,
-//! and whoever can write there already has the user's rights (they could as well change the
-//! hooks file). Point the cache elsewhere, or turn it off, where that does not hold.
+//! remains is someone who can write into the cache directory on purpose. The directory is
+//! created readable by its owner only, and whoever can write there already has the user's
+//! rights (they could as well change the hooks file). Point the cache elsewhere, or turn it
+//! off, where that does not hold.
 
 use std::fs;
 use std::hash::Hasher;
@@ -177,16 +184,13 @@ impl ComponentCache {
 
     /// The component of a valid entry at `path`, or `None` (missing, or not checking).
     fn read(engine: &Engine, path: &Path, key: &Key) -> Option<Component> {
-        // Read whole to check it; wasmtime then maps the file itself.
         let entry = fs::read(path).ok()?;
-        unsealed(&entry, key, MAGIC)?;
-        // SAFETY: the file holds exactly what `Component::serialize` gave for this key (the
-        // component's bytes and the engine's settings), as its magic, key and checksum show,
-        // and wasmtime refuses code of another version and ignores our trailer after it. A
-        // concurrent writer replaces the file by a rename with the same bytes, never in
-        // place; see the module's documentation.
+        let code = unsealed(&entry, key, MAGIC)?;
+        // SAFETY: `code` is exactly what `Component::serialize` gave for this key (the
+        // component's bytes and the engine's settings), as the magic, key and checksum show,
+        // and wasmtime refuses code of another version; see the module's documentation.
         #[allow(unsafe_code)]
-        let component = unsafe { Component::deserialize_file(engine, path) };
+        let component = unsafe { Component::deserialize(engine, code) };
         match component {
             Ok(component) => Some(component),
             Err(error) => {

@@ -43,7 +43,7 @@
 //! # Speed
 //!
 //! A component is compiled once, and the machine code kept on disk ([`ComponentCache`]) so
-//! that the next process maps it instead of compiling; the events it subscribes to for a
+//! that the next process loads it instead of compiling; the events it subscribes to for a
 //! configuration are kept beside it, so that the next process need not instantiate it to ask. Its exports are looked up once, in an
 //! instantiation template; each call instantiates afresh from it (no state carried from one
 //! event to the next) in a store of its own, its instance taken from a pool of slots reserved

@@ -88,6 +88,27 @@ fn a_corrupt_or_truncated_entry_is_compiled_again() {
 }
 
 #[test]
+fn an_entry_changed_in_place_does_not_reach_a_component_loaded_from_it() {
+    let dir = scratch("cache-in-place");
+    let bytes = deny();
+    WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("stored");
+    let loaded =
+        WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
+    assert!(loaded.from_cache());
+    // Cut short in place, not replaced: code mapped from the file would now fault (`SIGBUS`).
+    std::fs::write(entries(&dir).remove(0), b"cut short").expect("changed in place");
+    assert_eq!(
+        loaded
+            .call("tool:pre", &json!({}))
+            .expect("an answer")
+            .action,
+        HookAction::Deny
+    );
+    // Dropping it unregisters its code, which reads the code again.
+    drop(loaded);
+}
+
+#[test]
 fn one_runtime_loads_the_same_component_once() {
     let dir = scratch("cache-kept");
     let bytes = deny();
