@@ -16,9 +16,10 @@
 //! run would then be the file's at each page's first touch, not the bytes checked: an entry
 //! changed in place after the check (a restore copied over the cache while an agent works)
 //! would run unchecked, or, cut short, kill the process with `SIGBUS`, and an agent takes a
-//! hook that crashed for one that let the call through. Mapping measured within 0.02× of
-//! copying for a small component (BENCHMARKS.md, "The budget met"), so the checked bytes are
-//! what is loaded.
+//! hook that crashed for one that let the call through. So the checked bytes are what is
+//! loaded. For a small component mapping measured within 0.02× of copying; for a large one
+//! the copy costs milliseconds (BENCHMARKS.md, "A component of realistic size"), which one
+//! checked anonymous buffer handed to wasmtime without a second copy would save safely.
 //!
 //! # Why deserializing is sound here
 //!
