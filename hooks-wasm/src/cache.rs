@@ -38,7 +38,7 @@
 
 use std::fs;
 use std::hash::Hasher;
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -185,7 +185,7 @@ impl ComponentCache {
 
     /// The component of a valid entry at `path`, or `None` (missing, or not checking).
     fn read(engine: &Engine, path: &Path, key: &Key) -> Option<Component> {
-        let entry = fs::read(path).ok()?;
+        let entry = Self::read_whole(path)?;
         let code = unsealed(&entry, key, MAGIC)?;
         // SAFETY: `code` is exactly what `Component::serialize` gave for this key (the
         // component's bytes and the engine's settings), as the magic, key and checksum show,
@@ -199,6 +199,25 @@ impl ComponentCache {
                 None
             }
         }
+    }
+
+    /// The bytes of the file at `path`, in memory populated in one call: for an entry of
+    /// megabytes, a fresh buffer faulted in page by page cost more than reading into it
+    /// (BENCHMARKS.md, "A component of realistic size"). A file that changes size meanwhile
+    /// reads short or fails its check.
+    fn read_whole(path: &Path) -> Option<memmap2::MmapMut> {
+        let mut file = fs::File::open(path).ok()?;
+        let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
+        if len < TRAILER {
+            return None;
+        }
+        let mut buffer = memmap2::MmapOptions::new()
+            .len(len)
+            .populate()
+            .map_anon()
+            .ok()?;
+        file.read_exact(&mut buffer).ok()?;
+        Some(buffer)
     }
 
     /// The events remembered for `key` ([`subscriptions_key`]), if a valid record is there.
