@@ -186,18 +186,50 @@ impl ComponentCache {
     /// The component of a valid entry at `path`, or `None` (missing, or not checking).
     fn read(engine: &Engine, path: &Path, key: &Key) -> Option<Component> {
         let entry = Self::read_whole(path)?;
-        let code = unsealed(&entry, key, MAGIC)?;
-        // SAFETY: `code` is exactly what `Component::serialize` gave for this key (the
-        // component's bytes and the engine's settings), as the magic, key and checksum show,
-        // and wasmtime refuses code of another version; see the module's documentation.
-        #[allow(unsafe_code)]
-        let component = unsafe { Component::deserialize(engine, code) };
+        let code = unsealed(&entry, key, MAGIC)?.len();
+        let component = Self::deserialize(engine, entry, code);
         match component {
             Ok(component) => Some(component),
             Err(error) => {
                 tracing::warn!(cache = %path.display(), error = %format!("{error:#}"), "a cached component does not load; compiling again");
                 None
             }
+        }
+    }
+
+    /// The component of the first `code` bytes of `entry`, checked.
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    fn deserialize(
+        engine: &Engine,
+        entry: memmap2::MmapMut,
+        code: usize,
+    ) -> wasmtime::Result<Component> {
+        // Run from this very buffer (src/code_memory.rs): read-only from now on, and never
+        // unmapped, since the code may be in use for as long as the process lives. A runtime
+        // loads each component once (it keeps them by key), so that is one buffer per
+        // component a process loads from the cache.
+        let entry: &'static memmap2::Mmap = Box::leak(Box::new(entry.make_read_only()?));
+        // SAFETY: the bytes are exactly what `Component::serialize` gave for this key (the
+        // component's bytes and the engine's settings), as the magic, key and checksum show,
+        // and wasmtime refuses code of another version; see the module's documentation. They
+        // stay mapped and are never written again: read-only and leaked above.
+        #[allow(unsafe_code)]
+        unsafe {
+            Component::deserialize_raw(engine, std::ptr::NonNull::from(&entry[..code]))
+        }
+    }
+
+    /// The component of the first `code` bytes of `entry`, checked: copied by wasmtime.
+    #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+    fn deserialize(
+        engine: &Engine,
+        entry: memmap2::MmapMut,
+        code: usize,
+    ) -> wasmtime::Result<Component> {
+        // SAFETY: as above: exactly what `Component::serialize` gave for this key.
+        #[allow(unsafe_code)]
+        unsafe {
+            Component::deserialize(engine, &entry[..code])
         }
     }
 

@@ -67,6 +67,8 @@
 mod bindings;
 mod blocking;
 mod cache;
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+mod code_memory;
 mod error;
 mod hook;
 mod limits;

@@ -148,6 +148,9 @@ impl WasmRuntime {
             .async_support(true)
             .consume_fuel(true)
             .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        // Cached code runs from the buffer it was checked in, not a copy (src/code_memory.rs).
+        #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+        config.with_custom_code_memory(Some(crate::code_memory::Mprotect::new()));
         let engine = Engine::new(&config).map_err(|error| RuntimeError(error.to_string()))?;
         // Components from the usual toolchains import WASI even when they use none of it; it
         // is linked (as each component needs it) so that they instantiate, and each store

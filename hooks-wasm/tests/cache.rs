@@ -198,3 +198,31 @@ fn subscriptions_are_asked_once_per_configuration_and_remembered_in_the_cache() 
     });
     assert!(uncached.subscriptions(&json!({})).is_err());
 }
+
+#[test]
+fn code_from_the_cache_traps_and_stops_at_its_deadline_like_code_compiled_now() {
+    let dir = scratch("cache-traps");
+    let trap = guest("unreachable", "");
+    let spin = guest("(loop $forever (br $forever)) (i32.const 16)", "");
+    for bytes in [&trap, &spin] {
+        WasmHook::from_bytes(&cached_runtime(&dir), "store", bytes, Abi::Hooks).expect("stored");
+    }
+    let runtime = cached_runtime(&dir);
+    let trapped = WasmHook::from_bytes(&runtime, "trap", &trap, Abi::Hooks).expect("loads");
+    assert!(trapped.from_cache());
+    match trapped.call("tool:pre", &json!({})) {
+        Err(CallFailure::Trap(why)) => assert!(why.contains("unreachable"), "{why}"),
+        other => panic!("not a trap: {other:?}"),
+    }
+    let spinning = WasmHook::from_bytes(&runtime, "spin", &spin, Abi::Hooks)
+        .expect("loads")
+        .with_limits(Limits {
+            timeout: std::time::Duration::from_millis(50),
+            ..Limits::default()
+        });
+    assert!(spinning.from_cache());
+    assert!(matches!(
+        spinning.call("tool:pre", &json!({})),
+        Err(CallFailure::Timeout(_))
+    ));
+}
