@@ -10,22 +10,23 @@
 //! are written to a temporary file and renamed into place, so a reader never sees half an
 //! entry, and concurrent writers of one entry write the same bytes.
 //!
-//! # Why the code is copied, not mapped
+//! # Why the code is read, not mapped
 //!
-//! wasmtime can map an entry's file instead of copying the code out of it. The bytes it would
-//! run would then be the file's at each page's first touch, not the bytes checked: an entry
-//! changed in place after the check (a restore copied over the cache while an agent works)
-//! would run unchecked, or, cut short, kill the process with `SIGBUS`, and an agent takes a
-//! hook that crashed for one that let the call through. So the checked bytes are what is
-//! loaded. For a small component mapping measured within 0.02× of copying; for a large one
-//! the copy costs milliseconds (BENCHMARKS.md, "A component of realistic size"), which one
-//! checked anonymous buffer handed to wasmtime without a second copy would save safely.
+//! wasmtime can map an entry's file instead of reading it. The bytes it would run would then be
+//! the file's at each page's first touch, not the bytes checked: an entry changed in place
+//! after the check (a restore copied over the cache while an agent works) would run unchecked,
+//! or, cut short, kill the process with `SIGBUS`, and an agent takes a hook that crashed for
+//! one that let the call through. So an entry is read into memory of ours (populated in one
+//! call), checked there, made read-only, and run from there on x86-64 Linux
+//! (`src/code_memory.rs`); elsewhere wasmtime copies the checked bytes. That measured as fast
+//! as mapping for a component of megabytes, and within the noise for a small one
+//! (BENCHMARKS.md, "A component of realistic size").
 //!
 //! # Why deserializing is sound here
 //!
-//! [`Component::deserialize`] is `unsafe` because the bytes are machine code that is run
-//! without being verified: bytes that did not come from [`Component::serialize`] of a
-//! compatible engine can do anything. An entry is deserialized only when its magic, its key
+//! [`Component::deserialize_raw`] (and [`Component::deserialize`], where wasmtime copies) is
+//! `unsafe` because the bytes are machine code that is run without being verified: bytes that
+//! did not come from [`Component::serialize`] of a compatible engine can do anything. An entry is deserialized only when its magic, its key
 //! (the component and settings asked for) and its checksum all match, so a truncated,
 //! corrupted or misplaced file is recompiled instead, never run; wasmtime then checks the
 //! header it wrote itself (its version and settings), so code of another wasmtime is refused
