@@ -206,9 +206,10 @@ impl ComponentCache {
         code: usize,
     ) -> wasmtime::Result<Component> {
         // Run from this very buffer (src/code_memory.rs): read-only from now on, and never
-        // unmapped, since the code may be in use for as long as the process lives. A runtime
+        // unmapped, since clones of the component may live as long as the process, and
+        // wasmtime reads the code (its unwind tables) even as it drops the last. A runtime
         // loads each component once (it keeps them by key), so that is one buffer per
-        // component a process loads from the cache.
+        // component and runtime; a process has one runtime as a rule (`WasmRuntime::shared`).
         let entry: &'static memmap2::Mmap = Box::leak(Box::new(entry.make_read_only()?));
         // SAFETY: the bytes are exactly what `Component::serialize` gave for this key (the
         // component's bytes and the engine's settings), as the magic, key and checksum show,

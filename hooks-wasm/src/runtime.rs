@@ -110,7 +110,9 @@ pub struct RuntimeError(String);
 
 impl WasmRuntime {
     /// A runtime caching compiled components in `cache` (`None`: compile in every process),
-    /// running at most [`DEFAULT_SLOTS`] calls at once.
+    /// running at most [`DEFAULT_SLOTS`] calls at once. On x86-64 Linux the code of each
+    /// component it loads from the cache stays mapped for the rest of the process, so create
+    /// one runtime and share it (as [`WasmRuntime::shared`] does) rather than one per load.
     pub fn new(cache: Option<ComponentCache>) -> Result<Self, RuntimeError> {
         Self::with_slots(cache, DEFAULT_SLOTS)
     }
