@@ -25,42 +25,34 @@ impl Mprotect {
     }
 }
 
+impl Mprotect {
+    /// Sets the protection of a range wasmtime handed over.
+    fn protect(ptr: *const u8, len: usize, flags: MprotectFlags) -> wasmtime::Result<()> {
+        if len == 0 {
+            return Ok(());
+        }
+        // SAFETY: wasmtime hands over a page-aligned range of its code, in memory that stays
+        // mapped while the code lives (its own mapping, or a cache entry's buffer that is
+        // never unmapped). It publishes a range once it has finished writing it (read and run
+        // from then on, never written) and unpublishes it once no code runs from it.
+        #[allow(unsafe_code)]
+        unsafe {
+            mprotect(ptr.cast_mut().cast::<c_void>(), len, flags)?;
+        }
+        Ok(())
+    }
+}
+
 impl CustomCodeMemory for Mprotect {
     fn required_alignment(&self) -> usize {
         self.page
     }
 
     fn publish_executable(&self, ptr: *const u8, len: usize) -> wasmtime::Result<()> {
-        if len == 0 {
-            return Ok(());
-        }
-        // SAFETY: wasmtime hands over a page-aligned range of code it has finished writing, in
-        // memory that stays mapped while the code lives (its own mapping, or a cache entry's
-        // buffer that is never unmapped); from here on the range is read and run, never written.
-        #[allow(unsafe_code)]
-        unsafe {
-            mprotect(
-                ptr.cast_mut().cast::<c_void>(),
-                len,
-                MprotectFlags::READ | MprotectFlags::EXEC,
-            )?;
-        }
-        Ok(())
+        Self::protect(ptr, len, MprotectFlags::READ | MprotectFlags::EXEC)
     }
 
     fn unpublish_executable(&self, ptr: *const u8, len: usize) -> wasmtime::Result<()> {
-        if len == 0 {
-            return Ok(());
-        }
-        // SAFETY: as above; wasmtime calls this once no code runs from the range any more.
-        #[allow(unsafe_code)]
-        unsafe {
-            mprotect(
-                ptr.cast_mut().cast::<c_void>(),
-                len,
-                MprotectFlags::READ | MprotectFlags::WRITE,
-            )?;
-        }
-        Ok(())
+        Self::protect(ptr, len, MprotectFlags::READ | MprotectFlags::WRITE)
     }
 }
