@@ -17,8 +17,8 @@
 //! after the check (a restore copied over the cache while an agent works) would run unchecked,
 //! or, cut short, kill the process with `SIGBUS`, and an agent takes a hook that crashed for
 //! one that let the call through. So an entry is read into memory of ours (populated in one
-//! call), checked there, made read-only, and run from there on x86-64 Linux
-//! (`src/code_memory.rs`); elsewhere wasmtime copies the checked bytes. That measured as fast
+//! call) and checked there; a process-wide runtime on x86-64 Linux then runs it from there,
+//! read-only (`src/code_memory.rs`), and otherwise wasmtime copies the checked bytes. That measured as fast
 //! as mapping for a component of megabytes, and within the noise for a small one
 //! (BENCHMARKS.md, "A component of realistic size").
 //!
@@ -162,18 +162,20 @@ impl ComponentCache {
         engine: &Engine,
         bytes: &[u8],
     ) -> wasmtime::Result<(Component, Compiled)> {
-        self.load_or_compile_keyed(engine, bytes, &key(&settings_digest(engine), bytes))
+        self.load_or_compile_keyed(engine, bytes, &key(&settings_digest(engine), bytes), false)
     }
 
-    /// [`ComponentCache::load_or_compile`] with the key of `bytes` already known.
+    /// [`ComponentCache::load_or_compile`] with the key of `bytes` already known; `in_place`:
+    /// code from the cache may run from the buffer it is read into (see [`Self::deserialize`]).
     pub(crate) fn load_or_compile_keyed(
         &self,
         engine: &Engine,
         bytes: &[u8],
         key: &Key,
+        in_place: bool,
     ) -> wasmtime::Result<(Component, Compiled)> {
         let path = self.path(key, "cwasm");
-        if let Some(component) = Self::read(engine, &path, key) {
+        if let Some(component) = Self::read(engine, &path, key, in_place) {
             return Ok((component, Compiled::FromCache));
         }
         let component = Component::new(engine, bytes)?;
@@ -185,10 +187,10 @@ impl ComponentCache {
     }
 
     /// The component of a valid entry at `path`, or `None` (missing, or not checking).
-    fn read(engine: &Engine, path: &Path, key: &Key) -> Option<Component> {
+    fn read(engine: &Engine, path: &Path, key: &Key, in_place: bool) -> Option<Component> {
         let entry = Self::read_whole(path)?;
         let code = unsealed(&entry, key, MAGIC)?.len();
-        let component = Self::deserialize(engine, entry, code);
+        let component = Self::deserialize(engine, entry, code, in_place);
         match component {
             Ok(component) => Some(component),
             Err(error) => {
@@ -198,36 +200,32 @@ impl ComponentCache {
         }
     }
 
-    /// The component of the first `code` bytes of `entry`, checked.
-    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    /// The component of the first `code` bytes of `entry`, checked. `in_place` (an engine that
+    /// publishes code itself, `src/code_memory.rs`, on x86-64 Linux): it runs from `entry`,
+    /// which then stays mapped for the rest of the process; otherwise wasmtime copies it.
     fn deserialize(
         engine: &Engine,
         entry: memmap2::MmapMut,
         code: usize,
+        in_place: bool,
     ) -> wasmtime::Result<Component> {
-        // Run from this very buffer (src/code_memory.rs): read-only from now on, and never
-        // unmapped, since clones of the component may live as long as the process, and
-        // wasmtime reads the code (its unwind tables) even as it drops the last. A runtime
-        // loads each component once (it keeps them by key), so that is one buffer per
-        // component and runtime; a process has one runtime as a rule (`WasmRuntime::shared`).
-        let entry: &'static memmap2::Mmap = Box::leak(Box::new(entry.make_read_only()?));
-        // SAFETY: the bytes are exactly what `Component::serialize` gave for this key (the
-        // component's bytes and the engine's settings), as the magic, key and checksum show,
-        // and wasmtime refuses code of another version; see the module's documentation. They
-        // stay mapped and are never written again: read-only and leaked above.
-        #[allow(unsafe_code)]
-        unsafe {
-            Component::deserialize_raw(engine, std::ptr::NonNull::from(&entry[..code]))
+        #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+        if in_place {
+            // Read-only from now on, and never unmapped: clones of the component may live as
+            // long as the process, and wasmtime reads the code (its unwind tables) even as it
+            // drops the last. Only a process-wide runtime asks for this, for the components it
+            // keeps anyway (`WasmRuntime::process_wide`).
+            let entry: &'static memmap2::Mmap = Box::leak(Box::new(entry.make_read_only()?));
+            // SAFETY: the bytes are exactly what `Component::serialize` gave for this key (the
+            // component's bytes and the engine's settings), as the magic, key and checksum
+            // show, and wasmtime refuses code of another version; see the module's
+            // documentation. They stay mapped and are never written again.
+            #[allow(unsafe_code)]
+            return unsafe {
+                Component::deserialize_raw(engine, std::ptr::NonNull::from(&entry[..code]))
+            };
         }
-    }
-
-    /// The component of the first `code` bytes of `entry`, checked: copied by wasmtime.
-    #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
-    fn deserialize(
-        engine: &Engine,
-        entry: memmap2::MmapMut,
-        code: usize,
-    ) -> wasmtime::Result<Component> {
+        let _ = in_place;
         // SAFETY: as above: exactly what `Component::serialize` gave for this key.
         #[allow(unsafe_code)]
         unsafe {

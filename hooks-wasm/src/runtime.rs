@@ -87,6 +87,9 @@ struct Inner {
     cache: Option<ComponentCache>,
     /// What every cache key of this engine shares ([`cache::settings_digest`]).
     settings: [u8; 32],
+    /// Whether code from the cache runs from the buffer it is read into
+    /// ([`WasmRuntime::process_wide`]).
+    in_place: bool,
     /// The components loaded so far, by their cache key: the same bytes named twice (by two
     /// entries of a hooks file, or a file loaded again) are compiled or read once. Kept for the
     /// runtime's life, which for [`WasmRuntime::shared`] is the process's: nothing is torn down
@@ -110,9 +113,7 @@ pub struct RuntimeError(String);
 
 impl WasmRuntime {
     /// A runtime caching compiled components in `cache` (`None`: compile in every process),
-    /// running at most [`DEFAULT_SLOTS`] calls at once. On x86-64 Linux the code of each
-    /// component it loads from the cache stays mapped for the rest of the process, so create
-    /// one runtime and share it (as [`WasmRuntime::shared`] does) rather than one per load.
+    /// running at most [`DEFAULT_SLOTS`] calls at once.
     pub fn new(cache: Option<ComponentCache>) -> Result<Self, RuntimeError> {
         Self::with_slots(cache, DEFAULT_SLOTS)
     }
@@ -121,6 +122,25 @@ impl WasmRuntime {
     /// for one to end, for at most its own timeout. Each slot reserves address space (about
     /// 4 GiB per memory, none of it committed) when the runtime starts.
     pub fn with_slots(cache: Option<ComponentCache>, slots: u32) -> Result<Self, RuntimeError> {
+        Self::build(cache, slots, false)
+    }
+
+    /// A runtime meant to live as long as the process, as [`WasmRuntime::shared`] does. On
+    /// x86-64 Linux the code of a component it loads from the cache runs from the buffer it was
+    /// read and checked in, instead of being copied again (a millisecond a start for a
+    /// component of megabytes, BENCHMARKS.md); that buffer stays mapped for the rest of the
+    /// process. That is done only for the components the runtime keeps (the first 64 it
+    /// loads), which it holds for its life anyway; so create one such runtime, not one per
+    /// load.
+    pub fn process_wide(cache: Option<ComponentCache>, slots: u32) -> Result<Self, RuntimeError> {
+        Self::build(cache, slots, true)
+    }
+
+    fn build(
+        cache: Option<ComponentCache>,
+        slots: u32,
+        in_place: bool,
+    ) -> Result<Self, RuntimeError> {
         let slots = slots.max(1);
         let total = |per_component: u32| {
             slots.checked_mul(per_component).ok_or_else(|| {
@@ -152,7 +172,9 @@ impl WasmRuntime {
             .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         // Cached code runs from the buffer it was checked in, not a copy (src/code_memory.rs).
         #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-        config.with_custom_code_memory(Some(crate::code_memory::Mprotect::new()));
+        if in_place {
+            config.with_custom_code_memory(Some(crate::code_memory::Mprotect::new()));
+        }
         let engine = Engine::new(&config).map_err(|error| RuntimeError(error.to_string()))?;
         // Components from the usual toolchains import WASI even when they use none of it; it
         // is linked (as each component needs it) so that they instantiate, and each store
@@ -165,6 +187,7 @@ impl WasmRuntime {
                 linker,
                 cache,
                 settings,
+                in_place: cfg!(all(target_os = "linux", target_arch = "x86_64")) && in_place,
                 loaded: Mutex::new(HashMap::new()),
                 slots: Slots::new(slots),
             }),
@@ -177,7 +200,7 @@ impl WasmRuntime {
         SHARED
             .get_or_init(|| {
                 let slots = SHARED_SLOTS.load(Ordering::Relaxed);
-                WasmRuntime::with_slots(
+                WasmRuntime::process_wide(
                     ComponentCache::default_dir().map(ComponentCache::new),
                     slots,
                 )
@@ -248,7 +271,11 @@ impl WasmRuntime {
         }
         // Not under the lock: compiling takes long, and other components may load meanwhile.
         let component = match &self.inner.cache {
-            Some(cache) => cache.load_or_compile_keyed(engine, bytes, &key)?,
+            Some(cache) => {
+                // In place only for what this runtime will keep (and so hold for its life).
+                let in_place = self.inner.in_place && loaded().len() < KEPT_COMPONENTS;
+                cache.load_or_compile_keyed(engine, bytes, &key, in_place)?
+            }
             None => (Component::new(engine, bytes)?, Compiled::Now),
         };
         let mut kept = loaded();

@@ -19,6 +19,12 @@ fn cached_runtime(dir: &std::path::Path) -> WasmRuntime {
     WasmRuntime::new(Some(ComponentCache::new(dir))).expect("the runtime starts")
 }
 
+/// A runtime as a process has one (`WasmRuntime::shared`): on x86-64 Linux, code from the
+/// cache runs from the buffer it was read into.
+fn process_runtime(dir: &std::path::Path) -> WasmRuntime {
+    WasmRuntime::process_wide(Some(ComponentCache::new(dir)), 2).expect("the runtime starts")
+}
+
 /// Replaces the file at `path` by `contents` as a writer of the cache does, by a rename: a
 /// process that mapped the old file keeps it.
 fn replace(path: &std::path::Path, contents: &[u8]) {
@@ -89,23 +95,25 @@ fn a_corrupt_or_truncated_entry_is_compiled_again() {
 
 #[test]
 fn an_entry_changed_in_place_does_not_reach_a_component_loaded_from_it() {
-    let dir = scratch("cache-in-place");
-    let bytes = deny();
-    WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("stored");
-    let loaded =
-        WasmHook::from_bytes(&cached_runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
-    assert!(loaded.from_cache());
-    // Cut short in place, not replaced: code mapped from the file would now fault (`SIGBUS`).
-    std::fs::write(entries(&dir).remove(0), b"cut short").expect("changed in place");
-    assert_eq!(
-        loaded
-            .call("tool:pre", &json!({}))
-            .expect("an answer")
-            .action,
-        HookAction::Deny
-    );
-    // Dropping it unregisters its code, which reads the code again.
-    drop(loaded);
+    for runtime in [cached_runtime, process_runtime] {
+        let dir = scratch("cache-in-place");
+        let bytes = deny();
+        WasmHook::from_bytes(&runtime(&dir), "deny", &bytes, Abi::Hooks).expect("stored");
+        let loaded =
+            WasmHook::from_bytes(&runtime(&dir), "deny", &bytes, Abi::Hooks).expect("loads");
+        assert!(loaded.from_cache());
+        // Cut short in place, not replaced: code mapped from the file would now fault.
+        std::fs::write(entries(&dir).remove(0), b"cut short").expect("changed in place");
+        assert_eq!(
+            loaded
+                .call("tool:pre", &json!({}))
+                .expect("an answer")
+                .action,
+            HookAction::Deny
+        );
+        // Dropping it unregisters its code, which reads the code again.
+        drop(loaded);
+    }
 }
 
 #[test]
@@ -207,7 +215,7 @@ fn code_from_the_cache_traps_and_stops_at_its_deadline_like_code_compiled_now() 
     for bytes in [&trap, &spin] {
         WasmHook::from_bytes(&cached_runtime(&dir), "store", bytes, Abi::Hooks).expect("stored");
     }
-    let runtime = cached_runtime(&dir);
+    let runtime = process_runtime(&dir);
     let trapped = WasmHook::from_bytes(&runtime, "trap", &trap, Abi::Hooks).expect("loads");
     assert!(trapped.from_cache());
     match trapped.call("tool:pre", &json!({})) {
