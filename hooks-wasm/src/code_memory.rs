@@ -23,9 +23,7 @@ impl Mprotect {
             page: rustix::param::page_size(),
         })
     }
-}
 
-impl Mprotect {
     /// Sets the protection of a range wasmtime handed over.
     fn protect(ptr: *const u8, len: usize, flags: MprotectFlags) -> wasmtime::Result<()> {
         if len == 0 {

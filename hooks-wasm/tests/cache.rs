@@ -233,4 +233,12 @@ fn code_from_the_cache_traps_and_stops_at_its_deadline_like_code_compiled_now() 
         spinning.call("tool:pre", &json!({})),
         Err(CallFailure::Timeout(_))
     ));
+    // Code such a runtime compiles itself is published by the same means.
+    let fresh = WasmRuntime::process_wide(None, 1).expect("the runtime starts");
+    let compiled = WasmHook::from_bytes(&fresh, "trap", &trap, Abi::Hooks).expect("compiles");
+    assert!(!compiled.from_cache());
+    assert!(matches!(
+        compiled.call("tool:pre", &json!({})),
+        Err(CallFailure::Trap(_))
+    ));
 }
