@@ -1,7 +1,8 @@
 //! Compiled components kept on disk between processes, so that a hook is compiled once and a
 //! later process (the next `hooks claude`) loads machine code instead of compiling again; and
 //! beside them, the events each component subscribes to for a configuration, so that such a
-//! process need not instantiate it to ask.
+//! process need not instantiate it to ask, and the digest of each component file's bytes by the
+//! file's identity (`src/file_identity.rs`), so that it need not read and hash the file either.
 //!
 //! A component's entry is named by its key: a SHA-256 of the component's bytes, the engine's
 //! settings (wasmtime's compatibility hash: target, compiler flags, features) and this crate's
@@ -42,15 +43,20 @@ use std::hash::Hasher;
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
+use sha2::{Digest as _, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
+
+use crate::file_identity::FileIdentity;
 
 /// The last bytes of a component's entry.
 const MAGIC: &[u8; 16] = b"hooks-wasm-cc-v2";
 
 /// The last bytes of a remembered list of subscriptions.
 const SUBSCRIPTIONS_MAGIC: &[u8; 16] = b"hooks-wasm-sub-1";
+
+/// The last bytes of a remembered digest of a component file.
+const SOURCE_MAGIC: &[u8; 16] = b"hooks-wasm-src-1";
 
 /// The length of an entry's trailer: key, checksum, magic.
 const TRAILER: usize = 32 + 4 + 16;
@@ -72,6 +78,9 @@ pub enum Compiled {
 
 /// The key of a component compiled by one engine (see the module's documentation).
 pub(crate) type Key = [u8; 32];
+
+/// The SHA-256 of a component's bytes.
+pub(crate) type Digest = [u8; 32];
 
 fn hex(bytes: &[u8]) -> String {
     // By table, not `format!` per byte: this names the entry in every process that loads one.
@@ -107,12 +116,25 @@ pub(crate) fn settings_digest(engine: &Engine) -> [u8; 32] {
     Sha256::digest(&settings.0).into()
 }
 
-/// The key of `bytes` compiled by an engine whose settings digest to `settings`: what names
-/// its entry, and what a runtime keeps its loaded components by.
-pub(crate) fn key(settings: &[u8; 32], bytes: &[u8]) -> Key {
+/// The digest of a component's bytes.
+pub(crate) fn digest(bytes: &[u8]) -> Digest {
+    Sha256::digest(bytes).into()
+}
+
+/// The key of the bytes of `digest` compiled by an engine whose settings digest to
+/// `settings`: what names their entry, and what a runtime keeps its loaded components by.
+pub(crate) fn key(settings: &[u8; 32], digest: &Digest) -> Key {
     let mut hasher = Sha256::new();
     hasher.update(settings);
-    hasher.update(Sha256::digest(bytes));
+    hasher.update(digest);
+    hasher.finalize().into()
+}
+
+/// The key under which the digest of the file of `identity` is remembered.
+fn source_key(identity: FileIdentity) -> Key {
+    let mut hasher = Sha256::new();
+    hasher.update(SOURCE_MAGIC);
+    hasher.update(identity.to_bytes());
     hasher.finalize().into()
 }
 
@@ -162,33 +184,33 @@ impl ComponentCache {
         engine: &Engine,
         bytes: &[u8],
     ) -> wasmtime::Result<(Component, Compiled)> {
-        self.load_or_compile_keyed(engine, bytes, &key(&settings_digest(engine), bytes), false)
+        let key = key(&settings_digest(engine), &digest(bytes));
+        match self.load(engine, &key, false) {
+            Some(component) => Ok((component, Compiled::FromCache)),
+            None => Ok((self.compile(engine, bytes, &key)?, Compiled::Now)),
+        }
     }
 
-    /// [`ComponentCache::load_or_compile`] with the key of `bytes` already known; `in_place`:
-    /// code from the cache may run from the buffer it is read into (see [`Self::deserialize`]).
-    pub(crate) fn load_or_compile_keyed(
+    /// `bytes`, whose key is `key`, compiled by `engine` and stored.
+    pub(crate) fn compile(
         &self,
         engine: &Engine,
         bytes: &[u8],
         key: &Key,
-        in_place: bool,
-    ) -> wasmtime::Result<(Component, Compiled)> {
-        let path = self.path(key, "cwasm");
-        if let Some(component) = Self::read(engine, &path, key, in_place) {
-            return Ok((component, Compiled::FromCache));
-        }
+    ) -> wasmtime::Result<Component> {
         let component = Component::new(engine, bytes)?;
         match component.serialize() {
-            Ok(code) => self.write(&path, &sealed(code, key, MAGIC)),
+            Ok(code) => self.write(&self.path(key, "cwasm"), &sealed(code, key, MAGIC)),
             Err(error) => tracing::warn!(%error, "cannot serialize a compiled component"),
         }
-        Ok((component, Compiled::Now))
+        Ok(component)
     }
 
-    /// The component of a valid entry at `path`, or `None` (missing, or not checking).
-    fn read(engine: &Engine, path: &Path, key: &Key, in_place: bool) -> Option<Component> {
-        let entry = Self::read_whole(path)?;
+    /// The component of the valid entry named by `key`, or `None` (missing, or not checking);
+    /// `in_place`: its code may run from the buffer it is read into (see [`Self::deserialize`]).
+    pub(crate) fn load(&self, engine: &Engine, key: &Key, in_place: bool) -> Option<Component> {
+        let path = self.path(key, "cwasm");
+        let entry = Self::read_whole(&path)?;
         let code = unsealed(&entry, key, MAGIC)?.len();
         let component = Self::deserialize(engine, entry, code, in_place);
         match component {
@@ -267,6 +289,23 @@ impl ComponentCache {
             ),
             Err(error) => tracing::warn!(%error, "cannot encode a component's subscriptions"),
         }
+    }
+
+    /// The digest remembered for the file of `identity`, if a valid record is there.
+    pub(crate) fn remembered_digest(&self, identity: FileIdentity) -> Option<Digest> {
+        let key = source_key(identity);
+        let record = fs::read(self.path(&key, "source")).ok()?;
+        unsealed(&record, &key, SOURCE_MAGIC)?.try_into().ok()
+    }
+
+    /// Remembers `digest` for the file of `identity` (a failure is logged: the file is read
+    /// and hashed again next time).
+    pub(crate) fn remember_digest(&self, identity: FileIdentity, digest: &Digest) {
+        let key = source_key(identity);
+        self.write(
+            &self.path(&key, "source"),
+            &sealed(digest.to_vec(), &key, SOURCE_MAGIC),
+        );
     }
 
     /// Writes `contents` to `path`: a temporary file renamed into place. A failure is logged,
@@ -384,9 +423,9 @@ mod tests {
 
     #[test]
     fn keys_differ_by_settings_bytes_and_configuration() {
-        let one = key(&[1; 32], b"component");
-        assert_ne!(one, key(&[2; 32], b"component"), "other settings");
-        assert_ne!(one, key(&[1; 32], b"componenT"), "other bytes");
+        let one = key(&[1; 32], &digest(b"component"));
+        assert_ne!(one, key(&[2; 32], &digest(b"component")), "other settings");
+        assert_ne!(one, key(&[1; 32], &digest(b"componenT")), "other bytes");
         assert_ne!(
             subscriptions_key(&one, "{}"),
             subscriptions_key(&one, "{\"a\":1}")

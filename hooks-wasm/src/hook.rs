@@ -11,6 +11,7 @@ use std::time::Duration;
 use hooks_core::{ApprovalDefault, HookAction, HookResult, InjectionRole, MessageLevel};
 use prost::Message as _;
 use serde_json::Value;
+use wasmtime::component::Component;
 use wasmtime::{Store, Trap};
 
 use crate::bindings::amplifier::HookModulePre;
@@ -19,6 +20,7 @@ use crate::bindings::guest::exports::hooks::guest::hook as wit;
 use crate::blocking;
 use crate::cache::{self, Compiled, Key};
 use crate::proto;
+use crate::runtime::FileFailure;
 use crate::sandbox::{self, State};
 use crate::{CallFailure, Grants, Limits, LoadError, WasmRuntime};
 
@@ -110,11 +112,17 @@ impl std::fmt::Debug for WasmHook {
 impl WasmHook {
     /// Loads the component at `path`, speaking `abi`, with the default limits and no grants.
     pub fn load(runtime: &WasmRuntime, path: &Path, abi: Abi) -> Result<Self, LoadError> {
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Self::from_bytes(runtime, &path.display().to_string(), &bytes, abi)
+        let name = path.display().to_string();
+        let found = runtime
+            .compile_file(path, |path| std::fs::read(path))
+            .map_err(|failure| match failure {
+                FileFailure::Read(source) => LoadError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                },
+                FileFailure::Compile(error) => invalid(&name, &error),
+            })?;
+        Self::from_compiled(runtime, name, found, abi)
     }
 
     /// Loads a component from its bytes (the binary format); `name`
@@ -125,13 +133,21 @@ impl WasmHook {
         bytes: &[u8],
         abi: Abi,
     ) -> Result<Self, LoadError> {
-        let (component, compiled, key) =
-            runtime.compile(bytes).map_err(|error| LoadError::Invalid {
-                name: name.to_owned(),
-                reason: format!("{error:#}"),
-            })?;
+        let found = runtime
+            .compile(bytes)
+            .map_err(|error| invalid(name, &error))?;
+        Self::from_compiled(runtime, name.to_owned(), found, abi)
+    }
+
+    /// The hook of a component compiled (or loaded) as `found`.
+    fn from_compiled(
+        runtime: &WasmRuntime,
+        name: String,
+        (component, compiled, key): (Component, Compiled, Key),
+        abi: Abi,
+    ) -> Result<Self, LoadError> {
         let world = |error: wasmtime::Error| LoadError::World {
-            name: name.to_owned(),
+            name: name.clone(),
             world: abi.world(),
             reason: format!("{error:#}"),
         };
@@ -142,7 +158,7 @@ impl WasmHook {
         };
         Ok(WasmHook {
             inner: Arc::new(Inner {
-                name: name.to_owned(),
+                name,
                 abi,
                 runtime: runtime.clone(),
                 template,
@@ -413,6 +429,14 @@ impl WasmHook {
                 "a WebAssembly hook printed"
             );
         }
+    }
+}
+
+/// The error of bytes named `name` that are not a component.
+fn invalid(name: &str, error: &wasmtime::Error) -> LoadError {
+    LoadError::Invalid {
+        name: name.to_owned(),
+        reason: format!("{error:#}"),
     }
 }
 

@@ -70,6 +70,7 @@ mod cache;
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 mod code_memory;
 mod error;
+mod file_identity;
 mod hook;
 mod limits;
 mod module;
@@ -77,6 +78,11 @@ pub mod proto;
 mod runtime;
 mod sandbox;
 mod wasi;
+
+/// The components the tests build, for this crate's own unit tests.
+#[cfg(test)]
+#[path = "../tests/support/guests.rs"]
+mod test_guests;
 
 pub use cache::{Compiled, ComponentCache};
 pub use error::{CallFailure, LoadError};

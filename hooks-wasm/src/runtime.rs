@@ -21,9 +21,11 @@
 //! the pool only bounds how many calls run at once, and a call past that waits for a slot.
 
 use std::collections::HashMap;
+use std::fs;
+use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use tokio::sync::{Semaphore, SemaphorePermit};
 
@@ -31,6 +33,7 @@ use wasmtime::component::{Component, InstancePre};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 use crate::cache::{self, Compiled, ComponentCache, Key};
+use crate::file_identity::FileIdentity;
 use crate::sandbox::State;
 use crate::wasi::WasiLinker;
 
@@ -258,32 +261,106 @@ impl WasmRuntime {
     /// cache when it holds them, else compiled now. A component loaded before says where it
     /// came from then.
     pub(crate) fn compile(&self, bytes: &[u8]) -> wasmtime::Result<(Component, Compiled, Key)> {
-        let engine = &self.inner.engine;
-        let key = cache::key(&self.inner.settings, bytes);
-        let loaded = || {
-            self.inner
-                .loaded
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-        };
-        if let Some((component, compiled)) = loaded().get(&key) {
-            return Ok((component.clone(), *compiled, key));
+        let key = cache::key(&self.inner.settings, &cache::digest(bytes));
+        match self.loaded(&key) {
+            Some((component, compiled)) => Ok((component, compiled, key)),
+            None => self.compile_new(bytes, key),
         }
+    }
+
+    /// The component in the file at `path`, as [`WasmRuntime::compile`] gives it; read with
+    /// `read`. With a cache, the file's identity names the digest of its bytes, once they have
+    /// been read and the file has settled (`src/file_identity.rs`): a later process loads the
+    /// component without reading or hashing the file.
+    pub(crate) fn compile_file(
+        &self,
+        path: &Path,
+        read: impl FnOnce(&Path) -> std::io::Result<Vec<u8>>,
+    ) -> Result<(Component, Compiled, Key), FileFailure> {
+        let identity = match &self.inner.cache {
+            Some(_) => FileIdentity::of(&fs::metadata(path).map_err(FileFailure::Read)?),
+            None => None,
+        };
+        let remembered = self.inner.cache.as_ref().zip(identity);
+        if let Some((cache, identity)) = remembered
+            && let Some(digest) = cache.remembered_digest(identity)
+        {
+            let key = cache::key(&self.inner.settings, &digest);
+            if let Some((component, compiled)) = self.loaded(&key) {
+                return Ok((component, compiled, key));
+            }
+        }
+        let bytes = read(path).map_err(FileFailure::Read)?;
+        let digest = cache::digest(&bytes);
+        let key = cache::key(&self.inner.settings, &digest);
+        let found = match self.loaded(&key) {
+            Some((component, compiled)) => (component, compiled, key),
+            None => self
+                .compile_new(&bytes, key)
+                .map_err(FileFailure::Compile)?,
+        };
+        // Only if the file did not change while it was read, and cannot change unseen later.
+        if let Some((cache, identity)) = remembered
+            && fs::metadata(path)
+                .ok()
+                .and_then(|after| FileIdentity::of(&after))
+                == Some(identity)
+            && identity.settled(SystemTime::now())
+        {
+            cache.remember_digest(identity, &digest);
+        }
+        Ok(found)
+    }
+
+    /// The component of `key` as this runtime loaded it before, else from the disk cache.
+    fn loaded(&self, key: &Key) -> Option<(Component, Compiled)> {
+        if let Some(found) = self.kept().get(key) {
+            return Some(found.clone());
+        }
+        let cache = self.inner.cache.as_ref()?;
+        // In place only for what this runtime will keep (and so hold for its life).
+        let in_place = self.inner.in_place && self.kept().len() < KEPT_COMPONENTS;
+        let component = cache.load(&self.inner.engine, key, in_place)?;
+        Some(self.keep(*key, (component, Compiled::FromCache)))
+    }
+
+    /// `bytes`, of `key`, compiled now (and stored in the disk cache, if any).
+    fn compile_new(&self, bytes: &[u8], key: Key) -> wasmtime::Result<(Component, Compiled, Key)> {
         // Not under the lock: compiling takes long, and other components may load meanwhile.
         let component = match &self.inner.cache {
-            Some(cache) => {
-                // In place only for what this runtime will keep (and so hold for its life).
-                let in_place = self.inner.in_place && loaded().len() < KEPT_COMPONENTS;
-                cache.load_or_compile_keyed(engine, bytes, &key, in_place)?
-            }
-            None => (Component::new(engine, bytes)?, Compiled::Now),
+            Some(cache) => cache.compile(&self.inner.engine, bytes, &key)?,
+            None => Component::new(&self.inner.engine, bytes)?,
         };
-        let mut kept = loaded();
-        if kept.len() < KEPT_COMPONENTS {
-            kept.entry(key).or_insert_with(|| component.clone());
-        }
-        Ok((component.0, component.1, key))
+        let (component, compiled) = self.keep(key, (component, Compiled::Now));
+        Ok((component, compiled, key))
     }
+
+    /// The components this runtime keeps.
+    fn kept(&self) -> std::sync::MutexGuard<'_, HashMap<Key, (Component, Compiled)>> {
+        self.inner
+            .loaded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Keeps `found` under `key` while fewer than [`KEPT_COMPONENTS`] are kept (unless another
+    /// thread's load of it came first), and gives it back.
+    fn keep(&self, key: Key, found: (Component, Compiled)) -> (Component, Compiled) {
+        let mut kept = self.kept();
+        if kept.len() < KEPT_COMPONENTS {
+            kept.entry(key).or_insert_with(|| found.clone());
+        }
+        found
+    }
+}
+
+/// Why a component's file gave no component.
+#[derive(Debug)]
+pub(crate) enum FileFailure {
+    /// The file cannot be read.
+    Read(std::io::Error),
+    /// Its bytes do not compile.
+    Compile(wasmtime::Error),
 }
 
 /// The pool's slots, counted here so that a call past them waits instead of failing in the
@@ -316,5 +393,97 @@ impl Slots {
                 .ok()?,
         };
         Some(Slot { _permit: permit })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::test_guests::{CONTINUE, DENY, answer, guest};
+
+    /// A fresh directory in the system's temporary directory, removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str) -> Self {
+            let dir = std::env::temp_dir()
+                .join(format!("hooks-wasm-runtime-{name}-{}", std::process::id()));
+            let _ = fs::remove_dir_all(&dir);
+            fs::create_dir_all(&dir).expect("a scratch directory");
+            Scratch(dir)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// Loads `path` with a fresh runtime on `cache`, counting the reads of the file.
+    fn load(cache: Option<&Path>, path: &Path) -> (Compiled, Key, usize) {
+        let runtime = WasmRuntime::new(cache.map(ComponentCache::new)).expect("a runtime");
+        let reads = Cell::new(0);
+        let (_, compiled, key) = runtime
+            .compile_file(path, |path| {
+                reads.set(reads.get() + 1);
+                fs::read(path)
+            })
+            .expect("the component loads");
+        (compiled, key, reads.get())
+    }
+
+    #[test]
+    fn a_settled_file_is_read_once_then_found_by_its_identity_until_it_changes() {
+        let scratch = Scratch::new("settled");
+        let cache = scratch.0.join("cache");
+        let path = scratch.0.join("hook.wasm");
+        fs::write(&path, guest(&answer(CONTINUE, None), "")).expect("written");
+        std::thread::sleep(crate::file_identity::SETTLE + Duration::from_millis(100));
+
+        let (compiled, key, reads) = load(Some(&cache), &path);
+        assert_eq!((compiled, reads), (Compiled::Now, 1));
+        let (compiled, again, reads) = load(Some(&cache), &path);
+        assert_eq!(
+            (compiled, again, reads),
+            (Compiled::FromCache, key, 0),
+            "a later process neither reads nor hashes the file"
+        );
+
+        // Another component in its place (written now: read, and not remembered yet).
+        fs::write(&path, guest(&answer(DENY, None), "")).expect("written");
+        let (compiled, other, reads) = load(Some(&cache), &path);
+        assert_eq!((compiled, reads), (Compiled::Now, 1));
+        assert_ne!(other, key, "the new bytes, not the remembered ones");
+        let (_, again, reads) = load(Some(&cache), &path);
+        assert_eq!((again, reads), (other, 1), "not settled: read again");
+    }
+
+    #[test]
+    fn a_file_is_read_every_time_without_a_cache() {
+        let scratch = Scratch::new("uncached");
+        let path = scratch.0.join("hook.wasm");
+        fs::write(&path, guest(&answer(CONTINUE, None), "")).expect("written");
+        let (_, key, reads) = load(None, &path);
+        assert_eq!(reads, 1);
+        assert_eq!(load(None, &path), (Compiled::Now, key, 1));
+    }
+
+    #[test]
+    fn a_missing_file_is_a_read_failure() {
+        let scratch = Scratch::new("missing");
+        let runtime = WasmRuntime::new(Some(ComponentCache::new(scratch.0.join("cache"))))
+            .expect("a runtime");
+        let failure = runtime
+            .compile_file(&scratch.0.join("absent.wasm"), |path| fs::read(path))
+            .map(|_| ())
+            .expect_err("no such file");
+        assert!(
+            matches!(&failure, FileFailure::Read(error) if error.kind() == std::io::ErrorKind::NotFound),
+            "{failure:?}"
+        );
     }
 }
