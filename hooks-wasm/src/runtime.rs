@@ -172,7 +172,15 @@ impl WasmRuntime {
             // A call is a future on the caller's task, yielding by fuel (the module's docs).
             .async_support(true)
             .consume_fuel(true)
+            // Half the code to read and check at every start: no address map, so a trap's
+            // report names the functions on the guest's stack but not their byte offsets.
+            .generate_address_map(false)
             .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        // No native unwind tables either: only debuggers and profilers outside wasmtime read
+        // them (it walks guest frames by their frame pointers, for traps and backtraces).
+        // Windows' ABI requires them.
+        #[cfg(not(windows))]
+        config.native_unwind_info(false);
         // Cached code runs from the buffer it was checked in, not a copy (src/code_memory.rs).
         #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
         if in_place {

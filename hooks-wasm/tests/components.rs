@@ -221,10 +221,22 @@ fn a_memory_bomb_is_stopped_at_the_limit() {
 }
 
 #[test]
-fn a_trap_is_a_failure() {
-    let hook = load(&runtime(), "trap", &guest("unreachable", ""), Abi::Hooks);
+fn a_trap_is_a_failure_that_names_where_it_happened() {
+    // `handle` calls a function of the guest's own, named in its name section, that traps.
+    let hook = load(
+        &runtime(),
+        "trap",
+        &guest(
+            "(call $check_the_command) (i32.const 16)",
+            "(func $check_the_command unreachable)",
+        ),
+        Abi::Hooks,
+    );
     match hook.call("tool:pre", &bash("ls")) {
-        Err(CallFailure::Trap(why)) => assert!(why.contains("unreachable"), "{why}"),
+        Err(CallFailure::Trap(why)) => {
+            assert!(why.contains("unreachable"), "{why}");
+            assert!(why.contains("check_the_command"), "{why}");
+        }
         other => panic!("expected a trap, got {other:?}"),
     }
 }
