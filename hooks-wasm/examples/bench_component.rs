@@ -11,12 +11,7 @@
 #[path = "../tests/support/guests.rs"]
 mod guests;
 
-use std::fmt::Write as _;
 use std::process::ExitCode;
-
-/// One function in this many is in the module's table, as functions whose address is taken
-/// (trait objects, closures passed around) are in a Rust module's.
-const IN_TABLE_EVERY: usize = 4;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,7 +23,10 @@ fn main() -> ExitCode {
         },
         _ => return usage("expected the output file and, optionally, a count of functions"),
     };
-    let bytes = guests::guest(&guests::answer(guests::CONTINUE, None), &filler(functions));
+    let bytes = guests::guest(
+        &guests::answer(guests::CONTINUE, None),
+        &guests::filler(functions),
+    );
     if let Err(error) = std::fs::write(out, &bytes) {
         eprintln!("error: cannot write {out}: {error}");
         return ExitCode::FAILURE;
@@ -40,39 +38,4 @@ fn main() -> ExitCode {
 fn usage(why: &str) -> ExitCode {
     eprintln!("error: {why}\nusage: bench-component OUT.wasm [FUNCTIONS]");
     ExitCode::from(2)
-}
-
-/// `functions` functions, each a little arithmetic, a branch and a call to the next (so that
-/// none is trivially alike), one in [`IN_TABLE_EVERY`] in a table. Never called: what is
-/// measured is what loading them costs.
-fn filler(functions: usize) -> String {
-    let mut text = String::new();
-    for k in 0..functions {
-        let next = if k + 1 < functions {
-            format!("(call $f{} (i32.sub (local.get 0) (i32.const 1)))", k + 1)
-        } else {
-            "(local.get 0)".to_string()
-        };
-        let _ = write!(
-            text,
-            "(func $f{k} (param i32) (result i32)
-               (if (result i32) (i32.eqz (local.get 0))
-                 (then (i32.const {k}))
-                 (else (i32.add (i32.mul {next} (i32.const {odd})) (i32.const {k})))))",
-            odd = 2 * k + 1,
-        );
-    }
-    let in_table: Vec<String> = (0..functions)
-        .step_by(IN_TABLE_EVERY)
-        .map(|k| format!("$f{k}"))
-        .collect();
-    if !in_table.is_empty() {
-        let _ = write!(
-            text,
-            "(table {len} funcref) (elem (i32.const 0) func {names})",
-            len = in_table.len(),
-            names = in_table.join(" ")
-        );
-    }
-    text
 }

@@ -40,13 +40,14 @@
 
 use std::fs;
 use std::hash::Hasher;
-use std::io::{Read as _, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest as _, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
+use crate::entry_buffer::EntryBuffer;
 use crate::file_identity::FileIdentity;
 
 /// The last bytes of a component's entry.
@@ -210,8 +211,8 @@ impl ComponentCache {
     /// `in_place`: its code may run from the buffer it is read into (see [`Self::deserialize`]).
     pub(crate) fn load(&self, engine: &Engine, key: &Key, in_place: bool) -> Option<Component> {
         let path = self.path(key, "cwasm");
-        let entry = Self::read_whole(&path)?;
-        let code = unsealed(&entry, key, MAGIC)?.len();
+        let entry = EntryBuffer::read(&path, TRAILER)?;
+        let code = unsealed(entry.bytes(), key, MAGIC)?.len();
         let component = Self::deserialize(engine, entry, code, in_place);
         match component {
             Ok(component) => Some(component),
@@ -227,17 +228,18 @@ impl ComponentCache {
     /// which then stays mapped for the rest of the process; otherwise wasmtime copies it.
     fn deserialize(
         engine: &Engine,
-        entry: memmap2::MmapMut,
+        entry: EntryBuffer,
         code: usize,
         in_place: bool,
     ) -> wasmtime::Result<Component> {
         #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
         if in_place {
             // Read-only from now on, and never unmapped: clones of the component may live as
-            // long as the process, and wasmtime reads the code (its unwind tables) even as it
-            // drops the last. Only a process-wide runtime asks for this, for the components it
-            // keeps anyway (`WasmRuntime::process_wide`).
-            let entry: &'static memmap2::Mmap = Box::leak(Box::new(entry.make_read_only()?));
+            // long as the process, so no point is known after which its code is not run. Only
+            // a process-wide runtime asks for this, for the components it keeps anyway
+            // (`WasmRuntime::process_wide`).
+            let entry: &'static memmap2::Mmap =
+                Box::leak(Box::new(entry.into_map().make_read_only()?));
             // SAFETY: the bytes are exactly what `Component::serialize` gave for this key (the
             // component's bytes and the engine's settings), as the magic, key and checksum
             // show, and wasmtime refuses code of another version; see the module's
@@ -251,27 +253,8 @@ impl ComponentCache {
         // SAFETY: as above: exactly what `Component::serialize` gave for this key.
         #[allow(unsafe_code)]
         unsafe {
-            Component::deserialize(engine, &entry[..code])
+            Component::deserialize(engine, &entry.bytes()[..code])
         }
-    }
-
-    /// The bytes of the file at `path`, in memory populated in one call: for an entry of
-    /// megabytes, a fresh buffer faulted in page by page cost more than reading into it
-    /// (BENCHMARKS.md, "A component of realistic size"). A file that changes size meanwhile
-    /// reads short or fails its check.
-    fn read_whole(path: &Path) -> Option<memmap2::MmapMut> {
-        let mut file = fs::File::open(path).ok()?;
-        let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
-        if len < TRAILER {
-            return None;
-        }
-        let mut buffer = memmap2::MmapOptions::new()
-            .len(len)
-            .populate()
-            .map_anon()
-            .ok()?;
-        file.read_exact(&mut buffer).ok()?;
-        Some(buffer)
     }
 
     /// The events remembered for `key` ([`subscriptions_key`]), if a valid record is there.

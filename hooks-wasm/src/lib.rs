@@ -69,6 +69,7 @@ mod blocking;
 mod cache;
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 mod code_memory;
+mod entry_buffer;
 mod error;
 mod file_identity;
 mod hook;

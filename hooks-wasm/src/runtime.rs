@@ -132,9 +132,9 @@ impl WasmRuntime {
     /// x86-64 Linux the code of a component it loads from the cache runs from the buffer it was
     /// read and checked in, instead of being copied again (a millisecond a start for a
     /// component of megabytes, BENCHMARKS.md); that buffer stays mapped for the rest of the
-    /// process. That is done only for the components the runtime keeps (the first 64 it
-    /// loads), which it holds for its life anyway; so create one such runtime, not one per
-    /// load.
+    /// process (an entry of 256 KiB or more rounded up to whole 2 MiB huge pages). That is
+    /// done only for the components the runtime keeps (the first 64 it loads), which it holds
+    /// for its life anyway; so create one such runtime, not one per load.
     pub fn process_wide(cache: Option<ComponentCache>, slots: u32) -> Result<Self, RuntimeError> {
         Self::build(cache, slots, true)
     }

@@ -212,7 +212,9 @@ fn code_from_the_cache_traps_and_stops_at_its_deadline_like_code_compiled_now() 
     let dir = scratch("cache-traps");
     let trap = guest("unreachable", "");
     let spin = guest("(loop $forever (br $forever)) (i32.const 16)", "");
-    for bytes in [&trap, &spin] {
+    // Large enough for its entry to be read into huge pages (src/entry_buffer.rs).
+    let large = guest(&answer(DENY, None), &filler(1_000));
+    for bytes in [&trap, &spin, &large] {
         WasmHook::from_bytes(&cached_runtime(&dir), "store", bytes, Abi::Hooks).expect("stored");
     }
     let runtime = process_runtime(&dir);
@@ -233,6 +235,21 @@ fn code_from_the_cache_traps_and_stops_at_its_deadline_like_code_compiled_now() 
         spinning.call("tool:pre", &json!({})),
         Err(CallFailure::Timeout(_))
     ));
+    let largest_entry = std::fs::read_dir(&dir)
+        .expect("the cache")
+        .filter_map(|entry| entry.ok()?.metadata().ok())
+        .map(|metadata| metadata.len())
+        .max();
+    assert!(
+        largest_entry >= Some(256 << 10),
+        "an entry of huge pages: {largest_entry:?}"
+    );
+    let large = WasmHook::from_bytes(&runtime, "large", &large, Abi::Hooks).expect("loads");
+    assert!(large.from_cache());
+    assert_eq!(
+        large.call("tool:pre", &json!({})).expect("answers").action,
+        HookAction::Deny
+    );
     // Code such a runtime compiles itself is published by the same means.
     let fresh = WasmRuntime::process_wide(None, 1).expect("the runtime starts");
     let compiled = WasmHook::from_bytes(&fresh, "trap", &trap, Abi::Hooks).expect("compiles");

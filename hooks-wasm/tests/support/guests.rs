@@ -4,6 +4,8 @@
 
 #![allow(dead_code, missing_docs)]
 
+use std::fmt::Write as _;
+
 use wit_component::{ComponentEncoder, StringEncoding};
 use wit_parser::Resolve;
 
@@ -160,3 +162,43 @@ pub const REASON: i32 = 16;
 pub const CONTINUE: i32 = 0;
 pub const DENY: i32 = 1;
 pub const MODIFY: i32 = 2;
+
+/// One function in this many is in the module's table of [`filler`], as functions whose
+/// address is taken (trait objects, closures passed around) are in a Rust module's.
+const IN_TABLE_EVERY: usize = 4;
+
+/// `functions` functions to add to a guest's module, each a little arithmetic, a branch and a
+/// call to the next (so that none is trivially alike), one in [`IN_TABLE_EVERY`] in a table:
+/// a component the size of a real one (a Rust hook for `wasm32-wasip2` holds thousands of
+/// functions). Never called.
+pub fn filler(functions: usize) -> String {
+    let mut text = String::new();
+    for k in 0..functions {
+        let next = if k + 1 < functions {
+            format!("(call $f{} (i32.sub (local.get 0) (i32.const 1)))", k + 1)
+        } else {
+            "(local.get 0)".to_string()
+        };
+        let _ = write!(
+            text,
+            "(func $f{k} (param i32) (result i32)
+               (if (result i32) (i32.eqz (local.get 0))
+                 (then (i32.const {k}))
+                 (else (i32.add (i32.mul {next} (i32.const {odd})) (i32.const {k})))))",
+            odd = 2 * k + 1,
+        );
+    }
+    let in_table: Vec<String> = (0..functions)
+        .step_by(IN_TABLE_EVERY)
+        .map(|k| format!("$f{k}"))
+        .collect();
+    if !in_table.is_empty() {
+        let _ = write!(
+            text,
+            "(table {len} funcref) (elem (i32.const 0) func {names})",
+            len = in_table.len(),
+            names = in_table.join(" ")
+        );
+    }
+    text
+}
