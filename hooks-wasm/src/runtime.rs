@@ -172,8 +172,9 @@ impl WasmRuntime {
             // A call is a future on the caller's task, yielding by fuel (the module's docs).
             .async_support(true)
             .consume_fuel(true)
-            // Half the code to read and check at every start: no address map, so a trap's
-            // report names the functions on the guest's stack but not their byte offsets.
+            // A third less code to read and check at every start (BENCHMARKS.md): no address
+            // map, so a trap's report names the functions on the guest's stack but not their
+            // byte offsets.
             .generate_address_map(false)
             .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         // No native unwind tables either: only debuggers and profilers outside wasmtime read
@@ -460,6 +461,26 @@ mod tests {
             (Compiled::FromCache, key, 0),
             "a later process neither reads nor hashes the file"
         );
+
+        // A remembered digest whose entry is gone, or a record damaged: the file is read.
+        let files = |extension: &str| -> Vec<PathBuf> {
+            fs::read_dir(&cache)
+                .expect("the cache")
+                .map(|entry| entry.expect("an entry").path())
+                .filter(|path| path.extension().is_some_and(|found| found == extension))
+                .collect()
+        };
+        for entry in files("cwasm") {
+            fs::remove_file(entry).expect("removed");
+        }
+        assert_eq!(load(Some(&cache), &path), (Compiled::Now, key, 1));
+        for record in files("source") {
+            let mut bytes = fs::read(&record).expect("a record");
+            bytes[0] ^= 1;
+            fs::write(&record, bytes).expect("damaged");
+        }
+        assert_eq!(load(Some(&cache), &path), (Compiled::FromCache, key, 1));
+        assert_eq!(load(Some(&cache), &path), (Compiled::FromCache, key, 0));
 
         // Another component in its place (written now: read, and not remembered yet).
         fs::write(&path, guest(&answer(DENY, None), "")).expect("written");
