@@ -9,7 +9,6 @@
 
 use std::fs;
 use std::io::Read as _;
-use std::path::Path;
 
 use memmap2::{MmapMut, MmapOptions};
 
@@ -27,15 +26,11 @@ pub(crate) struct EntryBuffer {
 }
 
 impl EntryBuffer {
-    /// The bytes of the file at `path`, if it can be read and holds at least `at_least`. A
-    /// file that changes size meanwhile reads short (`None`) or reads bytes that fail the
-    /// entry's check.
-    pub(crate) fn read(path: &Path, at_least: usize) -> Option<Self> {
-        let mut file = fs::File::open(path).ok()?;
-        let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
-        if len < at_least {
-            return None;
-        }
+    /// The `len` bytes of `file` from where it stands (its size when it was opened). A file
+    /// that changes size meanwhile reads short (`None`) or reads bytes that fail the entry's
+    /// check.
+    pub(crate) fn read(file: &mut fs::File, len: u64) -> Option<Self> {
+        let len = usize::try_from(len).ok()?;
         let mut map = if len >= HUGE_PAGES_FROM {
             huge_pages(len)?
         } else {
@@ -79,11 +74,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_file_is_read_whole_at_any_size_and_nothing_past_it_is_seen() {
+    fn a_file_is_read_whole_at_any_size() {
         let dir =
             std::env::temp_dir().join(format!("hooks-wasm-entry-buffer-{}", std::process::id()));
         fs::create_dir_all(&dir).expect("a scratch directory");
         for len in [
+            0,
             52,
             4096,
             HUGE_PAGES_FROM - 1,
@@ -93,18 +89,15 @@ mod tests {
             let path = dir.join(format!("{len}"));
             let contents: Vec<u8> = (0..len).map(|at| (at % 251) as u8).collect();
             fs::write(&path, &contents).expect("written");
-            let buffer = EntryBuffer::read(&path, 52).expect("read");
+            let mut file = fs::File::open(&path).expect("opened");
+            let buffer = EntryBuffer::read(&mut file, len as u64).expect("read");
             assert_eq!(buffer.bytes(), &contents[..], "{len} bytes");
             assert!(buffer.into_map().len() >= len);
         }
-        fs::write(dir.join("short"), [0; 51]).expect("written");
+        let mut short = fs::File::open(dir.join("52")).expect("opened");
         assert!(
-            EntryBuffer::read(&dir.join("short"), 52).is_none(),
-            "shorter than asked"
-        );
-        assert!(
-            EntryBuffer::read(&dir.join("absent"), 52).is_none(),
-            "missing"
+            EntryBuffer::read(&mut short, 53).is_none(),
+            "a file shorter than it was"
         );
         let _ = fs::remove_dir_all(&dir);
     }

@@ -259,3 +259,65 @@ fn code_from_the_cache_traps_and_stops_at_its_deadline_like_code_compiled_now() 
         Err(CallFailure::Trap(_))
     ));
 }
+
+#[test]
+fn files_unused_for_a_month_are_removed_when_something_new_is_compiled() {
+    use std::fs;
+    use std::time::{Duration, SystemTime};
+
+    let dir = scratch("cache-sweep");
+    let month_ago = SystemTime::now() - Duration::from_secs(40 * 24 * 60 * 60);
+    let set_time = |path: &std::path::Path, time: SystemTime| {
+        fs::File::options()
+            .write(true)
+            .open(path)
+            .and_then(|file| file.set_modified(time))
+            .expect("the time set");
+    };
+    let modified = |path: &std::path::Path| fs::metadata(path).and_then(|m| m.modified()).ok();
+    let entries = || -> Vec<std::path::PathBuf> {
+        let mut entries: Vec<_> = fs::read_dir(&dir)
+            .expect("the cache")
+            .map(|entry| entry.expect("an entry").path())
+            .filter(|path| path.extension().is_some_and(|found| found == "cwasm"))
+            .collect();
+        entries.sort();
+        entries
+    };
+
+    let used = guest(&answer(CONTINUE, None), "");
+    WasmHook::from_bytes(&cached_runtime(&dir), "used", &used, Abi::Hooks).expect("stored");
+    let [used_entry] = entries().try_into().expect("one entry");
+    set_time(&used_entry, month_ago);
+    let stranger = dir.join("notes.txt");
+    fs::write(&stranger, "the user's own").expect("written");
+    set_time(&stranger, month_ago);
+    let abandoned = dir.join(format!(".{}.cwasm.1.ThreadId(1).tmp", "ab".repeat(32)));
+    fs::write(&abandoned, "half an entry").expect("written");
+    set_time(
+        &abandoned,
+        SystemTime::now() - Duration::from_secs(2 * 60 * 60),
+    );
+
+    // Read by a later process, the old entry counts as used now...
+    WasmHook::from_bytes(&cached_runtime(&dir), "used", &used, Abi::Hooks).expect("loads");
+    assert!(modified(&used_entry) > Some(SystemTime::now() - Duration::from_secs(60)));
+    // ...so compiling another removes only the abandoned temporary file.
+    WasmHook::from_bytes(&cached_runtime(&dir), "other", &deny(), Abi::Hooks).expect("stored");
+    assert!(used_entry.exists(), "used within the month");
+    assert!(stranger.exists(), "not the cache's");
+    assert!(!abandoned.exists(), "abandoned for an hour");
+    assert_eq!(entries().len(), 2);
+
+    // Unused for a month, it goes when a third is compiled.
+    set_time(&used_entry, month_ago);
+    let third = guest(&answer(MODIFY, None), "");
+    WasmHook::from_bytes(&cached_runtime(&dir), "third", &third, Abi::Hooks).expect("stored");
+    assert!(!used_entry.exists(), "unused for a month");
+    assert_eq!(entries().len(), 2);
+    assert!(stranger.exists());
+    // And is compiled again when wanted.
+    let again =
+        WasmHook::from_bytes(&cached_runtime(&dir), "used", &used, Abi::Hooks).expect("loads");
+    assert!(!again.from_cache());
+}

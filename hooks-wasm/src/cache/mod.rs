@@ -3,6 +3,8 @@
 //! beside them, the events each component subscribes to for a configuration, so that such a
 //! process need not instantiate it to ask, and the digest of each component file's bytes by the
 //! file's identity (`src/file_identity.rs`), so that it need not read and hash the file either.
+//! A file of the cache unused for a month is removed when something new is compiled
+//! (`sweep.rs`).
 //!
 //! A component's entry is named by its key: a SHA-256 of the component's bytes, the engine's
 //! settings (wasmtime's compatibility hash: target, compiler flags, features) and this crate's
@@ -40,8 +42,9 @@
 
 use std::fs;
 use std::hash::Hasher;
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use sha2::{Digest as _, Sha256};
 use wasmtime::Engine;
@@ -49,6 +52,8 @@ use wasmtime::component::Component;
 
 use crate::entry_buffer::EntryBuffer;
 use crate::file_identity::FileIdentity;
+
+mod sweep;
 
 /// The last bytes of a component's entry.
 const MAGIC: &[u8; 16] = b"hooks-wasm-cc-v2";
@@ -201,7 +206,11 @@ impl ComponentCache {
     ) -> wasmtime::Result<Component> {
         let component = Component::new(engine, bytes)?;
         match component.serialize() {
-            Ok(code) => self.write(&self.path(key, "cwasm"), &sealed(code, key, MAGIC)),
+            Ok(code) => {
+                self.write(&self.path(key, "cwasm"), &sealed(code, key, MAGIC));
+                // Something new is kept: the time to drop what has not been used for long.
+                sweep::sweep(&self.dir, SystemTime::now());
+            }
             Err(error) => tracing::warn!(%error, "cannot serialize a compiled component"),
         }
         Ok(component)
@@ -211,7 +220,11 @@ impl ComponentCache {
     /// `in_place`: its code may run from the buffer it is read into (see [`Self::deserialize`]).
     pub(crate) fn load(&self, engine: &Engine, key: &Key, in_place: bool) -> Option<Component> {
         let path = self.path(key, "cwasm");
-        let entry = EntryBuffer::read(&path, TRAILER)?;
+        let (mut file, len) = open(&path)?;
+        if len < TRAILER as u64 {
+            return None;
+        }
+        let entry = EntryBuffer::read(&mut file, len)?;
         let code = unsealed(entry.bytes(), key, MAGIC)?.len();
         let component = Self::deserialize(engine, entry, code, in_place);
         match component {
@@ -259,7 +272,7 @@ impl ComponentCache {
 
     /// The events remembered for `key` ([`subscriptions_key`]), if a valid record is there.
     pub(crate) fn remembered_subscriptions(&self, key: &Key) -> Option<Vec<String>> {
-        let record = fs::read(self.path(key, "subscriptions")).ok()?;
+        let record = read_record(&self.path(key, "subscriptions"))?;
         serde_json::from_slice(unsealed(&record, key, SUBSCRIPTIONS_MAGIC)?).ok()
     }
 
@@ -277,7 +290,7 @@ impl ComponentCache {
     /// The digest remembered for the file of `identity`, if a valid record is there.
     pub(crate) fn remembered_digest(&self, identity: FileIdentity) -> Option<Digest> {
         let key = source_key(identity);
-        let record = fs::read(self.path(&key, "source")).ok()?;
+        let record = read_record(&self.path(&key, "source"))?;
         unsealed(&record, &key, SOURCE_MAGIC)?.try_into().ok()
     }
 
@@ -313,6 +326,22 @@ impl ComponentCache {
             tracing::warn!(cache = %path.display(), %error, "cannot write to the WebAssembly cache");
         }
     }
+}
+
+/// The file at `path`, open, and its size; its time of use refreshed ([`sweep::refresh`]).
+fn open(path: &Path) -> Option<(fs::File, u64)> {
+    let file = fs::File::open(path).ok()?;
+    let metadata = file.metadata().ok()?;
+    sweep::refresh(&file, &metadata, SystemTime::now());
+    Some((file, metadata.len()))
+}
+
+/// The whole of a small record at `path`, its time of use refreshed.
+fn read_record(path: &Path) -> Option<Vec<u8>> {
+    let (mut file, len) = open(path)?;
+    let mut record = Vec::with_capacity(usize::try_from(len).ok()?);
+    file.read_to_end(&mut record).ok()?;
+    Some(record)
 }
 
 /// The checksum of a payload under `key`.
