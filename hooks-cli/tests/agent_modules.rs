@@ -12,10 +12,7 @@ use std::process::Output;
 use serde_json::{Value, json};
 
 fn project(test: &str, yaml: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("hooks-agent-modules-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = hooks_testing::scratch_dir("agent-modules", test);
     std::fs::write(dir.join("hooks.yaml"), yaml).unwrap();
     dir
 }

@@ -14,9 +14,7 @@ fn hooks(args: &[&str], stdin: Option<&str>) -> Output {
 }
 
 fn scratch(test: &str, yaml: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("hooks-cli-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = hooks_testing::scratch_dir("cli", test);
     let file = dir.join("hooks.yaml");
     std::fs::write(&file, yaml).unwrap();
     (dir, file)
@@ -523,9 +521,7 @@ fn gemini_adapter_answers_in_gemini_clis_protocol() {
 
 #[test]
 fn import_claude_writes_yaml_that_check_accepts_and_says_what_it_left_out() {
-    let dir = std::env::temp_dir().join(format!("hooks-cli-{}-import", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = hooks_testing::scratch_dir("cli", "import");
     let settings = dir.join("settings.json");
     std::fs::write(
         &settings,
@@ -564,9 +560,7 @@ fn import_claude_writes_yaml_that_check_accepts_and_says_what_it_left_out() {
 
 #[test]
 fn import_codex_reads_hooks_json_and_config_toml() {
-    let dir = std::env::temp_dir().join(format!("hooks-cli-{}-import-codex", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = hooks_testing::scratch_dir("cli", "import-codex");
     let hooks_json = dir.join("hooks.json");
     std::fs::write(
         &hooks_json,

@@ -45,9 +45,7 @@ const POLICY: &str = r#"hooks:
 "#;
 
 fn policy(test: &str, yaml: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hooks-cursor-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = hooks_testing::scratch_dir("cursor", test);
     let file = dir.join("hooks.yaml");
     std::fs::write(&file, yaml).unwrap();
     file

@@ -20,10 +20,7 @@ fn init(dir: &Path, extra: &[&str]) -> Output {
 }
 
 fn project(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hooks-init-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    hooks_testing::scratch_dir("init", test)
 }
 
 use support::stdout;

@@ -19,10 +19,7 @@ use serde_json::{Value, json};
 
 /// A project with `yaml` as its hooks file, and the state directory its hook runs share.
 fn project(test: &str, yaml: &str) -> (PathBuf, PathBuf) {
-    let dir =
-        std::env::temp_dir().join(format!("hooks-session-state-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = hooks_testing::scratch_dir("session-state", test);
     std::fs::write(dir.join("hooks.yaml"), yaml).unwrap();
     let state = dir.join("state");
     (dir, state)

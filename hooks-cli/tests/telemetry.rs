@@ -24,9 +24,7 @@ use {
 const FAKE_KEY: &str = "sk-ant-api03-Zq4xFAKEkeyFAKEkeyFAKEkeyFAKEkey0123456789ab";
 
 fn project(test: &str, endpoint: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hooks-telemetry-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = hooks_testing::scratch_dir("telemetry", test);
     let yaml = format!(
         "modules:\n  safety: {{}}\n  telemetry: {{endpoint: \"{endpoint}\", service_name: \"claude-hooks\", timeout_ms: 200}}\n"
     );

@@ -680,7 +680,7 @@ fn the_yaml_of_an_import_loads_back_to_the_same_entries() {
 
 #[test]
 fn loading_a_settings_file_directly_refuses_hooks_it_cannot_run() {
-    let dir = std::env::temp_dir().join(format!("hooks-interop-direct-{}", std::process::id()));
+    let dir = hooks_testing::scratch_dir("interop", "direct");
     std::fs::create_dir_all(dir.join(".claude")).unwrap();
     let path = dir.join(".claude/settings.json");
     std::fs::write(&path, SETTINGS).unwrap();

@@ -4,7 +4,6 @@
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use hooks_core::{HookAction, MessageLevel};
@@ -22,13 +21,7 @@ const TODO_LINTER: &[&str] = &[
 ];
 
 fn workspace(test: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let call = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir =
-        std::env::temp_dir().join(format!("hooks-linter-{}-{test}-{call}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    hooks_testing::scratch_dir("linter", test)
 }
 
 fn linter(dir: &Path, extra: Value) -> LinterModule {

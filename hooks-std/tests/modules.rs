@@ -357,8 +357,8 @@ fn long_lists_are_cut_and_counted() {
 
 #[tokio::test]
 async fn each_session_has_its_own_list_and_a_file_store_keeps_it_for_the_next_process() {
-    let dir = std::env::temp_dir().join(format!("hooks-reminder-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    // Not made yet: the file store makes it.
+    let dir = hooks_testing::scratch_dir("reminder", "store").join("store");
     let config: ReminderConfig =
         serde_json::from_value(json!({"events": ["prompt:submit"], "todo_tool": "TodoWrite"}))
             .unwrap();

@@ -235,7 +235,7 @@ fn denials_say_what_to_do_instead() {
 
 #[test]
 fn a_symlink_into_a_blocked_tree_is_still_blocked() {
-    let root = std::env::temp_dir().join(format!("hooks-safety-{}", std::process::id()));
+    let root = hooks_testing::scratch_dir("safety", "symlink");
     let workspace = root.join("ws");
     std::fs::create_dir_all(&workspace).unwrap();
     let link = workspace.join("config-link");

@@ -63,9 +63,7 @@ fn log_files(path: &Path) -> Vec<PathBuf> {
 fn every_event_is_logged_once_whole_while_handlers_come_and_go() {
     let total = events();
     let per_task = total / TASKS;
-    let dir = std::env::temp_dir().join(format!("hooks-soak-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = hooks_testing::scratch_dir("soak", "run");
     let path = dir.join("events.jsonl");
     let config = LoggingConfig {
         path: path.clone(),

@@ -127,8 +127,5 @@ pub fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandl
 
 /// A directory of its own for one scenario, emptied first.
 pub fn scratch_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hooks-e2e-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the scratch directory can be created");
-    dir
+    hooks_testing::scratch_dir("e2e", test)
 }

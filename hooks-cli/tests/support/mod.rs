@@ -4,15 +4,17 @@
 
 use std::ffi::OsStr;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
 
 /// Starts `hooks` with `args` (in `dir`, when given), writes `stdin` and closes it, as an agent
 /// does; the process is left running.
 pub fn spawn<A: AsRef<OsStr>>(dir: Option<&Path>, args: &[A], stdin: &str) -> Child {
-    // Session state goes to a directory of the test run, never the user's own.
-    let state = std::env::temp_dir().join(format!("hooks-cli-state-{}", std::process::id()));
-    spawn_with_state(dir, args, stdin, &state)
+    // Session state goes to one directory of the test run, never the user's own.
+    static STATE: OnceLock<PathBuf> = OnceLock::new();
+    let state = STATE.get_or_init(|| hooks_testing::scratch_dir("cli-state", "shared"));
+    spawn_with_state(dir, args, stdin, state)
 }
 
 /// [`spawn`], with the session state kept in `state_dir`.
