@@ -254,8 +254,8 @@ impl WasmHook {
     /// With a disk cache, an answer is remembered there for the component and this
     /// configuration, and a later process reads it instead of instantiating the component to
     /// ask again (`hooks claude` loads its hooks at every event): a component's subscriptions
-    /// must depend on its configuration alone, as its world says. A failure is not
-    /// remembered.
+    /// must depend on its configuration alone, as its world says. It is asked twice before
+    /// its answer is remembered, and an answer that differs is not; nor is a failure.
     pub fn subscriptions(&self, config: &Value) -> Result<Vec<String>, CallFailure> {
         let Template::Hooks(pre) = &self.inner.template else {
             return Ok(Vec::new());
@@ -273,7 +273,17 @@ impl WasmHook {
         }
         let events = self.ask_subscriptions(pre, &config)?;
         if let Some((cache, key)) = &memo {
-            cache.remember_subscriptions(key, &events);
+            // Asked again before it is remembered: an answer that changes from one instance to
+            // the next (read from the clock or random numbers, against the world) is asked in
+            // every process instead of one of them being kept for good.
+            if self.ask_subscriptions(pre, &config).as_ref() == Ok(&events) {
+                cache.remember_subscriptions(key, &events);
+            } else {
+                tracing::warn!(
+                    hook = %self.inner.name,
+                    "the component answers `subscriptions` differently from one call to the next; its answer is not remembered"
+                );
+            }
         }
         Ok(events)
     }

@@ -321,3 +321,74 @@ fn files_unused_for_a_month_are_removed_when_something_new_is_compiled() {
         WasmHook::from_bytes(&cached_runtime(&dir), "used", &used, Abi::Hooks).expect("loads");
     assert!(!again.from_cache());
 }
+
+/// A component whose `subscriptions` answers a new event name at each call (eight letters from
+/// WASI's random numbers), against what its world asks.
+fn fickle() -> Vec<u8> {
+    let package = "package test:fickle;
+        world fickle {
+            import wasi:random/random@0.2.0;
+            export hooks:guest/hook@0.1.0;
+        }";
+    let core = format!(
+        r#"(module
+            (import "wasi:random/random@0.2.0" "get-random-u64" (func $random (result i64)))
+            {RUNTIME}
+            (func (export "hooks:guest/hook@0.1.0#subscriptions") (param i32 i32) (result i32)
+              (local $bits i64) (local $at i32)
+              (local.set $bits (call $random))
+              (loop $letters
+                (i64.store8 (i32.add (i32.const 240) (local.get $at))
+                  (i64.add (i64.const 97) (i64.rem_u (local.get $bits) (i64.const 26))))
+                (local.set $bits (i64.div_u (local.get $bits) (i64.const 26)))
+                (local.set $at (i32.add (local.get $at) (i32.const 1)))
+                (br_if $letters (i32.lt_u (local.get $at) (i32.const 8))))
+              (i32.store (i32.const 208) (i32.const 240))
+              (i32.store (i32.const 212) (i32.const 8))
+              (i32.store (i32.const 200) (i32.const 208))
+              (i32.store (i32.const 204) (i32.const 1))
+              (i32.const 200))
+            (func (export "hooks:guest/hook@0.1.0#handle") (param i32 i32 i32 i32) (result i32)
+              {}))"#,
+        answer(CONTINUE, None)
+    );
+    component(package, "fickle", &core)
+}
+
+#[test]
+fn subscriptions_that_change_from_call_to_call_are_not_remembered() {
+    let dir = scratch("cache-fickle");
+    let records = || {
+        std::fs::read_dir(&dir)
+            .map(|entries| {
+                entries
+                    .filter(|entry| {
+                        entry.as_ref().is_ok_and(|entry| {
+                            entry
+                                .path()
+                                .extension()
+                                .is_some_and(|ext| ext == "subscriptions")
+                        })
+                    })
+                    .count()
+            })
+            .unwrap_or(0)
+    };
+    let hook = WasmHook::from_bytes(&cached_runtime(&dir), "fickle", &fickle(), Abi::Hooks)
+        .expect("loads");
+    let first = hook.subscriptions(&json!({})).expect("answers");
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert_eq!(records(), 0, "not remembered");
+    let later = WasmHook::from_bytes(&cached_runtime(&dir), "fickle", &fickle(), Abi::Hooks)
+        .expect("loads");
+    assert_ne!(
+        later.subscriptions(&json!({})).expect("answers"),
+        first,
+        "asked again, not read back"
+    );
+    // A component that answers alike is remembered (`subscriptions_are_asked_once...`).
+    let steady =
+        WasmHook::from_bytes(&cached_runtime(&dir), "steady", &deny(), Abi::Hooks).expect("loads");
+    steady.subscriptions(&json!({})).expect("answers");
+    assert_eq!(records(), 1);
+}

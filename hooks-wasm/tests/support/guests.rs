@@ -36,6 +36,11 @@ const WASI_WIT: &[(&str, &str)] = &[
          interface poll { resource pollable { block: func(); } }",
     ),
     (
+        "wasi-random.wit",
+        "package wasi:random@0.2.0;
+         interface random { get-random-u64: func() -> u64; }",
+    ),
+    (
         "wasi-clocks.wit",
         "package wasi:clocks@0.2.0;
          interface monotonic-clock {
