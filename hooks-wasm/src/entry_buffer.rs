@@ -31,7 +31,8 @@ impl EntryBuffer {
     /// check.
     pub(crate) fn read(file: &mut fs::File, len: u64) -> Option<Self> {
         let len = usize::try_from(len).ok()?;
-        let mut map = if len >= HUGE_PAGES_FROM {
+        // Elsewhere than Linux nothing asks for huge pages: rounding up would only waste.
+        let mut map = if cfg!(target_os = "linux") && len >= HUGE_PAGES_FROM {
             huge_pages(len)?
         } else {
             MmapOptions::new().len(len).populate().map_anon().ok()?
