@@ -325,11 +325,6 @@ fn files_unused_for_a_month_are_removed_when_something_new_is_compiled() {
 /// A component whose `subscriptions` answers a new event name at each call (eight letters from
 /// WASI's random numbers), against what its world asks.
 fn fickle() -> Vec<u8> {
-    let package = "package test:fickle;
-        world fickle {
-            import wasi:random/random@0.2.0;
-            export hooks:guest/hook@0.1.0;
-        }";
     let core = format!(
         r#"(module
             (import "wasi:random/random@0.2.0" "get-random-u64" (func $random (result i64)))
@@ -352,7 +347,7 @@ fn fickle() -> Vec<u8> {
               {}))"#,
         answer(CONTINUE, None)
     );
-    component(package, "fickle", &core)
+    importing("fickle", &["wasi:random/random@0.2.0"], &core)
 }
 
 #[test]

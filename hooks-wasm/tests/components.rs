@@ -86,11 +86,6 @@ fn an_infinite_loop_is_stopped_at_the_deadline() {
 /// A component that sleeps for ten seconds before it answers, as `std::thread::sleep` does in
 /// a `wasm32-wasip2` component: a pollable of WASI's monotonic clock, blocked on.
 fn sleeper() -> Vec<u8> {
-    let package = "package test:sleeper;
-        world sleeper {
-            import wasi:clocks/monotonic-clock@0.2.0;
-            export hooks:guest/hook@0.1.0;
-        }";
     let core = format!(
         r#"(module
             (import "wasi:clocks/monotonic-clock@0.2.0" "subscribe-duration"
@@ -102,7 +97,7 @@ fn sleeper() -> Vec<u8> {
               {}))"#,
         answer(CONTINUE, None)
     );
-    component(package, "sleeper", &core)
+    importing("sleeper", &["wasi:clocks/monotonic-clock@0.2.0"], &core)
 }
 
 #[test]
@@ -304,12 +299,6 @@ fn an_error_of_the_component_is_a_failure() {
 /// A component importing WASI's environment and preopened directories (as the usual
 /// toolchains' components do) that denies with what it found: "dirs=N env=M".
 fn probe() -> Vec<u8> {
-    let package = "package test:probe;
-        world probe {
-            import wasi:cli/environment@0.2.0;
-            import wasi:filesystem/preopens@0.2.0;
-            export hooks:guest/hook@0.1.0;
-        }";
     let body = format!(
         "(call $dirs (i32.const 160))
          (call $env (i32.const 168))
@@ -327,7 +316,14 @@ fn probe() -> Vec<u8> {
             (func (export "hooks:guest/hook@0.1.0#handle") (param i32 i32 i32 i32) (result i32)
               {body}))"#
     );
-    component(package, "probe", &core)
+    importing(
+        "probe",
+        &[
+            "wasi:cli/environment@0.2.0",
+            "wasi:filesystem/preopens@0.2.0",
+        ],
+        &core,
+    )
 }
 
 #[test]

@@ -85,6 +85,18 @@ pub fn component(package: &str, world: &str, core: &str) -> Vec<u8> {
         .expect("the component encodes")
 }
 
+/// A component of the test world `name`, which imports the `imports` (interfaces of the WASI
+/// packages above) and exports our hook, from a core module in text.
+pub fn importing(name: &str, imports: &[&str], core: &str) -> Vec<u8> {
+    let imports: String = imports
+        .iter()
+        .map(|interface| format!("import {interface}; "))
+        .collect();
+    let package =
+        format!("package test:{name}; world {name} {{ {imports}export hooks:guest/hook@0.1.0; }}");
+    component(&package, name, core)
+}
+
 /// The memory, a bump `cabi_realloc` and the return area every test module shares.
 /// Offsets: return area at 16 (120 bytes), strings from 256, the heap from 4096.
 pub const RUNTIME: &str = r#"
