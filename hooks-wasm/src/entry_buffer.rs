@@ -5,7 +5,7 @@
 //! A large entry goes into transparent huge pages where Linux gives them: for an entry of
 //! 1.7 MB, reading it took 100 µs against 470 µs in small pages, most of which was the kernel
 //! zeroing and accounting 420 pages one by one; below about 200 KB, zeroing a whole 2 MiB page
-//! costs more than it saves (BENCHMARKS.md, "A component of realistic size").
+//! costs more than it saves (BENCHMARKS.md, "Components of realistic size").
 
 use std::fs;
 use std::io::Read as _;
@@ -54,8 +54,8 @@ impl EntryBuffer {
 
 /// Memory for `len` bytes in whole huge pages, asked of the kernel as huge pages and populated
 /// in one call. Neither request is needed for the memory to work: where the kernel refuses
-/// them (no transparent huge pages, a kernel before 5.14), the pages are small and faulted in
-/// as they are read. A length of whole huge pages is also what makes Linux (6.7 on) place the
+/// huge pages, the pages are small (still populated in one call), and where it cannot populate
+/// (a kernel before 5.14) they are faulted in as they are read. A length of whole huge pages is also what makes Linux (6.7 on) place the
 /// mapping on a huge page's boundary.
 fn huge_pages(len: usize) -> Option<MmapMut> {
     let map = MmapOptions::new()
