@@ -121,7 +121,8 @@ async fn the_session_id_defaults_to_the_registrys_field_else_a_new_id() {
 }
 
 /// The policy of docs/guide/writing-hooks.md ("State across events"): a write under
-/// `migrations/` only if an earlier prompt of the same session asked for a migration. A `Hook` on a struct holding the registry's state store.
+/// `migrations/` only if an earlier prompt of the same session asked for a migration. A `Hook`
+/// on a struct holding the registry's state store.
 struct MigrationsNeedAPrompt {
     state: StateStore,
 }
