@@ -81,6 +81,29 @@ fn documents() -> Vec<PathBuf> {
     found
 }
 
+/// Whether `text` names the agent: by its name, by its id in backticks (`` `codex` ``) or as
+/// its adapter (`hooks codex`).
+fn names(text: &str, (id, name): &(String, &str)) -> bool {
+    text.contains(name)
+        || text.contains(&format!("`{id}`"))
+        || text.contains(&format!("hooks {id}"))
+}
+
+#[test]
+fn the_check_sees_a_partial_list_by_names_or_by_ids() {
+    let agents: Vec<(String, &str)> = DISPLAY_NAMES
+        .iter()
+        .map(|(id, name)| ((*id).to_owned(), *name))
+        .collect();
+    let by_ids = "the adapters `claude`, `gemini` and `cursor`";
+    let by_names = "Claude Code, Gemini CLI and Codex\nCLI";
+    for partial in [by_ids, by_names] {
+        let flat = partial.replace('\n', " ");
+        let named = agents.iter().filter(|agent| names(&flat, agent)).count();
+        assert!(named >= A_LIST && named < agents.len(), "{partial}");
+    }
+}
+
 #[test]
 fn every_agent_has_its_section_and_its_row_in_the_agents_page() {
     let path = workspace().join("docs/agents.md");
@@ -112,14 +135,11 @@ fn every_list_of_agents_in_the_documents_is_whole() {
         for paragraph in text.split("\n\n") {
             // A paragraph wrapped over lines may break a name at its space.
             let flat = paragraph.replace('\n', " ");
-            let named = agents
-                .iter()
-                .filter(|(_, name)| flat.contains(name))
-                .count();
+            let named = agents.iter().filter(|agent| names(&flat, agent)).count();
             if named >= A_LIST && named < agents.len() {
                 let missing: Vec<&str> = agents
                     .iter()
-                    .filter(|(_, name)| !flat.contains(name))
+                    .filter(|agent| !names(&flat, agent))
                     .map(|(_, name)| *name)
                     .collect();
                 partial.push(format!(
