@@ -129,9 +129,8 @@ fn every_list_of_agents_in_the_documents_is_whole() {
     let agents = display_names();
     let mut partial = Vec::new();
     for path in documents() {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
         for paragraph in text.split("\n\n") {
             // A paragraph wrapped over lines may break a name at its space.
             let flat = paragraph.replace('\n', " ");

@@ -1,6 +1,6 @@
 //! The documents name the standard modules as the catalog does: the guide's table has one row
-//! per module of `ModuleCatalog::standard()`, and any paragraph of the README or the docs that
-//! lists several standard modules lists them all. A module added to the catalog fails here until
+//! per module of `ModuleCatalog::standard()`, and any paragraph of the README or the docs (or a
+//! crate's description) that lists several standard modules lists them all. A module added to the catalog fails here until
 //! the documents name it.
 
 #![allow(clippy::unwrap_used)]
@@ -27,8 +27,8 @@ fn standard() -> Vec<String> {
 }
 
 /// The README, ARCHITECTURE.md, CONTRIBUTING.md and every page under `docs/` except the dated
-/// performance notes, which record what was measured then.
-fn documents() -> Vec<PathBuf> {
+/// performance notes, which record what was measured then: each path with its text.
+fn documents() -> Vec<(PathBuf, String)> {
     let root = workspace();
     let mut found: Vec<PathBuf> = ["README.md", "ARCHITECTURE.md", "CONTRIBUTING.md"]
         .iter()
@@ -46,6 +46,28 @@ fn documents() -> Vec<PathBuf> {
         }
     }
     found.sort();
+    found
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+            (path, text)
+        })
+        .collect()
+}
+
+/// The `description` of every crate's manifest (what crates.io and `cargo search` show).
+fn descriptions() -> Vec<(PathBuf, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(workspace()).unwrap() {
+        let manifest = entry.unwrap().path().join("Cargo.toml");
+        let Ok(text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
+        if let Some(line) = text.lines().find(|line| line.starts_with("description")) {
+            found.push((manifest, line.to_owned()));
+        }
+    }
     found
 }
 
@@ -83,10 +105,7 @@ fn every_list_of_standard_modules_in_the_documents_is_whole() {
     let standard = standard();
     assert!(standard.len() >= A_LIST, "{standard:?}");
     let mut partial = Vec::new();
-    for path in documents() {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
+    for (path, text) in documents().into_iter().chain(descriptions()) {
         for paragraph in text.split("\n\n") {
             let named: Vec<&String> = standard.iter().filter(|m| names(paragraph, m)).collect();
             if named.len() >= A_LIST && named.len() < standard.len() {
