@@ -1,5 +1,5 @@
 //! The documents name the agents the binary serves: the agents `hooks init` offers (its own
-//! `--help`) each have their section and their row in docs/agents.md, and any paragraph of the
+//! `-h`) each have their section and their row in docs/agents.md, and any paragraph of the
 //! README or the docs that lists several agents lists them all. An agent added to the binary
 //! fails here until the documents describe it.
 
@@ -26,17 +26,17 @@ fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
-/// The agents of `hooks init --help`'s `[possible values: ...]`, in its order.
+/// The agents of `hooks init -h`'s `[possible values: ...]`, in its order.
 fn served() -> Vec<String> {
     let output = Command::new(env!("CARGO_BIN_EXE_hooks"))
-        .args(["init", "--help"])
+        .args(["init", "-h"])
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
     let help = String::from_utf8(output.stdout).unwrap();
     let (_, values) = help
         .split_once("[possible values: ")
-        .unwrap_or_else(|| panic!("`hooks init --help` lists no agents:\n{help}"));
+        .unwrap_or_else(|| panic!("`hooks init -h` lists no agents:\n{help}"));
     let (values, _) = values.split_once(']').unwrap();
     values.split(", ").map(str::to_owned).collect()
 }
@@ -89,6 +89,20 @@ fn names(text: &str, (id, name): &(String, &str)) -> bool {
         || text.contains(&format!("hooks {id}"))
 }
 
+/// What may hold a list: each paragraph, and each row of a table on its own (a table as a whole
+/// names everything its rows do).
+fn units(text: &str) -> Vec<&str> {
+    text.split("\n\n")
+        .flat_map(|paragraph| {
+            if paragraph.trim_start().starts_with('|') {
+                paragraph.lines().collect()
+            } else {
+                vec![paragraph]
+            }
+        })
+        .collect()
+}
+
 #[test]
 fn the_check_sees_a_partial_list_by_names_or_by_ids() {
     let agents: Vec<(String, &str)> = DISPLAY_NAMES
@@ -97,6 +111,14 @@ fn the_check_sees_a_partial_list_by_names_or_by_ids() {
         .collect();
     let by_ids = "the adapters `claude`, `gemini` and `cursor`";
     let by_names = "Claude Code, Gemini CLI and Codex\nCLI";
+    let table = "| crate | what |\n|---|---|\n| cli | the adapters `claude`, `gemini` and `cursor` |\n\
+                 | config | Claude Code, Gemini CLI, Codex CLI and Cursor |";
+    let rows = units(table);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert_eq!(
+        rows[2],
+        "| cli | the adapters `claude`, `gemini` and `cursor` |"
+    );
     for partial in [by_ids, by_names] {
         let flat = partial.replace('\n', " ");
         let named = agents.iter().filter(|agent| names(&flat, agent)).count();
@@ -131,7 +153,7 @@ fn every_list_of_agents_in_the_documents_is_whole() {
     for path in documents() {
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
-        for paragraph in text.split("\n\n") {
+        for paragraph in units(&text) {
             // A paragraph wrapped over lines may break a name at its space.
             let flat = paragraph.replace('\n', " ");
             let named = agents.iter().filter(|agent| names(&flat, agent)).count();
