@@ -440,3 +440,33 @@ fn the_hooks_own_state_and_compiled_hooks_cannot_be_forged_from_a_tool_call() {
     assert_eq!(command("echo note > ~/notes.txt"), None);
     assert_eq!(command("cat ~/.cache/pip/log.txt"), None);
 }
+
+#[tokio::test]
+async fn the_hook_tells_the_user_which_rule_fired() {
+    let registry = HookRegistry::new();
+    let config = SafetyConfig {
+        workspace: Some("/srv/project".into()),
+        ..SafetyConfig::default()
+    };
+    let _mounted = SafetyModule::new(config).unwrap().mount(&registry).unwrap();
+    let result = registry
+        .emit(
+            "tool:pre",
+            json!({"tool_name": "Bash", "tool_input": {"command": "git clean -fdx"}}),
+        )
+        .await;
+    assert!(
+        result
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("[git:clean-force]")),
+        "{result:?}"
+    );
+    assert!(
+        result
+            .user_message
+            .as_deref()
+            .is_some_and(|m| m.contains("git:clean-force")),
+        "{result:?}"
+    );
+}

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use hooks_std::safety::{SafetyConfig, SafetyModule};
+use hooks_safety::{Guard, SafetyConfig};
 use serde_json::{Value, json};
 
 use crate::{Failure, project_root};
@@ -158,7 +158,7 @@ fn measure(
     workspace: &Path,
     packs_for: impl Fn(&Case) -> Vec<String>,
 ) -> Result<Report, Failure> {
-    let mut modules: BTreeMap<Vec<String>, SafetyModule> = BTreeMap::new();
+    let mut modules: BTreeMap<Vec<String>, Guard> = BTreeMap::new();
     let mut report = Report {
         name,
         groups: BTreeMap::new(),
@@ -176,12 +176,11 @@ fn measure(
                 replace_defaults: vec!["packs".to_owned()],
                 ..SafetyConfig::default()
             };
-            let module =
-                SafetyModule::new(config).map_err(|e| Failure::Failed(format!("{name}: {e}")))?;
+            let module = Guard::new(config).map_err(|e| Failure::Failed(format!("{name}: {e}")))?;
             modules.insert(packs.clone(), module);
         }
         let module = &modules[&packs];
-        let evaluation = module.evaluate(&json!({ "command": case.command }));
+        let evaluation = module.evaluate(&case.command, workspace);
         let tally = report.groups.entry(case.group.clone()).or_default();
         let miss = |verdict: String| Miss {
             group: case.group.clone(),
@@ -328,7 +327,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             chosen.clone().unwrap_or_else(|| vec!["default".to_owned()])
         })?;
         let chosen = options.packs.clone();
-        let known: Vec<&str> = hooks_std::safety::packs::all_packs()
+        let known: Vec<&str> = hooks_safety::packs::all_packs()
             .iter()
             .map(|pack| pack.name)
             .collect();

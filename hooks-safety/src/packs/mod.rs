@@ -134,7 +134,12 @@
 
 pub(crate) mod builtin;
 pub(crate) mod catalog;
+pub(crate) mod disk;
+pub(crate) mod filesystem;
 pub(crate) mod git;
+pub(crate) mod here;
+pub(crate) mod secrets;
+pub(crate) mod system;
 pub(crate) mod tables;
 
 use std::fmt;
