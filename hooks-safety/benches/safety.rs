@@ -45,7 +45,9 @@ fn typical(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("safety_typical_{label}"));
         for (name, command) in commands {
             let input = input(command);
-            group.bench_function(name, |b| b.iter(|| safety.check_tool_input(black_box(&input))));
+            group.bench_function(name, |b| {
+                b.iter(|| safety.check_tool_input(black_box(&input)))
+            });
         }
         group.finish();
     }

@@ -58,6 +58,7 @@
 //! assert!(guard.check_path("/etc/passwd").is_some());
 //! ```
 
+mod handoff;
 mod inline;
 mod lists;
 mod literals;

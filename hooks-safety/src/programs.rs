@@ -26,6 +26,9 @@ pub(crate) const DISK_TOOL: u16 = 1 << 7;
 pub(crate) const POWER: u16 = 1 << 8;
 /// Writes or removes the paths it is given.
 pub(crate) const WRITER: u16 = 1 << 9;
+/// Hands a command on by a grammar of its own (`xargs`, `parallel`, `find -exec`, `ssh`,
+/// `eval`, `su -c`): the walker reads each one.
+pub(crate) const RUNNER: u16 = 1 << 10;
 
 /// The roles of `program` (a base name), from one table lookup: the check of every simple
 /// command asks several times.
@@ -47,8 +50,11 @@ pub(crate) fn role(program: &str) -> u16 {
                     "builtin",
                     "stdbuf",
                     "timeout",
-                    "xargs",
                     "watch",
+                    "chroot",
+                    "flock",
+                    "busybox",
+                    "toybox",
                     "unbuffer",
                     "chronic",
                     "caffeinate",
@@ -67,7 +73,9 @@ pub(crate) fn role(program: &str) -> u16 {
             (HEADER, &["for", "select", "case", "function"]),
             (
                 SHELL,
-                &["sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox"],
+                &[
+                    "sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "yash",
+                ],
             ),
             (
                 DOWNLOADER,
@@ -82,6 +90,12 @@ pub(crate) fn role(program: &str) -> u16 {
                 ],
             ),
             (POWER, &["shutdown", "reboot", "halt", "poweroff"]),
+            (
+                RUNNER,
+                &[
+                    "xargs", "parallel", "find", "ssh", "rsh", "mosh", "eval", "su", "source", ".",
+                ],
+            ),
             (
                 WRITER,
                 &[

@@ -5,19 +5,20 @@
 
 use std::cell::RefCell;
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use regex::Regex;
 
 use crate::RmPolicy;
+use crate::handoff::{self, Unwrapped, unwrap};
 use crate::inline::{self, Finding, Language};
 use crate::packs::builtin as rules;
 use crate::packs::filesystem::{FIND_TESTS, computed_program};
-use crate::packs::here::Here;
+use crate::packs::here::{Here, Place};
 use crate::packs::{self, Denial, Enabled, Rule, catalog, disk, git};
 use crate::paths::PathRules;
 use crate::programs::{
-    DOWNLOADER, ELEVATING, HEADER, KEYWORD, PRINTER, SHELL, WRAPPER, is, is_assignment,
+    DISK_TOOL, DOWNLOADER, POWER, PRINTER, RUNNER, SHELL, WRAPPER, WRITER, is, is_assignment,
     program_name, role,
 };
 use crate::shell::{self, Event, SimpleCommand};
@@ -57,117 +58,6 @@ enum Fed {
     Unknown,
 }
 
-/// A command with its wrappers removed.
-struct Unwrapped<'w> {
-    argv: &'w [String],
-    elevated: bool,
-    /// `xargs` adds words from standard input to the command.
-    via_xargs: bool,
-    /// `env -S '…'`: a command line to split and run.
-    split_string: Option<&'w String>,
-}
-
-/// Strips leading `NAME=value` assignments and wrappers (`sudo -u x`, `env -i`, `timeout 5`,
-/// `nice -n 5`, ...), recording whether the command runs elevated.
-fn unwrap(words: &[String]) -> Unwrapped<'_> {
-    let mut at = 0;
-    let mut elevated = false;
-    let mut via_xargs = false;
-    let mut split_string = None;
-    loop {
-        while words.get(at).is_some_and(|w| is_assignment(w)) {
-            at += 1;
-        }
-        let Some(program) = words.get(at).map(|w| program_name(w)) else {
-            break;
-        };
-        let roles = role(program);
-        if roles & KEYWORD != 0 {
-            // `if rm …`, `do rm …`, `! rm …`: the command follows the reserved word.
-            at += 1;
-            continue;
-        }
-        if roles & HEADER != 0 {
-            // `for x in a b`, `case $x in`: a loop or case header runs nothing.
-            return Unwrapped {
-                argv: &[],
-                elevated,
-                via_xargs,
-                split_string,
-            };
-        }
-        if roles & WRAPPER == 0 {
-            break;
-        }
-        elevated |= roles & ELEVATING != 0;
-        via_xargs |= program == "xargs";
-        at += 1;
-        // The wrapper's own options, and the values of those that take one.
-        while let Some(word) = words.get(at) {
-            if word == "--" {
-                at += 1;
-                break;
-            }
-            if program == "env" && is_assignment(word) {
-                at += 1;
-                continue;
-            }
-            if program == "command" && matches!(word.as_str(), "-v" | "-V" | "-pv" | "-pV") {
-                // `command -v x` looks a program up; it runs nothing.
-                return Unwrapped {
-                    argv: &[],
-                    elevated,
-                    via_xargs,
-                    split_string,
-                };
-            }
-            if !word.starts_with('-') {
-                break;
-            }
-            if program == "env" && (word == "-S" || word == "--split-string") {
-                split_string = words.get(at + 1);
-                at += 2;
-                continue;
-            }
-            at += if takes_value(program, word) { 2 } else { 1 };
-        }
-        if program == "timeout"
-            && words
-                .get(at)
-                .is_some_and(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()))
-        {
-            at += 1;
-        }
-    }
-    Unwrapped {
-        argv: words.get(at..).unwrap_or(&[]),
-        elevated,
-        via_xargs,
-        split_string,
-    }
-}
-
-/// Whether the wrapper `program`'s option `option` takes the next word as its value
-/// (`sudo -u root`, `nice -n 5`).
-fn takes_value(program: &str, option: &str) -> bool {
-    matches!(
-        (program, option),
-        (
-            "sudo" | "doas",
-            "-u" | "-g" | "-C" | "-h" | "-p" | "-U" | "-r" | "-t" | "-D" | "-R"
-        ) | ("nice", "-n")
-            | ("ionice", "-c" | "-n")
-            | ("env", "-u" | "-C")
-            | ("timeout", "-s" | "-k")
-            | (
-                "xargs",
-                "-I" | "-n" | "-P" | "-d" | "-L" | "-s" | "-E" | "-a"
-            )
-            | ("watch", "-n" | "-d")
-            | ("stdbuf", "-i" | "-o" | "-e")
-    )
-}
-
 /// The words of a line an `echo` or `printf` prints, options dropped.
 fn printed(args: &[String]) -> String {
     args.iter()
@@ -180,29 +70,36 @@ fn printed(args: &[String]) -> String {
 impl CommandRules<'_> {
     /// Why `line`, run in the directory `cwd`, must not run, if it must not.
     pub(crate) fn check(&self, line: &str, cwd: &Path) -> Option<Denial> {
-        self.check_from(line, 0, cwd)
+        self.check_in(line, 0, &mut Place::at(cwd))
     }
 
     fn exempt(&self, rule: &'static Rule) {
         self.exemptions.borrow_mut().push(rule);
     }
 
-    /// The rules' checks for a command run in `cwd`.
-    fn here<'r>(&'r self, cwd: &'r Path) -> Here<'r> {
+    /// The rules' checks for a command run at `place`.
+    fn here<'r>(&'r self, place: &'r Place) -> Here<'r> {
         Here::new(
             self.paths,
             self.enabled,
             self.rm_policy,
             &self.exemptions,
-            cwd,
+            place,
         )
     }
 
+    /// `line` read on its own, from the workspace (text that is data, generated code).
     fn check_at(&self, line: &str, depth: usize) -> Option<Denial> {
-        self.check_from(line, depth, &self.paths.workspace)
+        self.check_in(line, depth, &mut Place::at(&self.paths.workspace))
     }
 
-    fn check_from(&self, line: &str, depth: usize, start: &Path) -> Option<Denial> {
+    /// `line` run by a command at `here`: it starts where that command runs.
+    fn check_nested(&self, line: &str, depth: usize, here: &Here<'_>) -> Option<Denial> {
+        self.check_in(line, depth, &mut here.place().clone())
+    }
+
+    /// `line` read from `place`, which its `cd`s and assignments move on.
+    fn check_in(&self, line: &str, depth: usize, place: &mut Place) -> Option<Denial> {
         if depth > MAX_DEPTH {
             return Some(Denial::new(
                 &rules::TOO_DEEP,
@@ -217,13 +114,21 @@ impl CommandRules<'_> {
         // Each command is checked as soon as it is read, and the reading stops at the first
         // denial. `cd` moves where later relative paths point: `cd / && rm -rf *`.
         let mut denial = None;
-        let mut cwd = start.to_path_buf();
         shell::read(line, &mut |event| {
             denial = match event {
-                Event::Nested(inner) => self.check_at(inner, depth + 1),
+                Event::Nested(inner) => {
+                    let mut inner_place = place.clone();
+                    let denial = self.check_in(inner, depth + 1, &mut inner_place);
+                    if inner_place.cwd != place.cwd || !inner_place.cwd_known {
+                        // A `cd` in a substitution or subshell may or may not outlive it:
+                        // where later relative paths point is no longer known.
+                        place.cwd_known = false;
+                    }
+                    denial
+                }
                 Event::Command(command, source) => {
                     let fed = self.fed(command, source);
-                    self.check_command(command, fed, depth, &mut cwd)
+                    self.check_command(command, fed, depth, place)
                 }
             };
             denial.is_some()
@@ -264,26 +169,80 @@ impl CommandRules<'_> {
         command: &SimpleCommand,
         fed: Fed,
         depth: usize,
-        cwd: &mut PathBuf,
+        place: &mut Place,
     ) -> Option<Denial> {
+        // `TMPDIR=/x rm -rf $TMPDIR/y`: the command, and the rest of the line, are read with
+        // the value assigned before the program (a shell expands the old value in this
+        // command, a temporary directory all the same, and the new one in what it runs).
+        let assigned = command
+            .words
+            .iter()
+            .take_while(|w| is_assignment(w))
+            .count();
+        if assigned > 0 && assigned < command.words.len() {
+            for word in &command.words[..assigned] {
+                if let Some((name, value)) = word.split_once('=') {
+                    place.assign(name, literal(value));
+                }
+            }
+        }
+        // Variables the line assigned stand for their values.
+        let substituted: Option<SimpleCommand> = (!place.vars.is_empty()).then(|| {
+            let mut copy = command.clone();
+            for word in copy
+                .words
+                .iter_mut()
+                .chain(copy.redirect_targets.iter_mut())
+            {
+                if let Some(value) = place.substitute(word) {
+                    *word = value;
+                }
+            }
+            copy
+        });
+        let command = substituted.as_ref().unwrap_or(command);
         let unwrapped = unwrap(&command.words);
         let denial = {
-            let here = self.here(cwd.as_path());
+            let moved;
+            let place_here = match unwrapped.chdir {
+                Some(dir) => {
+                    moved = moved_to(self.paths, place, dir);
+                    &moved
+                }
+                None => &*place,
+            };
+            let here = self.here(place_here);
             self.check_unwrapped(&here, command, &unwrapped, &fed, depth)
         };
         if denial.is_some() {
             return denial;
         }
-        if let Some((program, args)) = unwrapped.argv.split_first()
-            && program_name(program) == "cd"
-        {
-            let target = args
-                .iter()
-                .find(|a| !a.starts_with('-'))
-                .map_or("~", String::as_str);
-            if let Ok(moved) = self.paths.absolute_from(target, cwd) {
-                *cwd = moved;
+        match unwrapped.argv.split_first() {
+            Some((program, args)) if program_name(program) == "cd" => {
+                let target = args
+                    .iter()
+                    .find(|a| !a.starts_with('-') || *a == "-")
+                    .map_or("~", String::as_str);
+                *place = moved_to(self.paths, place, target);
             }
+            Some((program, args))
+                if matches!(
+                    program_name(program),
+                    "export" | "declare" | "typeset" | "local" | "readonly"
+                ) =>
+            {
+                for (name, value) in args.iter().filter_map(|a| a.split_once('=')) {
+                    place.assign(name, literal(value));
+                }
+            }
+            None => {
+                // `NAME=value` alone sets a shell variable for the rest of the line.
+                let assignments = command.words.iter().filter(|w| is_assignment(w));
+                for (name, value) in assignments.filter_map(|w| w.split_once('=')) {
+                    place.assign(name, literal(value));
+                }
+            }
+            _ => {}
         }
         None
     }
@@ -306,8 +265,8 @@ impl CommandRules<'_> {
                 return Some(denial);
             }
         }
-        if let Some(line) = unwrapped.split_string
-            && let Some(denial) = self.check_at(line, depth + 1)
+        if let Some(line) = &unwrapped.line
+            && let Some(denial) = self.check_nested(line, depth + 1, here)
         {
             return Some(denial);
         }
@@ -318,15 +277,32 @@ impl CommandRules<'_> {
         {
             return None;
         }
-        match fed {
-            // `echo / | xargs rm -rf`: the printed words become arguments.
-            Fed::Text(text) if unwrapped.via_xargs => {
-                let mut argv = unwrapped.argv.to_vec();
-                argv.extend(text.split_whitespace().map(str::to_owned));
-                self.check_argv(here, &argv, unwrapped.elevated, fed, depth)
-            }
-            _ => self.check_argv(here, unwrapped.argv, unwrapped.elevated, fed, depth),
+        self.check_argv(here, unwrapped.argv, unwrapped.elevated, fed, depth)
+    }
+
+    /// The checks on the words of a command handed on by another (`find -exec`, `xargs`,
+    /// `parallel`, an unknown program): its own wrappers removed first.
+    fn check_words(
+        &self,
+        here: &Here<'_>,
+        words: &[String],
+        elevated: bool,
+        fed: &Fed,
+        depth: usize,
+    ) -> Option<Denial> {
+        let unwrapped = unwrap(words);
+        if let Some(line) = &unwrapped.line
+            && let Some(denial) = self.check_nested(line, depth + 1, here)
+        {
+            return Some(denial);
         }
+        self.check_argv(
+            here,
+            unwrapped.argv,
+            elevated || unwrapped.elevated,
+            fed,
+            depth,
+        )
     }
 
     /// The checks on one command's words (wrappers removed), reading `fed` on its input.
@@ -369,20 +345,181 @@ impl CommandRules<'_> {
             return Some(denial);
         }
         if let ControlFlow::Break(decided) =
-            self.program_specific(here, program, args, argv, elevated, depth)
+            self.program_specific(here, program, args, argv, elevated, fed, depth)
         {
             return decided;
         }
-        let denial = self.general_rules(here, program, args, argv, elevated, fed);
+        let denial = self
+            .general_rules(here, program, args, argv, elevated, fed)
+            .or_else(|| self.unknown_runner(here, program, roles, args, depth));
         if denial.is_none() {
             self.note_data(program, fed, depth);
         }
         denial
     }
 
+    /// A program the checker does not know, placed before a command it would deny
+    /// (`tool rm -rf /`, `retry git reset --hard`): it may well run that command, so the
+    /// command is checked as if it ran. Programs known not to run their arguments (printers,
+    /// pagers, search tools, help) are left alone, and so is any command that would pass.
+    fn unknown_runner(
+        &self,
+        here: &Here<'_>,
+        program: &str,
+        roles: u16,
+        args: &[String],
+        depth: usize,
+    ) -> Option<Denial> {
+        if roles != 0 || READS_ARGUMENTS_AS_DATA.contains(&program) || program == "git" {
+            return None;
+        }
+        let at = args.iter().position(|a| !a.starts_with('-'))?;
+        let next = program_name(&args[at]);
+        let runs = role(next) & (WRAPPER | SHELL | WRITER | DISK_TOOL | POWER | RUNNER) != 0
+            || matches!(next, "git" | "dd")
+            || next.starts_with("mkfs");
+        if !runs {
+            return None;
+        }
+        // Only what destroys data for certain: subcommands that share a program's name
+        // (`apt-get install`, `docker cp x /etc/app`) are not refused for what that program
+        // would do with root or system paths.
+        self.check_words(here, &args[at..], false, &Fed::Nothing, depth + 1)
+            .filter(|denial| {
+                matches!(denial.pack.as_str(), "filesystem" | "git" | "disk")
+                    && denial.rule != "elevated-delete"
+            })
+    }
+
+    /// `xargs`: its command, with the items it reads added (or put in place of its
+    /// replacement string). Items from a file or an unknown pipe are unknown words, which a
+    /// recursive deletion refuses.
+    fn xargs(
+        &self,
+        here: &Here<'_>,
+        args: &[String],
+        elevated: bool,
+        fed: &Fed,
+        depth: usize,
+    ) -> Option<Denial> {
+        let mut read = handoff::xargs(args);
+        // `xargs xargs … cmd`: the items reach the innermost command; peeled in a loop.
+        while read
+            .command
+            .first()
+            .is_some_and(|p| program_name(p) == "xargs")
+        {
+            let inner = handoff::xargs(&read.command[1..]);
+            read = handoff::Xargs {
+                replace: read.replace.or(inner.replace),
+                from_file: read.from_file || inner.from_file,
+                command: inner.command,
+            };
+        }
+        let echo = ["echo".to_owned()];
+        let command = if read.command.is_empty() {
+            &echo[..]
+        } else {
+            read.command
+        };
+        let items: Vec<String> = match fed {
+            Fed::Text(text) if !read.from_file => match read.replace {
+                Some(_) => text.lines().map(str::to_owned).collect(),
+                None => text.split_whitespace().map(str::to_owned).collect(),
+            },
+            Fed::Nothing if !read.from_file => Vec::new(),
+            _ => vec![UNKNOWN_ITEM.to_owned()],
+        };
+        match read.replace {
+            // With a replacement string the command has, each item goes in its place; one it
+            // does not have (`xargs -i rm -rf`) is read as if the item were added, to be safe.
+            Some(replace) if command.iter().any(|w| w.contains(replace)) => {
+                for item in &items {
+                    let argv: Vec<String> =
+                        command.iter().map(|w| w.replace(replace, item)).collect();
+                    if let Some(denial) =
+                        self.check_words(here, &argv, elevated, &Fed::Nothing, depth + 1)
+                    {
+                        return Some(denial);
+                    }
+                }
+                self.check_words(here, command, elevated, &Fed::Nothing, depth + 1)
+            }
+            _ => {
+                let mut argv = command.to_vec();
+                if argv.last().is_some_and(|w| w == "-c") && is(program_name(&argv[0]), SHELL) {
+                    // `xargs sh -c`: the items are the script.
+                    argv.push(items.join(" "));
+                } else {
+                    argv.extend(items);
+                }
+                self.check_words(here, &argv, elevated, &Fed::Nothing, depth + 1)
+            }
+        }
+    }
+
+    /// GNU `parallel`: its command template with each argument put in (or added), or each
+    /// argument as a command line when there is no template; arguments from standard input
+    /// when no `:::` gives them.
+    fn parallel(
+        &self,
+        here: &Here<'_>,
+        args: &[String],
+        elevated: bool,
+        fed: &Fed,
+        depth: usize,
+    ) -> Option<Denial> {
+        let read = handoff::parallel(args);
+        let piped: Vec<String>;
+        let mut groups: Vec<&[String]> = read.groups.clone();
+        if groups.is_empty() && !read.from_files {
+            piped = match fed {
+                Fed::Text(text) => text.lines().map(str::to_owned).collect(),
+                Fed::Nothing => Vec::new(),
+                _ => vec![UNKNOWN_ITEM.to_owned()],
+            };
+            groups.push(&piped);
+        } else if read.from_files {
+            piped = vec![UNKNOWN_ITEM.to_owned()];
+            groups.push(&piped);
+        }
+        if read.command.is_empty() {
+            for line in groups.iter().flat_map(|group| group.iter()) {
+                if line != UNKNOWN_ITEM
+                    && let Some(denial) = self.check_nested(line, depth + 1, here)
+                {
+                    return Some(denial);
+                }
+            }
+            return None;
+        }
+        let templated = read.command.iter().any(|w| handoff::has_replacement(w));
+        for (index, group) in groups.iter().enumerate() {
+            for value in group.iter() {
+                let argv: Vec<String> = if templated {
+                    read.command
+                        .iter()
+                        .map(|w| handoff::replaced(w, index + 1, value))
+                        .collect()
+                } else {
+                    let mut argv = read.command.to_vec();
+                    argv.push(value.clone());
+                    argv
+                };
+                if let Some(denial) =
+                    self.check_words(here, &argv, elevated, &Fed::Nothing, depth + 1)
+                {
+                    return Some(denial);
+                }
+            }
+        }
+        self.check_words(here, read.command, elevated, &Fed::Nothing, depth + 1)
+    }
+
     /// The programs read in a way of their own: what runs inside `eval`, `su -c`, a sourced
     /// file, `find -exec` and git's subcommands. `Break` is the decision (`eval` and `su -c`
     /// decide by what they run); `Continue` goes on to the general rules.
+    #[allow(clippy::too_many_arguments)]
     fn program_specific(
         &self,
         here: &Here<'_>,
@@ -390,6 +527,7 @@ impl CommandRules<'_> {
         args: &[String],
         argv: &[String],
         elevated: bool,
+        fed: &Fed,
         depth: usize,
     ) -> ControlFlow<Option<Denial>> {
         let denial = match program {
@@ -404,6 +542,11 @@ impl CommandRules<'_> {
             },
             "source" | "." => self.sourced(args),
             "find" => self.find(here, args, elevated, depth),
+            "xargs" => self.xargs(here, args, elevated, fed, depth),
+            "parallel" => self.parallel(here, args, elevated, fed, depth),
+            "ssh" | "rsh" | "mosh" => handoff::remote_command(args)
+                .and_then(|line| self.check_at(&line, depth + 1))
+                .filter(|denial| !LOCAL_PATH_RULES.contains(&denial.rule.as_str())),
             "git" if self.enabled.has("git") => {
                 git::check(args).map(|rule| Denial::explained(rule, &argv.join(" ")))
             }
@@ -660,32 +803,22 @@ impl CommandRules<'_> {
             .map(String::as_str)
             .collect();
         let roots = if roots.is_empty() { vec!["."] } else { roots };
-        if args.iter().any(|a| a == "-delete") {
+        let actions = handoff::find_actions(args);
+        if actions.deletes {
             let filtered = args.iter().any(|a| FIND_TESTS.contains(&a.as_str()));
             if let Some(denial) = here.find_delete(&roots, filtered) {
                 return Some(denial);
             }
         }
-        let mut at = 0;
-        while let Some(arg) = args.get(at) {
-            at += 1;
-            if !matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
-                continue;
-            }
-            let end = args[at..]
-                .iter()
-                .position(|a| a == ";" || a == "+")
-                .map_or(args.len(), |p| at + p);
-            let command = &args[at..end];
+        for command in actions.commands {
             for root in &roots {
                 let argv: Vec<String> = command.iter().map(|w| w.replace("{}", root)).collect();
                 if let Some(denial) =
-                    self.check_argv(here, &argv, elevated, &Fed::Nothing, depth + 1)
+                    self.check_words(here, &argv, elevated, &Fed::Nothing, depth + 1)
                 {
                     return Some(denial);
                 }
             }
-            at = end;
         }
         None
     }
@@ -712,4 +845,118 @@ fn downloads(line: &str) -> bool {
         argv.first()
             .is_some_and(|p| is(program_name(p), DOWNLOADER))
     })
+}
+
+/// What an item read from a file or an unknown pipe stands for: a word the shell computes,
+/// so a recursive deletion of it is refused and other uses pass.
+const UNKNOWN_ITEM: &str = "$ITEM";
+
+/// The rules that judge a path by where it is on this machine (in the workspace, a
+/// temporary directory, computed): a remote command's paths are on the remote host, so
+/// they do not apply there; the rest (the root, the home directory, git, disks) do.
+const LOCAL_PATH_RULES: &[&str] = &[
+    "rm-outside-workspace",
+    "rm-computed-path",
+    "rm-workspace",
+    "rm-temp-root",
+    "rm-outside-temp",
+];
+
+/// Programs known to take their arguments as data, never as a command to run: an unknown
+/// program placed before a command is checked as running it, these are not.
+const READS_ARGUMENTS_AS_DATA: &[&str] = &[
+    "man",
+    "info",
+    "help",
+    "which",
+    "whereis",
+    "whatis",
+    "apropos",
+    "type",
+    "hash",
+    "alias",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "ack",
+    "cat",
+    "less",
+    "more",
+    "head",
+    "tail",
+    "wc",
+    "ls",
+    "stat",
+    "file",
+    "sort",
+    "uniq",
+    "cut",
+    "tr",
+    "jq",
+    "yq",
+    "test",
+    "[",
+    "expr",
+    "read",
+    "complete",
+    "compgen",
+    "tldr",
+    "diff",
+    "cmp",
+    "basename",
+    "dirname",
+    "realpath",
+    "readlink",
+    "column",
+    "fold",
+    "fmt",
+    "nl",
+    "rev",
+    "tac",
+    "od",
+    "hexdump",
+    "xxd",
+    "base64",
+    "md5sum",
+    "sha256sum",
+    "sha1sum",
+    "cksum",
+    "b2sum",
+    "strings",
+    "say",
+    "banner",
+    "figlet",
+    "cowsay",
+    "notify-send",
+    "logger",
+    "wall",
+    "write",
+    "trap",
+    "unalias",
+    "unset",
+    "shift",
+    "exit",
+    "return",
+    "true",
+    "false",
+    ":",
+];
+
+/// Where `cd target` from `place` leads: a target the shell computes (`$dir`, `` `…` ``,
+/// `-`) or cannot resolve leaves the directory unknown.
+fn moved_to(paths: &PathRules, place: &Place, target: &str) -> Place {
+    let mut moved = place.clone();
+    let computed = target == "-" || target.contains(['$', '`']);
+    match paths.absolute_from(target, &place.cwd) {
+        Ok(path) if !computed => moved.cwd = path,
+        _ => moved.cwd_known = false,
+    }
+    moved
+}
+
+/// An assigned value, when it is literal text (nothing the shell computes).
+fn literal(value: &str) -> Option<String> {
+    (!value.contains(['$', '`'])).then(|| value.to_owned())
 }

@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::builtin as rules;
+use super::filesystem::is_drive_root;
 use super::here::Here;
 use super::{Denial, Enabled};
 use crate::programs::{DISK_TOOL, POWER, is};
@@ -29,7 +30,9 @@ pub(crate) fn fork_bomb(enabled: &Enabled, line: &str) -> Option<Denial> {
 
 impl Here<'_> {
     pub(crate) fn disk(&self, program: &str, args: &[String], operands: &[&str]) -> Option<Denial> {
-        if program.starts_with("mkfs") || is(program, DISK_TOOL) {
+        let formats_drive =
+            program.eq_ignore_ascii_case("format") && operands.iter().any(|o| is_drive_root(o));
+        if program.starts_with("mkfs") || is(program, DISK_TOOL) || formats_drive {
             return Some(Denial::new(
                 &rules::FORMAT,
                 format!(

@@ -113,10 +113,13 @@ impl Here<'_> {
         if !self.on("filesystem") {
             return None;
         }
-        roots
-            .iter()
-            .filter_map(|root| self.dangerous_target(root))
-            .find(|d| !filtered || matches!(d.rule.as_str(), "rm-root" | "rm-home" | "rm-system"))
+        for denial in roots.iter().filter_map(|root| self.dangerous_target(root)) {
+            if !filtered || matches!(denial.rule.as_str(), "rm-root" | "rm-home" | "rm-system") {
+                return Some(denial);
+            }
+            self.exempt(&rules::POLICY_FILTERED);
+        }
+        None
     }
 
     /// Why deleting `target` from inline code is refused, if it is.
@@ -130,7 +133,7 @@ impl Here<'_> {
 
     /// Whether `target` is literally under a temporary directory (`/tmp/…`, `$TMPDIR/…`).
     pub(crate) fn literally_temporary(&self, target: &str) -> bool {
-        let expanded = self.paths.expand_temp(target);
+        let expanded = self.expand_temp(target);
         let candidate = expanded.as_deref().unwrap_or(target);
         candidate.starts_with('/')
             && self
@@ -150,7 +153,7 @@ impl Here<'_> {
         } else {
             stripped
         };
-        let expanded = self.paths.expand_temp(stripped);
+        let expanded = self.expand_temp(stripped);
         let stripped = expanded.as_deref().unwrap_or(stripped);
         let computed = (stripped.starts_with('$')
             && !(stripped.starts_with("$HOME") || stripped.starts_with("${HOME}")))
@@ -161,6 +164,16 @@ impl Here<'_> {
                 format!(
                     "refusing to delete `{target}` recursively: the shell computes that path \
                      when it runs, so it cannot be checked; name the directory directly instead"
+                ),
+            ));
+        }
+        if !self.place().cwd_known && !stripped.starts_with(['/', '~']) {
+            return Some(Denial::new(
+                &rules::RM_COMPUTED,
+                format!(
+                    "refusing to delete `{target}` recursively: an earlier `cd` moved to a \
+                     directory the shell computes when it runs, so where `{target}` is cannot \
+                     be checked; use an absolute path inside the project instead"
                 ),
             ));
         }
@@ -204,6 +217,8 @@ impl Here<'_> {
         } else if paths.in_temp(&path) && (globbed || !paths.is_temp_root(&path)) {
             self.exempt(&rules::POLICY_TEMP);
             return None;
+        } else if paths.is_temp_root(&path) {
+            (&rules::RM_TEMP_ROOT, "a whole temporary directory")
         } else {
             (&rules::RM_OUTSIDE, "outside the workspace")
         };
@@ -215,4 +230,31 @@ impl Here<'_> {
             ),
         ))
     }
+}
+
+/// `del /s`, `rd /s` (cmd.exe) of a drive's root: `C:\`, `C:`, `\`.
+pub(crate) fn windows_root_deletion(program: &str, args: &[String]) -> Option<Denial> {
+    let program = program.to_ascii_lowercase();
+    if !matches!(program.as_str(), "del" | "erase" | "rd" | "rmdir") {
+        return None;
+    }
+    let recursive = args.iter().any(|a| a.eq_ignore_ascii_case("/s"));
+    let root = args.iter().find(|a| is_drive_root(a))?;
+    recursive.then(|| {
+        Denial::new(
+            &rules::RM_ROOT,
+            format!(
+                "refusing `{program} /s {root}`: it deletes a whole drive; delete the specific \
+                 directory inside the project instead"
+            ),
+        )
+    })
+}
+
+/// A drive letter alone or its root (`C:`, `c:\`, `C:\*`), or the current drive's root.
+pub(crate) fn is_drive_root(word: &str) -> bool {
+    let trimmed = word.trim_end_matches(['*', '.']).trim_end_matches('\\');
+    let bytes = trimmed.as_bytes();
+    (trimmed.is_empty() && word.starts_with('\\'))
+        || (bytes.len() == 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':')
 }
