@@ -58,13 +58,20 @@ enum Fed {
     Unknown,
 }
 
-/// The words of a line an `echo` or `printf` prints, options dropped.
-fn printed(args: &[String]) -> String {
-    args.iter()
+/// The words of a line an `echo` or `printf` prints, options dropped; `printf`'s `\n`
+/// escapes are line breaks.
+fn printed(program: &str, args: &[String]) -> String {
+    let text = args
+        .iter()
         .skip_while(|a| a.starts_with('-') && a.len() > 1)
         .map(String::as_str)
         .collect::<Vec<_>>()
-        .join(" ")
+        .join(" ");
+    if program == "printf" {
+        text.replace("\\n", "\n")
+    } else {
+        text
+    }
 }
 
 impl CommandRules<'_> {
@@ -150,7 +157,7 @@ impl CommandRules<'_> {
                 let program = program_name(program);
                 let roles = role(program);
                 if roles & PRINTER != 0 {
-                    Fed::Text(printed(args))
+                    Fed::Text(printed(program, args))
                 } else if roles & DOWNLOADER != 0 {
                     Fed::Download(source.words.join(" "))
                 } else if program == "cat" && !source.stdin_text.is_empty() {
@@ -370,7 +377,7 @@ impl CommandRules<'_> {
         args: &[String],
         depth: usize,
     ) -> Option<Denial> {
-        if roles != 0 || READS_ARGUMENTS_AS_DATA.contains(&program) || program == "git" {
+        if roles != 0 || program == "git" {
             return None;
         }
         let at = args.iter().position(|a| !a.starts_with('-'))?;
@@ -378,7 +385,8 @@ impl CommandRules<'_> {
         let runs = role(next) & (WRAPPER | SHELL | WRITER | DISK_TOOL | POWER | RUNNER) != 0
             || matches!(next, "git" | "dd")
             || next.starts_with("mkfs");
-        if !runs {
+        // The list is only looked at for the rare line that needs it.
+        if !runs || READS_ARGUMENTS_AS_DATA.contains(&program) {
             return None;
         }
         // Only what destroys data for certain: subcommands that share a program's name
@@ -699,7 +707,9 @@ impl CommandRules<'_> {
             for command in &inner.commands {
                 let Unwrapped { argv, .. } = unwrap(&command.words);
                 let text = match argv.split_first() {
-                    Some((p, args)) if is(program_name(p), PRINTER) => printed(args),
+                    Some((p, args)) if is(program_name(p), PRINTER) => {
+                        printed(program_name(p), args)
+                    }
                     _ => command.stdin_text.join("\n"),
                 };
                 if !text.is_empty()
