@@ -255,7 +255,7 @@ pub(crate) fn xargs(args: &[String]) -> Xargs<'_> {
         }
         let mut width = 1;
         for (index, letter) in word.char_indices().skip(1) {
-            let rest = &word[index + 1..];
+            let rest = &word[index + letter.len_utf8()..];
             match letter {
                 // Optional values, attached only: `-i{}`, `-e`, `-l`.
                 'i' => {
@@ -553,6 +553,13 @@ mod tests {
             assert_eq!(read.replace, replace, "{line}");
         }
         assert!(xargs(&words("-a list.txt wc")).from_file);
+        // Options that are not ASCII are read as letters, not cut in the middle.
+        for line in ["-é rm", "-0é -I é rm", "-ié"] {
+            let _ = xargs(&words(line));
+            let _ = parallel(&words(line));
+            let _ = remote_command(&words(line));
+            let _ = unwrap(&words(&format!("sudo {line}")));
+        }
     }
 
     #[test]

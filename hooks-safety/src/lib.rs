@@ -4,10 +4,11 @@
 //! directory it runs in, [`Guard::check_path`] a file path, and [`Guard::check_tool_input`] a
 //! tool call's input; hooks-std's `safety` module is its adapter to the hook registry.
 //!
-//! For a tool call it reads every field, whatever the tool is called: any `command`-like field of the
-//! input is read as a shell command line (through quoting, `bash -c`, `eval`, `sudo`, `env`,
-//! substitutions, `;`, `&&`, `|`), and any `path`-like field as a file path (normalised, `..`
-//! and symbolic links resolved). A field of the wrong type fails closed: it is denied.
+//! For a tool call it reads every field, whatever the tool is called: any `command`-like field
+//! of the input is read as a shell command line (through quoting, `bash -c`, `eval`, `sudo`,
+//! `env`, substitutions, `;`, `&&`, `|`), and any `path`-like field as a file path
+//! (normalised, `..` and symbolic links resolved). A field of the wrong type fails closed: it
+//! is denied.
 //!
 //! Config keys (all optional; unknown keys are an error naming the key). A list with built-in
 //! entries is **added to** them: `protected_files: ["**/secrets.toml"]` protects that file
@@ -41,6 +42,14 @@
 //! here-strings kept as the text a command reads. Code given to an interpreter (`-c`, `-e`,
 //! a heredoc, a here-string, a pipe) is read for destructive calls and the shell commands it
 //! runs; text fed to a command that does not run it (`cat`, `tee`, `grep`) is data.
+//!
+//! A command is followed wherever it is handed on, each program read by its own option
+//! grammar (see `handoff.rs`): wrappers (`sudo`, `env`, `nice`, `timeout`, `chroot`, `flock`,
+//! `watch`, `busybox`, ...), `xargs` and GNU `parallel` with the items they add, `find -exec`,
+//! `ssh host command`, and an unknown program placed before a command that destroys data.
+//! Variables the line assigns keep their values to its end, and a `cd` to a place computed
+//! when the line runs makes later relative paths unknown. SAFETY.md, at the repository's
+//! root, gives the rules in full and how they are measured.
 //!
 //! ```
 //! use std::path::Path;
