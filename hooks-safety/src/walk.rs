@@ -342,7 +342,7 @@ impl CommandRules<'_> {
         }
         let roles = role(program);
         if roles & SHELL != 0
-            && let Some(denial) = self.shell(program, args, fed, depth)
+            && let Some(denial) = self.shell(here, program, args, fed, depth)
         {
             return Some(denial);
         }
@@ -539,13 +539,17 @@ impl CommandRules<'_> {
         depth: usize,
     ) -> ControlFlow<Option<Denial>> {
         let denial = match program {
-            "eval" => return ControlFlow::Break(self.check_at(&args.join(" "), depth + 1)),
+            "eval" => {
+                return ControlFlow::Break(self.check_nested(&args.join(" "), depth + 1, here));
+            }
             "su" => match args
                 .iter()
                 .position(|a| a == "-c")
                 .and_then(|i| args.get(i + 1))
             {
-                Some(script) => return ControlFlow::Break(self.check_at(script, depth + 1)),
+                Some(script) => {
+                    return ControlFlow::Break(self.check_nested(script, depth + 1, here));
+                }
                 None => None,
             },
             "source" | "." => self.sourced(args),
@@ -603,7 +607,14 @@ impl CommandRules<'_> {
     }
 
     /// A shell: the script it is given (`-c`, a heredoc, a pipe, a process substitution).
-    fn shell(&self, program: &str, args: &[String], fed: &Fed, depth: usize) -> Option<Denial> {
+    fn shell(
+        &self,
+        here: &Here<'_>,
+        program: &str,
+        args: &[String],
+        fed: &Fed,
+        depth: usize,
+    ) -> Option<Denial> {
         let mut at = 0;
         let mut script: Option<&str> = None;
         let mut file: Option<&str> = None;
@@ -634,13 +645,13 @@ impl CommandRules<'_> {
             if let Some(denial) = self.generated_code(script, depth) {
                 return Some(denial);
             }
-            return self.check_at(script, depth + 1);
+            return self.check_nested(script, depth + 1, here);
         }
         if let Some(file) = file {
             return self.sourced(std::slice::from_ref(&file.to_owned()));
         }
         match fed {
-            Fed::Text(text) => self.check_at(text, depth + 1),
+            Fed::Text(text) => self.check_nested(text, depth + 1, here),
             Fed::Download(source) if self.enabled.has("download") => Some(Denial::new(
                 &rules::PIPE_TO_SHELL,
                 format!(
@@ -777,7 +788,7 @@ impl CommandRules<'_> {
         }
         for finding in inline::scan(language, &code) {
             let denial = match finding {
-                Finding::Shell(line) => self.check_at(&line, depth + 1),
+                Finding::Shell(line) => self.check_nested(&line, depth + 1, here),
                 Finding::Delete {
                     call,
                     path,

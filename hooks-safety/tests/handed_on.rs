@@ -244,10 +244,17 @@ fn a_cd_to_an_unknown_place_makes_later_relative_paths_unknown() {
             "filesystem:rm-outside-workspace",
         ),
         ("(cd ..; rm -rf sibling)", "filesystem:rm-outside-workspace"),
+        (
+            "cd /opt && bash -c 'rm -rf data'",
+            "filesystem:rm-outside-workspace",
+        ),
+        ("cd / && eval 'rm -rf *'", "filesystem:rm-root"),
+        ("cd ~ && sh <<'EOF'\nrm -rf ./*\nEOF", "filesystem:rm-home"),
         ("rm -rf ../sibling", "filesystem:rm-outside-workspace"),
     ]);
     assert_allowed(&[
         "cd crates/app && rm -rf target",
+        "cd crates/app && bash -c 'rm -rf target'",
         "cd \"$WORK\" && rm -rf /srv/project/build",
         "echo $(git rev-parse --show-toplevel) && rm -rf build",
     ]);
