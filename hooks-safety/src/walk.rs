@@ -1,7 +1,8 @@
 //! The walk over a command line: every simple command, in lists, pipelines, groups,
-//! substitutions, heredocs and the scripts given to shells and interpreters, with wrappers
-//! (`sudo`, `env`, `command`, `nice`, `timeout`, `nohup`, `xargs`, `find -exec`) seen through,
-//! each checked against the packs that are on.
+//! substitutions, heredocs and the scripts given to shells and interpreters, and every command
+//! handed on to another program (wrappers, `xargs`, `parallel`, `find -exec`, `ssh`, an
+//! unknown program; their grammars are in `handoff.rs`), each checked against the packs that
+//! are on, where it runs (`cd`, and the variables the line assigns, followed to its end).
 
 use std::cell::RefCell;
 use std::ops::ControlFlow;
