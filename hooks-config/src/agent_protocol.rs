@@ -194,7 +194,10 @@ pub const CLAUDE: Protocol = Protocol {
         ("SubagentStop", None),
         ("Setup", None),
     ],
-    fields: &[("tool_response", "tool_result")],
+    fields: &[
+        ("tool_response", "tool_result"),
+        ("tool_use_id", "tool_call_id"),
+    ],
 };
 
 /// Gemini CLI's hook protocol.
@@ -237,7 +240,10 @@ pub const CODEX: Protocol = Protocol {
         ("SubagentStart", None),
         ("SubagentStop", None),
     ],
-    fields: &[("tool_response", "tool_result")],
+    fields: &[
+        ("tool_response", "tool_result"),
+        ("tool_use_id", "tool_call_id"),
+    ],
 };
 
 #[cfg(test)]

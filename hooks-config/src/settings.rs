@@ -510,15 +510,7 @@ pub fn import_plugin(plugin_dir: &Path) -> Result<Imported, ConfigErrors> {
     })?;
     let mut imported = import_settings(&text, &file)?;
     let root = std::path::absolute(plugin_dir).unwrap_or_else(|_| plugin_dir.to_path_buf());
-    let export = format!(
-        "export CLAUDE_PLUGIN_ROOT={}; ",
-        sh_quoted(&root.to_string_lossy())
-    );
-    for entry in &mut imported.entries {
-        if let HookKind::Command(command) = &mut entry.hook {
-            command.command.insert_str(0, &export);
-        }
-    }
+    crate::interop::claude::with_plugin_root(&mut imported, &root);
     imported.notes.push(format!(
         "the plugin's commands run in the project directory with CLAUDE_PLUGIN_ROOT={}",
         root.display()
@@ -527,16 +519,11 @@ pub fn import_plugin(plugin_dir: &Path) -> Result<Imported, ConfigErrors> {
 }
 
 /// The one problem that makes `file` unusable, at `line`:`column`.
-fn one_error(file: &Path, line: usize, column: usize, message: String) -> ConfigErrors {
+pub(crate) fn one_error(file: &Path, line: usize, column: usize, message: String) -> ConfigErrors {
     ConfigErrors(vec![ConfigError {
         file: file.to_path_buf(),
         line,
         column,
         message,
     }])
-}
-
-/// `text` as one word for `sh`.
-fn sh_quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
 }
