@@ -311,9 +311,9 @@ fn eval(config: &std::path::Path, event: &str, data: &str, with_provenance: bool
     let outcome = runtime.block_on(registry.emit(&event, data));
     modules::flush_telemetry();
     let printed = if with_provenance {
-        serde_json::to_value(&outcome.result).map(|result| {
-            serde_json::json!({"result": result, "provenance": provenance::to_json(&outcome)})
-                .to_string()
+        serde_json::to_string(&provenance::WithResult {
+            result: &outcome.result,
+            provenance: provenance::of(&outcome),
         })
     } else {
         for line in provenance::lines(&outcome) {

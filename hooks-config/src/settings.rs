@@ -404,16 +404,6 @@ impl Importer<'_> {
     }
 }
 
-/// The plugin a hooks file belongs to: `<plugin>/hooks/hooks.json`, Claude Code's plugin
-/// layout, gives `<plugin>`.
-pub(crate) fn plugin_root_of(file: &Path) -> Option<PathBuf> {
-    let hooks_dir = file.parent()?;
-    let is_plugin_file = file.file_name()? == "hooks.json" && hooks_dir.file_name()? == "hooks";
-    is_plugin_file
-        .then(|| hooks_dir.parent().map(Path::to_path_buf))
-        .flatten()
-}
-
 /// Converts the `hooks` section of a Claude Code settings file (see the [module docs](crate::settings)).
 /// Malformed JSON or a malformed `hooks` section is an error, with its line and column.
 pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors> {

@@ -126,6 +126,17 @@ fn fields_the_taxonomy_names_otherwise_are_there_under_both_names() {
         CLAUDE.script_input(events::TOOL_POST, &ours)["tool_response"],
         "out"
     );
+    // The call's id, which the tracing spans record, under the taxonomy's name.
+    let pre = json!({"hook_event_name": "PreToolUse", "tool_use_id": "toolu_1"});
+    for protocol in [&CLAUDE, &CODEX] {
+        let mapped = protocol.event_in(&pre.to_string()).unwrap();
+        assert_eq!(mapped.data[events::fields::TOOL_CALL_ID], "toolu_1");
+    }
+    let cursor = json!({"hook_event_name": "stop", "conversation_id": "c1"});
+    let mapped = hooks_config::interop::cursor::Cursor
+        .event_in(&cursor.to_string())
+        .unwrap();
+    assert_eq!(mapped.data[events::fields::SESSION_ID], "c1");
     let model = json!({"hook_event_name": "BeforeModel", "llm_request": {"model": "m"}});
     assert_eq!(
         GEMINI.event_in(&model.to_string()).unwrap().data["request"]["model"],

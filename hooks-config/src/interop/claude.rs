@@ -304,6 +304,16 @@ pub fn with_plugin_root(imported: &mut Imported, root: &Path) {
     }
 }
 
+/// The plugin a hooks file belongs to: `<plugin>/hooks/hooks.json`, Claude Code's plugin
+/// layout, gives `<plugin>`.
+pub fn plugin_root_of(file: &Path) -> Option<std::path::PathBuf> {
+    let hooks_dir = file.parent()?;
+    let is_plugin_file = file.file_name()? == "hooks.json" && hooks_dir.file_name()? == "hooks";
+    is_plugin_file
+        .then(|| hooks_dir.parent().map(Path::to_path_buf))
+        .flatten()
+}
+
 /// `text` as one word for `sh`.
 fn sh_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
