@@ -193,11 +193,9 @@ fn serve(agent: &dyn Agent, config: &std::path::Path) -> ExitCode {
     let mut input = String::new();
     let answer = match std::io::stdin().read_to_string(&mut input) {
         Ok(_) => adapter::answer(agent, config, &input),
-        Err(error) => adapter::fail_closed(
-            agent,
-            None,
-            &format!("cannot read the hook input: {error}"),
-        ),
+        Err(error) => {
+            adapter::fail_closed(agent, None, &format!("cannot read the hook input: {error}"))
+        }
     };
     if !answer.stdout.is_empty() {
         println!("{}", answer.stdout);
@@ -214,7 +212,10 @@ fn import(
     output: Option<&std::path::Path>,
 ) -> ExitCode {
     let Some(importer) = agent.importer() else {
-        return fail(format!("{} has no hooks file to import", agent.display_name()));
+        return fail(format!(
+            "{} has no hooks file to import",
+            agent.display_name()
+        ));
     };
     let imported = match importer(settings) {
         Ok(imported) => imported,

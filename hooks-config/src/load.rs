@@ -245,7 +245,7 @@ impl Loader<'_> {
         };
         let mut entries = Vec::new();
         for (event_key, list) in hooks.iter() {
-            let event = match crate::agent_protocol::event_named(event_key.as_str()) {
+            let event = match crate::interop::event_named(event_key.as_str()) {
                 Ok(canonical) => canonical,
                 Err(problem) => {
                     self.error(event_key.span(), problem.to_string());
@@ -971,7 +971,7 @@ pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfi
         {
             project_dir.pop();
         }
-        let mut imported = crate::settings::import_settings(&text, path)?;
+        let mut imported = crate::interop::claude::import_settings(&text, path)?;
         if let Some(root) = &plugin_root {
             crate::interop::claude::with_plugin_root(&mut imported, root);
         }

@@ -47,7 +47,13 @@ fn answer_of(
 
 /// Claude Code's answer, every rewrite confirmed.
 fn claude(agent_event: &str, data: &Value, outcome: &EmitResult) -> AgentAnswer {
-    answer_of(&ClaudeCode, agent_event, data, outcome, &Rewrites::confirmed())
+    answer_of(
+        &ClaudeCode,
+        agent_event,
+        data,
+        outcome,
+        &Rewrites::confirmed(),
+    )
 }
 
 fn stdout_json(answer: &AgentAnswer) -> Value {
@@ -178,10 +184,7 @@ async fn claude_deny_is_exit_2_with_the_reason_on_stderr() {
     let answer = claude("PreToolUse", &data, &result);
     assert_eq!((answer.exit_code, answer.stderr.as_str()), (2, "no rm -rf"));
     // The same on any event: a prompt is erased, a stop is refused.
-    assert_eq!(
-        claude("UserPromptSubmit", &data, &result).exit_code,
-        2
-    );
+    assert_eq!(claude("UserPromptSubmit", &data, &result).exit_code, 2);
 }
 
 #[tokio::test]
@@ -362,7 +365,13 @@ async fn claude_a_rewrite_says_what_would_run_and_applies_only_when_the_entry_sa
     )
     .unwrap();
     let rewrites = Rewrites::of(&config);
-    let applied = stdout_json(&answer_of(&ClaudeCode, "PreToolUse", &data, &result, &rewrites));
+    let applied = stdout_json(&answer_of(
+        &ClaudeCode,
+        "PreToolUse",
+        &data,
+        &result,
+        &rewrites,
+    ));
     assert_eq!(applied["hookSpecificOutput"]["permissionDecision"], "allow");
     assert_eq!(
         applied["hookSpecificOutput"]["updatedInput"]["command"],
@@ -378,7 +387,13 @@ async fn claude_a_rewrite_says_what_would_run_and_applies_only_when_the_entry_sa
         ],
     )
     .await;
-    let json = stdout_json(&answer_of(&ClaudeCode, "PreToolUse", &data, &other, &rewrites));
+    let json = stdout_json(&answer_of(
+        &ClaudeCode,
+        "PreToolUse",
+        &data,
+        &other,
+        &rewrites,
+    ));
     assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "ask");
 }
 
@@ -405,7 +420,11 @@ async fn gemini_answers_in_its_protocol() {
     let deny = outcome("tool:pre", &data, vec![HookResult::deny("no")]).await;
     let denied = answer_of(
         &GeminiCli,
-        "BeforeTool", &data, &deny, &Rewrites::confirmed());
+        "BeforeTool",
+        &data,
+        &deny,
+        &Rewrites::confirmed(),
+    );
     assert_eq!(denied.exit_code, 0);
     assert_eq!(
         stdout_json(&denied),
@@ -415,7 +434,6 @@ async fn gemini_answers_in_its_protocol() {
     let ask = outcome("tool:pre", &data, vec![HookResult::ask("sure?")]).await;
     let asked = stdout_json(&answer_of(
         &GeminiCli,
-        
         "BeforeTool",
         &data,
         &ask,
@@ -443,7 +461,6 @@ async fn gemini_answers_in_its_protocol() {
     .unwrap();
     let json = stdout_json(&answer_of(
         &GeminiCli,
-        
         "BeforeTool",
         &data,
         &modified,
@@ -455,7 +472,6 @@ async fn gemini_answers_in_its_protocol() {
     );
     let json = stdout_json(&answer_of(
         &GeminiCli,
-        
         "BeforeTool",
         &data,
         &modified,
@@ -472,7 +488,6 @@ async fn gemini_answers_in_its_protocol() {
     let context = outcome("tool:post", &data, vec![HookResult::inject("note")]).await;
     let json = stdout_json(&answer_of(
         &GeminiCli,
-        
         "AfterTool",
         &data,
         &context,
@@ -489,7 +504,6 @@ async fn gemini_answers_in_its_protocol() {
     .await;
     let json = stdout_json(&answer_of(
         &GeminiCli,
-        
         "SessionStart",
         &json!({}),
         &start,
@@ -920,7 +934,9 @@ async fn no_agent_reads_a_deny_a_question_or_an_unconfirmed_rewrite_as_go_ahead(
                     Verdict::Ask(reason) | Verdict::Block(reason) => {
                         assert!(reason.contains("ls -la"), "{name} {kind}: {reason}");
                     }
-                    other => panic!("{name} {agent_event}: an unconfirmed rewrite read as {other:?}"),
+                    other => {
+                        panic!("{name} {agent_event}: an unconfirmed rewrite read as {other:?}")
+                    }
                 }
                 // Applied: runs as rewritten, or a deny where the agent cannot take it; the
                 // original never runs.
@@ -968,19 +984,43 @@ fn every_validator_refuses_an_answer_its_agent_would_not_take() {
     // own prompt, a question the agent cannot ask.
     let allow = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                                               "permissionDecision": "allow"}});
-    assert!(ClaudeCode.accepts("PreToolUse", &AgentAnswer::json(&allow)).is_err());
+    assert!(
+        ClaudeCode
+            .accepts("PreToolUse", &AgentAnswer::json(&allow))
+            .is_err()
+    );
     let ask = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                      "permissionDecision": "ask", "permissionDecisionReason": "sure?"}});
-    assert!(ClaudeCode.accepts("PreToolUse", &AgentAnswer::json(&ask)).is_ok());
-    assert!(codex::CodexCli.accepts("PreToolUse", &AgentAnswer::json(&ask)).is_err());
+    assert!(
+        ClaudeCode
+            .accepts("PreToolUse", &AgentAnswer::json(&ask))
+            .is_ok()
+    );
+    assert!(
+        codex::CodexCli
+            .accepts("PreToolUse", &AgentAnswer::json(&ask))
+            .is_err()
+    );
     let gemini_ask = json!({"decision": "ask", "reason": "sure?"});
-    assert!(GeminiCli.accepts("BeforeTool", &AgentAnswer::json(&gemini_ask)).is_err());
+    assert!(
+        GeminiCli
+            .accepts("BeforeTool", &AgentAnswer::json(&gemini_ask))
+            .is_err()
+    );
     let cursor = hooks_config::interop::cursor::Cursor;
     let cursor_allow = json!({"permission": "allow"});
-    assert!(cursor.accepts("beforeShellExecution", &AgentAnswer::json(&cursor_allow)).is_err());
+    assert!(
+        cursor
+            .accepts("beforeShellExecution", &AgentAnswer::json(&cursor_allow))
+            .is_err()
+    );
     // An answer on an event that takes none.
     let cursor_deny = json!({"permission": "deny", "user_message": "no"});
-    assert!(cursor.accepts("afterFileEdit", &AgentAnswer::json(&cursor_deny)).is_err());
+    assert!(
+        cursor
+            .accepts("afterFileEdit", &AgentAnswer::json(&cursor_deny))
+            .is_err()
+    );
 }
 
 #[test]

@@ -38,13 +38,15 @@
 use std::path::Path;
 
 use hooks_core::events::fields::TOOL_INPUT;
+use hooks_core::events::{
+    APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
+    SESSION_END, SESSION_START, TOOL_ERROR, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
+};
 use hooks_core::{EmitResult, HookAction};
 use serde_json::Value;
 
-pub use crate::agent_protocol::CLAUDE;
-use crate::agent_protocol::Protocol;
-use crate::settings::one_error;
-pub use crate::settings::{Imported, import_plugin, import_settings};
+pub use crate::settings::Imported;
+use crate::settings::{import_hooks, one_error};
 use crate::{ConfigErrors, HookKind};
 
 use super::hook_output::{
@@ -54,13 +56,38 @@ use super::reasons::{
     inapplicable, json_answer, messages_of, modifiers, question_of, reason_of, would_run,
 };
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Importer, Layout, ProjectDir, Rewrites,
-    RewriteSupport, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, Importer, Layout, ProjectDir, Protocol,
+    RewriteSupport, Rewrites, Verdict,
 };
 
 /// Claude Code.
 #[derive(Debug, Clone, Copy)]
 pub struct ClaudeCode;
+
+/// Claude Code's hook protocol: its events, and its fields the taxonomy names otherwise.
+pub const CLAUDE: Protocol = Protocol {
+    agent: "claude",
+    events: &[
+        ("SessionStart", Some(SESSION_START)),
+        ("SessionEnd", Some(SESSION_END)),
+        ("UserPromptSubmit", Some(PROMPT_SUBMIT)),
+        ("PreToolUse", Some(TOOL_PRE)),
+        ("PermissionRequest", Some(APPROVAL_REQUIRED)),
+        ("PostToolUse", Some(TOOL_POST)),
+        ("PostToolUseFailure", Some(TOOL_ERROR)),
+        ("Notification", Some(USER_NOTIFICATION)),
+        ("Stop", Some(PROMPT_COMPLETE)),
+        ("PreCompact", Some(CONTEXT_PRE_COMPACT)),
+        ("PostCompact", Some(CONTEXT_POST_COMPACT)),
+        ("SubagentStart", None),
+        ("SubagentStop", None),
+        ("Setup", None),
+    ],
+    fields: &[
+        ("tool_response", "tool_result"),
+        ("tool_use_id", "tool_call_id"),
+    ],
+};
 
 /// What Claude Code takes from a hook.
 static CAPABILITIES: Capabilities = Capabilities {
@@ -150,7 +177,10 @@ impl Agent for ClaudeCode {
                     specific.updated_input = Some(new_input.clone());
                     if specific.permission_decision.is_none() {
                         let (decision, reason) = if rewrites.all_applied(outcome) {
-                            (Permission::Allow, format!("rewritten {}", modifiers(outcome)))
+                            (
+                                Permission::Allow,
+                                format!("rewritten {}", modifiers(outcome)),
+                            )
                         } else {
                             (Permission::Ask, to_confirm(new_input, outcome))
                         };
@@ -181,9 +211,9 @@ impl Agent for ClaudeCode {
     /// it, and any field the event does not know.
     fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
         match answer.exit_code {
-            2 if !answer.stdout.trim().is_empty() => {
-                Err(format!("exit 2 with stdout, which Claude Code ignores: {answer:?}"))
-            }
+            2 if !answer.stdout.trim().is_empty() => Err(format!(
+                "exit 2 with stdout, which Claude Code ignores: {answer:?}"
+            )),
             2 => non_empty(Some(&Value::from(answer.stderr.as_str())))
                 .map(Verdict::Block)
                 .ok_or_else(|| "exit 2 without a reason on stderr".to_owned()),
@@ -213,8 +243,9 @@ fn read_json(
             "systemMessage" if value.is_string() => {}
             "suppressOutput" if value.is_boolean() => {}
             "decision" if BLOCKS_BY_DECISION.contains(&agent_event) && value == "block" => {
-                let reason = non_empty(fields.get("reason"))
-                    .ok_or_else(|| format!("`decision: block` without a reason on {agent_event}"))?;
+                let reason = non_empty(fields.get("reason")).ok_or_else(|| {
+                    format!("`decision: block` without a reason on {agent_event}")
+                })?;
                 verdict = Verdict::Block(reason);
             }
             "reason" if fields.contains_key("decision") => {}
@@ -238,7 +269,9 @@ fn read_specific(agent_event: &str, specific: &Value) -> Result<Option<Verdict>,
         return Err(format!("hookEventName is not {agent_event}: {specific:?}"));
     }
     let reason = non_empty(specific.get("permissionDecisionReason"));
-    let updated = specific.get("updatedInput").filter(|input| input.is_object());
+    let updated = specific
+        .get("updatedInput")
+        .filter(|input| input.is_object());
     let mut verdict = None;
     for (key, value) in specific {
         match (agent_event, key.as_str()) {
@@ -276,6 +309,37 @@ fn read_specific(agent_event: &str, specific: &Value) -> Result<Option<Verdict>,
         }
     }
     Ok(verdict)
+}
+
+/// Converts the `hooks` section of a Claude Code settings file (see the [module docs](crate::settings)).
+/// Malformed JSON or a malformed `hooks` section is an error, with its line and column.
+pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors> {
+    import_hooks(&CLAUDE, text, file)
+}
+
+/// Converts the hooks of the Claude Code plugin in `plugin_dir` (its `hooks/hooks.json`), as
+/// [`import_settings`] converts a settings file. Each command is given the plugin's root as
+/// Claude Code gives it (`export CLAUDE_PLUGIN_ROOT=...;` before the command), so that
+/// `${CLAUDE_PLUGIN_ROOT}/hooks/check.py` and scripts that read the variable find their files
+/// while the hook runs in the project directory.
+pub fn import_plugin(plugin_dir: &Path) -> Result<Imported, ConfigErrors> {
+    let file = plugin_dir.join("hooks").join("hooks.json");
+    let text = std::fs::read_to_string(&file).map_err(|error| {
+        one_error(
+            &file,
+            1,
+            1,
+            format!("cannot read the plugin's hooks file: {error}"),
+        )
+    })?;
+    let mut imported = import_settings(&text, &file)?;
+    let root = std::path::absolute(plugin_dir).unwrap_or_else(|_| plugin_dir.to_path_buf());
+    with_plugin_root(&mut imported, &root);
+    imported.notes.push(format!(
+        "the plugin's commands run in the project directory with CLAUDE_PLUGIN_ROOT={}",
+        root.display()
+    ));
+    Ok(imported)
 }
 
 /// `hooks import claude`: a settings file, or a plugin's directory (its `hooks/hooks.json`).

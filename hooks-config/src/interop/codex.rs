@@ -51,11 +51,13 @@
 use std::path::Path;
 
 use hooks_core::events::fields::TOOL_INPUT;
+use hooks_core::events::{
+    APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
+    SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE,
+};
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value};
 
-pub use crate::agent_protocol::CODEX;
-use crate::agent_protocol::Protocol;
 use crate::settings::{Imported, import_hooks, import_section, one_error};
 use crate::{ConfigError, ConfigErrors};
 
@@ -67,13 +69,36 @@ use super::reasons::{
     unconfirmed_rewrite,
 };
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Importer, Layout, ProjectDir, Rewrites,
-    RewriteSupport, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, Importer, Layout, ProjectDir, Protocol,
+    RewriteSupport, Rewrites, Verdict,
 };
 
 /// Codex CLI.
 #[derive(Debug, Clone, Copy)]
 pub struct CodexCli;
+
+/// Codex CLI's hook protocol: Claude Code's events and fields, less the events Codex has not
+/// (`PostToolUseFailure`, `Notification`), its own custom events named `codex:`.
+pub const CODEX: Protocol = Protocol {
+    agent: "codex",
+    events: &[
+        ("SessionStart", Some(SESSION_START)),
+        ("SessionEnd", Some(SESSION_END)),
+        ("UserPromptSubmit", Some(PROMPT_SUBMIT)),
+        ("PreToolUse", Some(TOOL_PRE)),
+        ("PermissionRequest", Some(APPROVAL_REQUIRED)),
+        ("PostToolUse", Some(TOOL_POST)),
+        ("Stop", Some(PROMPT_COMPLETE)),
+        ("PreCompact", Some(CONTEXT_PRE_COMPACT)),
+        ("PostCompact", Some(CONTEXT_POST_COMPACT)),
+        ("SubagentStart", None),
+        ("SubagentStop", None),
+    ],
+    fields: &[
+        ("tool_response", "tool_result"),
+        ("tool_use_id", "tool_call_id"),
+    ],
+};
 
 /// What Codex CLI takes from a hook.
 static CAPABILITIES: Capabilities = Capabilities {
@@ -275,7 +300,9 @@ fn read_specific(agent_event: &str, specific: &Value) -> Result<Option<Verdict>,
         return Err(format!("hookEventName is not {agent_event}: {specific:?}"));
     }
     let reason = non_empty(specific.get("permissionDecisionReason"));
-    let updated = specific.get("updatedInput").filter(|input| input.is_object());
+    let updated = specific
+        .get("updatedInput")
+        .filter(|input| input.is_object());
     let mut verdict = None;
     for (key, value) in specific {
         match (agent_event, key.as_str()) {

@@ -51,10 +51,10 @@ use serde_json::{Map, Value, json};
 use super::hook_output::{Permission, non_empty, printed};
 use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, Rewrites, RewriteSupport,
+    Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, RewriteSupport, Rewrites,
     Verdict,
 };
-use crate::agent_protocol::{InputError, MappedEvent, Protocol};
+use super::{InputError, MappedEvent, Protocol};
 
 /// Cursor.
 #[derive(Debug, Clone, Copy)]
@@ -205,7 +205,10 @@ impl Agent for Cursor {
                 HookAction::Deny => Some((Permission::Deny, reason_of(outcome))),
                 HookAction::AskUser => Some((Permission::Ask, question_of(outcome))),
                 _ if outcome.is_modified() => {
-                    let new_input = result.data.as_ref().map_or(&Value::Null, |d| &d[TOOL_INPUT]);
+                    let new_input = result
+                        .data
+                        .as_ref()
+                        .map_or(&Value::Null, |d| &d[TOOL_INPUT]);
                     Some((
                         Permission::Deny,
                         format!(
@@ -281,7 +284,9 @@ impl Agent for Cursor {
         let fields = printed(answer)?;
         match (answer.exit_code, fields) {
             (2, fields) => {
-                let said = fields.as_ref().and_then(|f| non_empty(f.get("user_message")));
+                let said = fields
+                    .as_ref()
+                    .and_then(|f| non_empty(f.get("user_message")));
                 said.or_else(|| non_empty(Some(&Value::from(answer.stderr.as_str()))))
                     .map(Verdict::Block)
                     .ok_or_else(|| "exit 2 without a reason".to_owned())

@@ -53,12 +53,12 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use crate::agent_protocol::{InputError, MappedEvent, Protocol, event_named};
+pub use crate::agent_protocol::{InputError, MappedEvent, Protocol};
 use crate::{HooksConfig, Rewrite};
 pub use agent::{
-    Agent, Capabilities, HookSettings, Importer, Layout, ProjectDir, RewriteSupport, Trust,
-    Verdict,
+    Agent, Capabilities, HookSettings, Importer, Layout, ProjectDir, RewriteSupport, Trust, Verdict,
 };
+use hooks_core::events::EventNameError;
 
 /// Every agent `hooks` serves, in the order the command line lists them.
 pub static AGENTS: &[&dyn Agent] = &[
@@ -71,6 +71,51 @@ pub static AGENTS: &[&dyn Agent] = &[
 /// The agent called `name` (`claude`, `gemini`, ...), if `hooks` serves it.
 pub fn agent(name: &str) -> Option<&'static dyn Agent> {
     AGENTS.iter().copied().find(|agent| agent.name() == name)
+}
+
+/// The event a hooks file or `hooks eval` means by `name`: a canonical name, an alias, a custom
+/// `namespace:name`, or the name of a Claude Code or Gemini CLI event, mapped as `hooks claude`
+/// and `hooks gemini` map it (`Stop` is `prompt:complete`, `BeforeTool` is `tool:pre`,
+/// `SubagentStop` is `claude:subagent_stop`).
+///
+/// ```
+/// use hooks_config::interop::event_named;
+///
+/// assert_eq!(event_named("Stop").unwrap(), "prompt:complete");
+/// assert_eq!(event_named("BeforeAgent").unwrap(), "prompt:submit");
+/// assert_eq!(event_named("SubagentStop").unwrap(), "claude:subagent_stop");
+/// assert_eq!(event_named("tool:pre").unwrap(), "tool:pre");
+/// let typo = event_named("UserPromptSubmitt").unwrap_err();
+/// assert_eq!(typo.suggestion(), Some("UserPromptSubmit"));
+/// ```
+pub fn event_named(name: &str) -> Result<String, EventNameError> {
+    let error = match hooks_core::events::canonicalize(name) {
+        Ok(canonical) => return Ok(canonical.to_owned()),
+        Err(error) => error,
+    };
+    let agents = [&claude::CLAUDE, &gemini::GEMINI];
+    for protocol in agents {
+        if protocol.events.iter().any(|(theirs, _)| *theirs == name)
+            && let Ok(event) = protocol.canonical_event(name)
+        {
+            return Ok(event);
+        }
+    }
+    match error {
+        EventNameError::NotNamespaced { name, suggestion } => {
+            let agent_names = agents
+                .iter()
+                .flat_map(|protocol| protocol.events.iter().map(|(theirs, _)| *theirs));
+            let known = hooks_core::events::CANONICAL
+                .iter()
+                .copied()
+                .chain(hooks_core::events::ALIASES.iter().map(|(alias, _)| *alias))
+                .chain(agent_names);
+            let suggestion = hooks_core::events::closest(&name, known).or(suggestion);
+            Err(EventNameError::NotNamespaced { name, suggestion })
+        }
+        other => Err(other),
+    }
 }
 
 /// The hooks whose rewrites of a tool call an adapter passes to the agent as applied, with no

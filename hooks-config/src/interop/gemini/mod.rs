@@ -31,19 +31,20 @@
 use std::path::Path;
 
 use hooks_core::events::fields::TOOL_INPUT;
+use hooks_core::events::{
+    CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, PROVIDER_REQUEST, PROVIDER_RESPONSE,
+    SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
+};
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value};
-
-pub use crate::agent_protocol::GEMINI;
-use crate::agent_protocol::Protocol;
 
 use super::hook_output::{Decision, HookOutput, Specific, non_empty, printed};
 use super::reasons::{
     inapplicable, json_answer, messages_of, question_of, reason_of, unconfirmed_rewrite,
 };
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, Rewrites, RewriteSupport,
-    Trust, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, Protocol, RewriteSupport,
+    Rewrites, Trust, Verdict,
 };
 
 pub mod trust;
@@ -51,6 +52,29 @@ pub mod trust;
 /// Gemini CLI.
 #[derive(Debug, Clone, Copy)]
 pub struct GeminiCli;
+
+/// Gemini CLI's hook protocol: its events, and its fields the taxonomy names otherwise.
+pub const GEMINI: Protocol = Protocol {
+    agent: "gemini",
+    events: &[
+        ("SessionStart", Some(SESSION_START)),
+        ("SessionEnd", Some(SESSION_END)),
+        ("BeforeAgent", Some(PROMPT_SUBMIT)),
+        ("AfterAgent", Some(PROMPT_COMPLETE)),
+        ("BeforeModel", Some(PROVIDER_REQUEST)),
+        ("AfterModel", Some(PROVIDER_RESPONSE)),
+        ("BeforeTool", Some(TOOL_PRE)),
+        ("AfterTool", Some(TOOL_POST)),
+        ("PreCompress", Some(CONTEXT_PRE_COMPACT)),
+        ("Notification", Some(USER_NOTIFICATION)),
+        ("BeforeToolSelection", None),
+    ],
+    fields: &[
+        ("tool_response", "tool_result"),
+        ("llm_request", "request"),
+        ("llm_response", "response"),
+    ],
+};
 
 /// What Gemini CLI takes from a hook.
 static CAPABILITIES: Capabilities = Capabilities {
