@@ -386,7 +386,7 @@ fn import_file(path: &Path) -> Result<Imported, ConfigErrors> {
 }
 
 /// Converts the `[hooks]` tables of a Codex CLI `config.toml` (the same shape as its
-/// `hooks.json`, see [`import_hooks`](crate::settings::import_hooks)); the rest of the file
+/// `hooks.json`, see [`import_hooks`]); the rest of the file
 /// is not hooks and is ignored. Malformed TOML is an error with its line and column.
 pub fn import_config_toml(text: &str, file: &Path) -> Result<Imported, ConfigErrors> {
     let settings = match toml::from_str::<Value>(text) {

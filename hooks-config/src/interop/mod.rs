@@ -1,22 +1,3 @@
-//! Other agents' hook protocols, both ways.
-//!
-//! - **Inward**: their hook scripts run under our command runner. A script reads the stdin
-//!   fields of its own agent ([`Protocol::script_input`]) and answers in its protocol, which
-//!   the runner understands; a Claude Code settings file converts to our entries
-//!   ([`claude::import_settings`]) or loads directly.
-//! - **Outward**: our policy runs inside them. An adapter reads the agent's hook JSON, maps it to
-//!   a canonical event ([`Protocol::event_in`]), emits it, and writes the merged result in the
-//!   agent's protocol ([`claude::answer`], [`gemini::answer`], [`codex::answer`],
-//!   [`cursor::answer`]).
-//!
-//! A rewrite of a tool call is shown to the user where the agent can ask (Claude Code's
-//! `permissionDecision: "ask"`). Gemini CLI and Codex CLI cannot ask: there a rewrite blocks,
-//! with a reason saying what would have run, unless every entry that rewrote the call says
-//! `rewrite: apply` ([`Rewrites`]).
-//!
-//! Events an agent has and the taxonomy has not keep their meaning as custom events named
-//! after the agent (`SubagentStop` is `claude:subagent_stop`), so nothing is dropped.
-
 //! Other agents' hook protocols, both ways, one [`Agent`] description per agent.
 //!
 //! - **Outward**: our policy runs inside them. `hooks <agent>` reads the agent's hook JSON,
