@@ -31,6 +31,7 @@ mod reasons;
 
 use std::collections::BTreeSet;
 
+use hooks_core::events::EventNameError;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -39,7 +40,6 @@ use crate::{HooksConfig, Rewrite};
 pub use agent::{
     Agent, Capabilities, HookSettings, Importer, Layout, ProjectDir, RewriteSupport, Trust, Verdict,
 };
-use hooks_core::events::EventNameError;
 
 /// Every agent `hooks` serves, in the order the command line lists them.
 pub static AGENTS: &[&dyn Agent] = &[
