@@ -1057,3 +1057,55 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
         assert!(described.contains("Rewrites:"), "{described}");
     }
 }
+
+#[tokio::test]
+async fn every_agent_blocks_a_prompt_where_it_says_it_can() {
+    for agent in AGENTS {
+        let Some(prompt_event) = agent.capabilities().blocks_prompt else {
+            continue;
+        };
+        let data = json!({"prompt": "my password is hunter2"});
+        let denied = outcome(
+            events::PROMPT_SUBMIT,
+            &data,
+            vec![HookResult::deny("no passwords")],
+        )
+        .await;
+        let answer = agent.answer(prompt_event, &data, &denied, &Rewrites::confirmed());
+        assert_eq!(
+            agent.accepts(prompt_event, &answer),
+            Ok(Verdict::Block("no passwords".to_owned())),
+            "{}: {answer:?}",
+            agent.display_name()
+        );
+    }
+}
+
+#[test]
+fn every_event_an_agent_description_names_is_one_of_its_events() {
+    for agent in AGENTS {
+        let protocol = agent.protocol();
+        let capabilities = agent.capabilities();
+        let named = capabilities
+            .asks_on
+            .iter()
+            .chain(capabilities.context_on)
+            .chain(&capabilities.blocks_prompt)
+            .chain(agent.settings().init_events);
+        for event in named {
+            assert!(
+                protocol.events.iter().any(|(theirs, _)| theirs == event),
+                "{}: `{event}` is not in its event table",
+                agent.display_name()
+            );
+        }
+        let prompt = capabilities
+            .blocks_prompt
+            .map(|event| protocol.canonical_event(event));
+        assert!(
+            prompt.is_none_or(|event| event.as_deref() == Ok(events::PROMPT_SUBMIT)),
+            "{}",
+            agent.display_name()
+        );
+    }
+}
