@@ -2,7 +2,7 @@
 //!
 //! - `validate`: proves the workspace's hooks are sound (hooks files, annotated hooks,
 //!   behavioural suites, hygiene) with a ✓/✗ report; `--json` for CI, `--only` for a part.
-//! - `ci`: the checks CI runs, in the order `.ci/run` runs them, stopping at the first failure.
+//! - `ci`: runs `.ci/run`, what CI runs (its one definition).
 //! - `safety-corpus`: measures the safety module against the peer guard's expectations in
 //!   `../shared/peer/dcg/` (caught/kept per pack, every miss listed).
 //! - `bench`: runs the criterion benchmarks and refreshes the generated table of BENCHMARKS.md.
@@ -20,10 +20,11 @@ const USAGE: &str = "usage: cargo xtask <task>
 tasks:
   validate [--json] [--only PART,...] [--module NAME] [PATH...]
             check hooks files (PATHs, or every one in the workspace), the #[hook] functions
-            linked in, the behavioural suite of every hook module, and hygiene (fmt, clippy,
-            UI tests); PART is config, annotated, behaviour or hygiene; --module runs the
-            suite only on modules whose name contains NAME
-  ci        run what CI runs: fmt --check, clippy -D warnings, validate, the demo, docs, tests
+            linked in, the behavioural suite of every hook module, and hygiene (fmt, clippy);
+            PART is config, annotated, behaviour or hygiene; --module runs the suite only on
+            modules whose name contains NAME
+  ci        run .ci/run, what CI runs: fmt --check, clippy -D warnings, validate, the demo,
+            docs, the guard's install and one denial, the tests
   safety-corpus [--packs LIST] [--json] [--policy] [--quiet] [--corpus DIR]
             measure the safety module against the peer guard's test expectations read from
             ../shared/peer/dcg/: blocks caught and allows kept per pack, misses listed
