@@ -22,7 +22,8 @@ tasks:
             check hooks files (PATHs, or every one in the workspace), the #[hook] functions
             linked in, the behavioural suite of every hook module, and hygiene (fmt, clippy);
             PART is config, annotated, behaviour or hygiene; --module runs the suite only on
-            modules whose name contains NAME
+            modules whose name contains NAME; WebAssembly components are loaded only when
+            built with `cargo run -p xtask --features wasm -- validate`
   ci        run .ci/run, what CI runs: fmt --check, clippy -D warnings, validate, the demo,
             docs, the guard's install and one denial, the tests
   safety-corpus [--packs LIST] [--json] [--policy] [--quiet] [--corpus DIR]

@@ -5,6 +5,10 @@
 //! defines them: the same commands `.ci/run` runs as steps of its own (it skips this part with
 //! `--only`), kept here for a local run. Nothing is added to it: the `#[hook]` UI tests it
 //! once ran again are part of `cargo test --workspace`, which `.ci/run` runs.
+//!
+//! WebAssembly components named by hooks files are loaded only with this crate's `wasm`
+//! feature (`cargo run -p xtask --features wasm -- validate`): wasmtime is a large build that
+//! `.ci/run`'s `validate` and the other tasks do without.
 
 use std::process::ExitCode;
 
