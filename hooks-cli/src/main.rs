@@ -42,6 +42,7 @@ mod modules;
 mod ordered_json;
 mod progress;
 mod provenance;
+mod sync;
 use hooks_core::{HookModule, HookRegistry, events};
 use modules::load_file;
 use serde_json::Value;

@@ -43,6 +43,7 @@ mod recorder;
 mod scratch;
 mod scripted;
 pub mod strategies;
+mod sync;
 
 pub use behaviour::{BehaviourFailure, Check, Suite};
 pub use coordinator::TestCoordinator;
