@@ -22,6 +22,7 @@ use hooks_std::safety::{SafetyConfig, SafetyModule};
 use hooks_std::terminal::{TerminalApprovals, TerminalDisplay};
 
 use crate::progress::{Lines, Progress};
+use crate::sync::lock;
 use serde_json::{Value, json};
 
 /// How the demo answers approval prompts.
@@ -87,12 +88,12 @@ impl ApprovalProvider for Counted {
         request: &'a ApprovalRequest,
     ) -> BoxFuture<'a, Result<String, ApprovalError>> {
         Box::pin(async move {
-            *self.asked.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+            *lock(&self.asked) += 1;
             // A terminal prompt owns the terminal while it asks.
             let paused = self.progress.pause();
             let asked_at = Instant::now();
             let answer = self.inner.ask(request).await;
-            *self.waiting.lock().unwrap_or_else(|p| p.into_inner()) += asked_at.elapsed();
+            *lock(&self.waiting) += asked_at.elapsed();
             self.progress.resume(paused);
             if !self.quiet {
                 self.progress.line(&format!(
@@ -164,7 +165,7 @@ impl Tool for SandboxTool {
     fn call(&self, input: Value) -> BoxFuture<'_, Result<Value, ToolError>> {
         let started = Instant::now();
         let result = self.run(&input);
-        *self.spent.lock().unwrap_or_else(|p| p.into_inner()) += started.elapsed();
+        *lock(&self.spent) += started.elapsed();
         Box::pin(async move { result })
     }
 }
@@ -303,8 +304,8 @@ async fn run_with(
         .emit("session:end", json!({ REASON: "done" }))
         .await;
 
-    let tool_time = *demo.spent.lock().unwrap_or_else(|p| p.into_inner());
-    let waiting = *demo.waiting.lock().unwrap_or_else(|p| p.into_inner());
+    let tool_time = *lock(&demo.spent);
+    let waiting = *lock(&demo.waiting);
     demo.transcript.waiting = waiting;
     demo.transcript.hook_time = started
         .elapsed()
@@ -329,7 +330,7 @@ fn record_events(registry: &HookRegistry) -> Arc<Mutex<Vec<Value>>> {
         {
             record.extend(provenance);
         }
-        sink.lock().unwrap_or_else(|p| p.into_inner()).push(record);
+        lock(&sink).push(record);
     });
     events
 }
@@ -514,11 +515,7 @@ impl Demo {
 
     /// The events recorded so far.
     fn recorded(&self) -> Vec<Value> {
-        self.transcript
-            .events
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        lock(&self.transcript.events).clone()
     }
 
     /// Counts what happened and prints the summary (or the events and summary as JSON).
@@ -538,7 +535,7 @@ impl Demo {
                 .filter(|e| e["modified_by"].as_array().is_some_and(|m| !m.is_empty()))
                 .count(),
             injections: self.session.audit_log().len(),
-            approvals_asked: *self.asked.lock().unwrap_or_else(|p| p.into_inner()),
+            approvals_asked: *lock(&self.asked),
             log_lines: std::fs::read_to_string(&self.log_path)
                 .map(|t| t.lines().count())
                 .unwrap_or(0),

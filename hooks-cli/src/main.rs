@@ -42,6 +42,7 @@ mod modules;
 mod ordered_json;
 mod progress;
 mod provenance;
+mod sync;
 use hooks_config::interop::{AGENTS, Agent};
 use hooks_core::{HookModule, HookRegistry, events};
 use modules::load_file;

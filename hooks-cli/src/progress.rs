@@ -74,7 +74,7 @@ impl Progress {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        crate::sync::lock(&self.state)
     }
 
     fn clear(state: &mut State) {
@@ -153,16 +153,14 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sync::lock;
 
     #[derive(Clone, Default)]
     struct Screen(Arc<Mutex<Vec<u8>>>);
 
     impl Write for Screen {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .extend_from_slice(bytes);
+            lock(&self.0).extend_from_slice(bytes);
             Ok(bytes.len())
         }
         fn flush(&mut self) -> std::io::Result<()> {
@@ -172,7 +170,7 @@ mod tests {
 
     impl Screen {
         fn text(&self) -> String {
-            String::from_utf8_lossy(&self.0.lock().unwrap_or_else(|p| p.into_inner())).into_owned()
+            String::from_utf8_lossy(&lock(&self.0)).into_owned()
         }
     }
 

@@ -141,3 +141,5 @@ pub use modules::ConfiguredModule;
 pub use mount::HooksConfig;
 pub use request::REQUEST_ID_FIELD;
 pub use wasm::one_event_per_process;
+#[cfg(feature = "wasm")]
+pub use wasm::process_runtime;

@@ -215,8 +215,10 @@ impl HooksConfig {
                         crate::wasm::prepare(entry, hook).map_err(|why| MountError::Config {
                             module: module.to_owned(),
                             reason: format!(
-                                "the WebAssembly hook `{}` (line {}): {why}",
-                                entry.name, entry.line
+                                "the WebAssembly hook `{}` (line {}): {}",
+                                entry.name,
+                                entry.line,
+                                crate::wasm::explain(&why)
                             ),
                         }),
                     )

@@ -3,23 +3,97 @@
 //! one is an error naming the feature.
 
 #[cfg(feature = "wasm")]
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether this process answers one event and exits ([`one_event_per_process`]).
+#[cfg(feature = "wasm")]
+static ONE_EVENT: AtomicBool = AtomicBool::new(false);
+
+#[cfg(feature = "wasm")]
 mod run {
+    use std::sync::OnceLock;
+    use std::sync::atomic::Ordering;
+
     use hooks_core::HookResult;
-    use hooks_wasm::{Abi, Grants, Limits, WasmHook, WasmRuntime};
+    use hooks_wasm::{
+        Abi, CallFailure, ComponentCache, DEFAULT_SLOTS, Grants, Limits, LoadError, RuntimeError,
+        WasmHook, WasmRuntime,
+    };
     use serde_json::Value;
 
     use crate::{ComponentHook, Entry, HookKind, WasmAbi};
 
+    /// The process's runtime, once started.
+    static RUNTIME: OnceLock<WasmRuntime> = OnceLock::new();
+
+    /// The WebAssembly runtime every `type: wasm` entry this process mounts is loaded with,
+    /// started the first time it is asked for: caching compiled components in
+    /// [`ComponentCache::default_dir`], meant to live as long as the process (so a component
+    /// named twice is compiled or read once), with one slot once [`one_event_per_process`]
+    /// was called, else [`DEFAULT_SLOTS`].
+    ///
+    /// [`one_event_per_process`]: crate::one_event_per_process
+    pub fn process_runtime() -> Result<WasmRuntime, RuntimeError> {
+        if let Some(runtime) = RUNTIME.get() {
+            return Ok(runtime.clone());
+        }
+        let mut builder = WasmRuntime::builder();
+        if let Some(dir) = ComponentCache::default_dir() {
+            builder.cache(ComponentCache::new(dir));
+        }
+        let one_event = super::ONE_EVENT.load(Ordering::Relaxed);
+        let started = builder
+            .slots(if one_event { 1 } else { DEFAULT_SLOTS })
+            .process_wide(true)
+            .build()?;
+        // Two threads may both start one: the first kept is everyone's.
+        Ok(RUNTIME.get_or_init(|| started).clone())
+    }
+
+    /// Why a `type: wasm` entry cannot be mounted; the cause is the error's source.
+    #[derive(Debug, thiserror::Error)]
+    pub(crate) enum PrepareError {
+        /// The runtime did not start.
+        #[error(transparent)]
+        Runtime(#[from] RuntimeError),
+        /// The component did not load.
+        #[error(transparent)]
+        Load(#[from] LoadError),
+        /// Its `subscriptions` gave no answer.
+        #[error("its `subscriptions` failed")]
+        Subscriptions(#[source] CallFailure),
+        /// It names its events, and not the entry's.
+        #[error("it subscribes to {}, not to `{event}`", .wanted.join(", "))]
+        NotSubscribed {
+            /// The events it names.
+            wanted: Vec<String>,
+            /// The entry's event.
+            event: String,
+        },
+    }
+
+    /// `error`'s message followed by those of its sources, each after `": "`: how it is told
+    /// to a person, where only text goes.
+    pub(crate) fn explain(error: &(dyn std::error::Error + 'static)) -> String {
+        let mut text = error.to_string();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            text.push_str(": ");
+            text.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        text
+    }
+
     /// The component of `hook` (of `entry`), loaded (compiled, or from the disk cache) and
     /// checked against its world, its subscriptions checked against the entry's event.
-    pub(crate) fn prepare(entry: &Entry, hook: &ComponentHook) -> Result<WasmHook, String> {
-        let runtime = WasmRuntime::shared().map_err(|error| error.to_string())?;
+    pub(crate) fn prepare(entry: &Entry, hook: &ComponentHook) -> Result<WasmHook, PrepareError> {
+        let runtime = process_runtime()?;
         let abi = match hook.abi {
             WasmAbi::Hooks => Abi::Hooks,
             WasmAbi::Amplifier => Abi::Amplifier,
         };
-        let component = WasmHook::load(&runtime, &hook.path, abi)
-            .map_err(|error| error.to_string())?
+        let component = WasmHook::load(&runtime, &hook.path, abi)?
             .with_limits(Limits {
                 timeout: hook.timeout,
                 memory_bytes: usize::try_from(hook.memory_mb << 20).unwrap_or(usize::MAX),
@@ -30,15 +104,14 @@ mod run {
             });
         let wanted = component
             .subscriptions(&hook.config)
-            .map_err(|failure| format!("its `subscriptions` {failure}"))?;
+            .map_err(PrepareError::Subscriptions)?;
         // A component that names its events must name this one; one that names none takes
         // the events it is listed under.
         if !wanted.is_empty() && !wanted.contains(&entry.event) {
-            return Err(format!(
-                "it subscribes to {}, not to `{}`",
-                wanted.join(", "),
-                entry.event
-            ));
+            return Err(PrepareError::NotSubscribed {
+                wanted,
+                event: entry.event.clone(),
+            });
         }
         Ok(component)
     }
@@ -62,7 +135,9 @@ mod run {
         entries
             .iter()
             .filter_map(|entry| match &entry.hook {
-                HookKind::Wasm(hook) => prepare(entry, hook).err().map(|why| (entry, why)),
+                HookKind::Wasm(hook) => {
+                    prepare(entry, hook).err().map(|why| (entry, explain(&why)))
+                }
                 _ => None,
             })
             .collect()
@@ -70,7 +145,9 @@ mod run {
 }
 
 #[cfg(feature = "wasm")]
-pub(crate) use run::{answer, prepare, problems};
+pub use run::process_runtime;
+#[cfg(feature = "wasm")]
+pub(crate) use run::{answer, explain, prepare, problems};
 
 /// Tells the hooks this process will mount that it answers one event and exits (a per-event
 /// agent hook: `hooks claude` and the like). Its handlers then run in turn, so its WebAssembly
@@ -79,7 +156,7 @@ pub(crate) use run::{answer, prepare, problems};
 /// keeps its slots. Without the `wasm` feature there is nothing to tell.
 pub fn one_event_per_process() {
     #[cfg(feature = "wasm")]
-    hooks_wasm::WasmRuntime::set_shared_slots(1);
+    ONE_EVENT.store(true, Ordering::Relaxed);
 }
 
 /// Without the feature, each WebAssembly entry is a problem naming it.

@@ -6,7 +6,7 @@
 #[test]
 fn one_event_per_process_gives_the_runtime_one_slot() {
     hooks_config::one_event_per_process();
-    let runtime = hooks_wasm::WasmRuntime::shared().expect("the runtime starts");
+    let runtime = hooks_config::process_runtime().expect("the runtime starts");
     assert_eq!(runtime.slots(), 1);
     assert_ne!(
         hooks_wasm::DEFAULT_SLOTS,

@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::{Log, TestServer, call, connect, hooked, record, texts};
+use common::{Log, TestServer, call, connect, hooked, lock, record, texts};
 use hooks_core::approval::ScriptedAnswer;
 use hooks_core::{HookRegistry, HookResult, HookSession, ScriptedApprovals};
 use hooks_mcp::HookedServer;
@@ -88,10 +88,7 @@ async fn a_denied_call_never_reaches_the_tool_and_answers_the_reason_as_a_tool_e
         ["Tool call denied by a hook: rm -rf is not allowed here"]
     );
     assert_eq!(inner.calls(), 0, "the tool never ran");
-    assert!(
-        log.lock().unwrap().is_empty(),
-        "no tool:post for a denied call"
-    );
+    assert!(lock(&log).is_empty(), "no tool:post for a denied call");
 
     let allowed = client
         .call_tool(call("echo", json!({"text": "ls"})))
@@ -142,7 +139,7 @@ async fn a_call_without_arguments_still_has_none_when_no_hook_adds_any() {
         .await
         .unwrap();
     assert_eq!(inner.last_arguments(), None);
-    assert_eq!(log.lock().unwrap()[0].1["tool_input"], json!({}));
+    assert_eq!(lock(&log)[0].1["tool_input"], json!({}));
 }
 
 #[tokio::test]
@@ -321,7 +318,7 @@ async fn hooks_see_a_text_result_as_its_text_and_any_other_as_mcp_json() {
         .call_tool(call("structured", json!({})))
         .await
         .unwrap();
-    let log = log.lock().unwrap();
+    let log = lock(&log);
     let (event, data) = &log[0];
     assert_eq!(event, "tool:post");
     assert_eq!(data["tool_name"], "echo");
@@ -358,7 +355,7 @@ async fn with_nobody_reading_tool_post_a_result_reaches_the_client_as_it_was() {
         .await
         .unwrap();
     assert_eq!(texts(&echoed), ["hello"]);
-    assert_eq!(log.lock().unwrap().len(), 2, "tool:pre heard both calls");
+    assert_eq!(lock(&log).len(), 2, "tool:pre heard both calls");
 }
 
 #[tokio::test]
@@ -369,14 +366,14 @@ async fn an_observer_alone_still_sees_the_result() {
     let sink = Arc::clone(&seen);
     let _observer = registry.observe(move |event: &str, outcome: &hooks_core::EmitResult| {
         let data = outcome.result.data.clone().unwrap_or_default();
-        sink.lock().unwrap().push((event.to_owned(), data));
+        lock(&sink).push((event.to_owned(), data));
     });
     let (client, _inner) = hooked(registry).await;
     client
         .call_tool(call("structured", json!({})))
         .await
         .unwrap();
-    let seen = seen.lock().unwrap();
+    let seen = lock(&seen);
     let post = seen.iter().find(|(event, _)| event == "tool:post").unwrap();
     assert_eq!(
         post.1["tool_result"]["structuredContent"],
@@ -417,7 +414,7 @@ async fn a_failing_tool_emits_tool_error_and_its_failure_reaches_the_client() {
     }
     assert_eq!(inner.calls(), 2);
 
-    let log = log.lock().unwrap();
+    let log = lock(&log);
     let events: Vec<(&str, &Value)> = log.iter().map(|(e, d)| (e.as_str(), &d["error"])).collect();
     assert_eq!(
         events,
@@ -507,7 +504,7 @@ async fn events_carry_the_server_name_and_session_id() {
         .call_tool(call("echo", json!({"text": "x"})))
         .await
         .unwrap();
-    let log = log.lock().unwrap();
+    let log = lock(&log);
     assert_eq!(log.len(), 2);
     for (event, data) in log.iter() {
         assert_eq!(data["mcp_server"], "test-server", "{event}");
@@ -531,7 +528,7 @@ async fn keep_default_fields_leaves_the_registry_defaults_alone() {
         .call_tool(call("echo", json!({"text": "x"})))
         .await
         .unwrap();
-    let data = &log.lock().unwrap()[0].1;
+    let data = &lock(&log)[0].1;
     assert_eq!(data["app"], "mine");
     assert!(data.get("mcp_server").is_none());
     // The hook session still names itself on every event it emits.
@@ -583,7 +580,7 @@ async fn an_interim_answer_passes_through_and_the_retry_is_gated_again() {
     let result = client.call_tool(retry).await.unwrap();
     assert_eq!(texts(&result), ["confirmed", "checked"]);
     assert_eq!(inner.calls(), 2);
-    let events: Vec<String> = log.lock().unwrap().iter().map(|(e, _)| e.clone()).collect();
+    let events: Vec<String> = lock(&log).iter().map(|(e, _)| e.clone()).collect();
     assert_eq!(events, ["tool:pre", "tool:post", "tool:pre", "tool:post"]);
 }
 

@@ -10,7 +10,7 @@
 //! calls directly, so the injection goes just before that assistant turn.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use hooks_core::InjectionRole;
 use hooks_core::sinks::{ContextMessage, ContextSink};
@@ -26,9 +26,7 @@ pub(crate) struct PendingInjections {
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // Only pushes and takes happen under these locks; a poisoned one is still consistent.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl PendingInjections {

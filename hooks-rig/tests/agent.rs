@@ -13,7 +13,7 @@ use rig_agent::AgentBuilder;
 use rig_agent::agent::PromptResponse;
 use serde_json::{Value, json};
 
-use support::{DeleteFile, Flaky, ReadFile, ScriptedModel, Turn};
+use support::{DeleteFile, Flaky, ReadFile, ScriptedModel, Turn, lock};
 
 fn call(id: &'static str, tool: &'static str, args: Value) -> Turn {
     Turn::Call { id, tool, args }
@@ -51,7 +51,7 @@ fn record_all(registry: &HookRegistry, events: &[&str]) -> Seen {
             .register(
                 event,
                 move |event: &str, data: &Value| {
-                    seen.lock().unwrap().push((event.to_owned(), data.clone()));
+                    lock(&seen).push((event.to_owned(), data.clone()));
                     async { HookResult::cont() }
                 },
                 1000,
@@ -166,7 +166,7 @@ async fn tool_events_carry_the_call_and_the_runs_ids() {
         .await
         .unwrap();
 
-    let seen = seen.lock().unwrap().clone();
+    let seen = lock(&seen).clone();
     let names: Vec<&str> = seen.iter().map(|(event, _)| event.as_str()).collect();
     assert_eq!(
         names,

@@ -6,6 +6,8 @@
 //! - [`TestCoordinator`]: an isolated registry, scripted approvals, in-memory context and
 //!   display and a recorder, wired into a `HookSession`;
 //! - [`ScriptedSession`]: a realistic turn of canonical events with plausible data;
+//! - [`gate_policies`]: one [`GatePolicy`] per decision of the tool-call gate, for holding an
+//!   integration to the answer `HookSession::run_tool` gives;
 //! - [`behaviour`] and [`hook_behaviour_tests!`]: the behavioural suite every hook module runs;
 //! - [`strategies`]: proptest strategies for event names, event data and results;
 //! - [`scratch_dir`]: a fresh directory per test for hooks files and logs.
@@ -35,14 +37,17 @@
 
 pub mod behaviour;
 mod coordinator;
+mod gate_policies;
 mod mock_tool;
 mod recorder;
 mod scratch;
 mod scripted;
 pub mod strategies;
+mod sync;
 
 pub use behaviour::{BehaviourFailure, Check, Suite};
 pub use coordinator::TestCoordinator;
+pub use gate_policies::{GatePolicy, gate_policies};
 pub use mock_tool::MockTool;
 pub use recorder::{EventRecorder, Recorded};
 pub use scratch::scratch_dir;

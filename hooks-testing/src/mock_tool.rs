@@ -1,10 +1,12 @@
 //! [`MockTool`]: a tool with a scripted behaviour that records what it received.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hooks_core::{BoxFuture, Tool, ToolError};
 use serde_json::{Value, json};
+
+use crate::sync::lock;
 
 #[derive(Debug, Clone)]
 struct Behaviour {
@@ -27,12 +29,6 @@ struct Inner {
 #[derive(Debug, Clone)]
 pub struct MockTool {
     inner: Arc<Inner>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl MockTool {

@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use hooks_core::{EmitResult, HookAction, HookRegistry, ObserverHandle, events};
 use serde_json::Value;
 
+use crate::sync::lock;
+
 /// One recorded emit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recorded {
@@ -81,21 +83,17 @@ impl EventRecorder {
     }
 
     fn log(&self) -> MutexGuard<'_, Vec<Recorded>> {
-        self.log
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.log)
     }
 
     /// Starts recording every emit of `registry`; the handle stops it.
     pub fn attach(&self, registry: &HookRegistry) -> ObserverHandle {
         let log = Arc::clone(&self.log);
         registry.observe(move |event: &str, outcome: &EmitResult| {
-            log.lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push(Recorded {
-                    event: event.to_owned(),
-                    outcome: outcome.clone(),
-                });
+            lock(&log).push(Recorded {
+                event: event.to_owned(),
+                outcome: outcome.clone(),
+            });
         })
     }
 

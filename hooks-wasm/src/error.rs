@@ -3,11 +3,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Why a component cannot be loaded.
+/// Why a component cannot be loaded. Each message says what failed; why is its
+/// [`source`](std::error::Error::source), typed (walk the chain to print it all).
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file cannot be read.
-    #[error("cannot read the component {path}: {source}")]
+    #[error("cannot read the component {path}")]
     Read {
         /// The file.
         path: PathBuf,
@@ -15,23 +16,25 @@ pub enum LoadError {
         source: std::io::Error,
     },
     /// The bytes are not a valid WebAssembly component.
-    #[error("`{name}` is not a valid WebAssembly component: {reason}")]
+    #[error("`{name}` is not a valid WebAssembly component")]
     Invalid {
         /// The component.
         name: String,
-        /// What is wrong.
-        reason: String,
+        /// What is wrong, as wasmtime says it.
+        #[source]
+        source: wasmtime::Error,
     },
     /// The component does not satisfy the world of its ABI: an export missing or of another
     /// type, or an import that is neither WASI nor provided.
-    #[error("the component `{name}` does not satisfy the world {world}: {reason}")]
+    #[error("the component `{name}` does not satisfy the world {world}")]
     World {
         /// The component.
         name: String,
         /// The world it should satisfy.
         world: &'static str,
-        /// What is missing or wrong.
-        reason: String,
+        /// What is missing or wrong, as wasmtime says it.
+        #[source]
+        source: wasmtime::Error,
     },
     /// The runtime could not be set up.
     #[error(transparent)]

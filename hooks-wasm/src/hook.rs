@@ -120,7 +120,10 @@ impl WasmHook {
                     path: path.to_path_buf(),
                     source,
                 },
-                FileFailure::Compile(error) => invalid(&name, &error),
+                FileFailure::Compile(source) => LoadError::Invalid {
+                    name: name.clone(),
+                    source,
+                },
             })?;
         Self::from_compiled(runtime, name, found, abi)
     }
@@ -135,7 +138,10 @@ impl WasmHook {
     ) -> Result<Self, LoadError> {
         let found = runtime
             .compile(bytes)
-            .map_err(|error| invalid(name, &error))?;
+            .map_err(|source| LoadError::Invalid {
+                name: name.to_owned(),
+                source,
+            })?;
         Self::from_compiled(runtime, name.to_owned(), found, abi)
     }
 
@@ -146,10 +152,10 @@ impl WasmHook {
         (component, compiled, key): (Component, Compiled, Key),
         abi: Abi,
     ) -> Result<Self, LoadError> {
-        let world = |error: wasmtime::Error| LoadError::World {
+        let world = |source: wasmtime::Error| LoadError::World {
             name: name.clone(),
             world: abi.world(),
-            reason: format!("{error:#}"),
+            source,
         };
         let pre = runtime.instantiate_pre(&component).map_err(world)?;
         let template = match abi {
@@ -332,8 +338,12 @@ impl WasmHook {
     fn store(
         &self,
     ) -> Result<(Store<State>, wasmtime_wasi::p2::pipe::MemoryOutputPipe), CallFailure> {
-        sandbox::store(&self.inner.runtime, &self.inner.limits, &self.inner.grants)
-            .map_err(CallFailure::Setup)
+        sandbox::store(
+            self.inner.runtime.engine(),
+            &self.inner.limits,
+            &self.inner.grants,
+        )
+        .map_err(CallFailure::Setup)
     }
 
     /// `work`, stopped at the call's timeout (`None`). Dropping a guest's future mid-run
@@ -439,14 +449,6 @@ impl WasmHook {
                 "a WebAssembly hook printed"
             );
         }
-    }
-}
-
-/// The error of bytes named `name` that are not a component.
-fn invalid(name: &str, error: &wasmtime::Error) -> LoadError {
-    LoadError::Invalid {
-        name: name.to_owned(),
-        reason: format!("{error:#}"),
     }
 }
 

@@ -47,7 +47,7 @@
 //! configuration are kept beside it, so that the next process need not instantiate it to ask. Its exports are looked up once, in an
 //! instantiation template; each call instantiates afresh from it (no state carried from one
 //! event to the next) in a store of its own, its instance taken from a pool of slots reserved
-//! when the runtime starts ([`WasmRuntime::with_slots`]): a slot freed keeps its mappings, so
+//! when the runtime starts ([`Builder::slots`]): a slot freed keeps its mappings, so
 //! a call costs no `mmap`/`munmap`. A call past the slots waits for one (at most its timeout;
 //! then [`CallFailure::Busy`]).
 //!
@@ -55,7 +55,7 @@
 //! use hooks_wasm::{Abi, Grants, Limits, WasmHook, WasmRuntime};
 //! use std::time::Duration;
 //!
-//! let runtime = WasmRuntime::shared()?;
+//! let runtime = WasmRuntime::builder().slots(1).build()?;
 //! let hook = WasmHook::load(&runtime, "policy.wasm".as_ref(), Abi::Hooks)?
 //!     .with_limits(Limits { timeout: Duration::from_millis(50), memory_bytes: 16 << 20 })
 //!     .with_grants(Grants::none().env_var("PROJECT_NAME"));
@@ -90,4 +90,4 @@ pub use error::{CallFailure, LoadError};
 pub use hook::{Abi, WasmHook};
 pub use limits::{DEFAULT_MEMORY_BYTES, DEFAULT_TIMEOUT, Grants, Limits};
 pub use module::WasmModule;
-pub use runtime::{DEFAULT_SLOTS, RuntimeError, WasmRuntime};
+pub use runtime::{Builder, DEFAULT_SLOTS, RuntimeError, WasmRuntime};

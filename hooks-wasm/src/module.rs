@@ -17,7 +17,7 @@ use crate::WasmHook;
 /// use hooks_core::module::HookModule;
 /// use hooks_wasm::{Abi, WasmHook, WasmModule, WasmRuntime};
 ///
-/// let runtime = WasmRuntime::shared()?;
+/// let runtime = WasmRuntime::builder().build()?;
 /// let hook = WasmHook::load(&runtime, "policy.wasm".as_ref(), Abi::Hooks)?;
 /// let registry = HookRegistry::new();
 /// let mounted = WasmModule::new(hook)

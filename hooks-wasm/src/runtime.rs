@@ -1,5 +1,5 @@
 //! The engine components run on: compiled with Cranelift, run as futures on the caller's task
-//! (a guest yields to it every [`YIELD_FUEL`] units of fuel, so that the caller's deadline can
+//! (a guest yields to it every [`YIELD_FUEL`](crate::sandbox::YIELD_FUEL) units of fuel, so that the caller's deadline can
 //! stop it), with WASI linked and nothing granted, instances taken from a pool of slots
 //! reserved once, and compiled components cached on disk.
 //!
@@ -23,8 +23,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use tokio::sync::{Semaphore, SemaphorePermit};
@@ -34,12 +33,8 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConf
 
 use crate::cache::{self, Compiled, ComponentCache, Key};
 use crate::file_identity::FileIdentity;
-use crate::sandbox::State;
+use crate::sandbox::{State, TABLE_ELEMENTS};
 use crate::wasi::WasiLinker;
-
-/// How much fuel a guest burns between two yields to its caller: a few microseconds of work,
-/// so that a deadline is noticed soon after it passes and a slow hook shares the executor.
-pub(crate) const YIELD_FUEL: u64 = 10_000;
 
 /// How many calls may run at once on a runtime by default (each holds one slot of the pool).
 ///
@@ -55,9 +50,6 @@ const CORE_INSTANCES_PER_COMPONENT: u32 = 64;
 const MEMORIES_PER_COMPONENT: u32 = 2;
 const TABLES_PER_COMPONENT: u32 = 4;
 
-/// The most elements a table may hold (its slot's size).
-pub(crate) const TABLE_ELEMENTS: usize = 1 << 20;
-
 /// The bytes of a freed memory slot zeroed in place rather than handed back to the kernel: the
 /// next call then finds those pages mapped instead of faulting them in again. Zeroing faults in
 /// the pages a call did not touch, so more than a small guest dirties only costs: the first
@@ -72,12 +64,6 @@ const TABLE_KEEP_RESIDENT: usize = 4 << 10;
 /// time it is asked for.
 const KEPT_COMPONENTS: usize = 64;
 
-/// The process's runtime, [`WasmRuntime::shared`].
-static SHARED: OnceLock<Result<WasmRuntime, String>> = OnceLock::new();
-
-/// The slots it starts with.
-static SHARED_SLOTS: AtomicU32 = AtomicU32::new(DEFAULT_SLOTS);
-
 /// An engine, a linker and a cache, shared by every hook loaded with it. Cloning is cheap.
 #[derive(Clone)]
 pub struct WasmRuntime {
@@ -91,12 +77,12 @@ struct Inner {
     /// What every cache key of this engine shares ([`cache::settings_digest`]).
     settings: [u8; 32],
     /// Whether code from the cache runs from the buffer it is read into
-    /// ([`WasmRuntime::process_wide`]).
+    /// ([`Builder::process_wide`]).
     in_place: bool,
     /// The components loaded so far, by their cache key: the same bytes named twice (by two
     /// entries of a hooks file, or a file loaded again) are compiled or read once. Kept for the
-    /// runtime's life, which for [`WasmRuntime::shared`] is the process's: nothing is torn down
-    /// when a per-event process ends.
+    /// runtime's life, which for a [`Builder::process_wide`] one is the process's: nothing is
+    /// torn down when a per-event process ends.
     loaded: Mutex<HashMap<Key, (Component, Compiled)>>,
     slots: Slots,
 }
@@ -111,44 +97,104 @@ impl std::fmt::Debug for WasmRuntime {
 
 /// Why the runtime could not be set up.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot set up the WebAssembly runtime: {0}")]
-pub struct RuntimeError(String);
+#[non_exhaustive]
+pub enum RuntimeError {
+    /// The pool cannot count what that many slots need.
+    #[error(
+        "cannot set up the WebAssembly runtime: {slots} slots are more than its pool can count"
+    )]
+    TooManySlots {
+        /// The slots asked for.
+        slots: u32,
+    },
+    /// wasmtime refused the engine's configuration.
+    #[error("cannot set up the WebAssembly runtime")]
+    Engine(#[source] wasmtime::Error),
+}
+
+/// How a [`WasmRuntime`] is set up, as tokio's runtime `Builder`: by default no disk cache,
+/// [`DEFAULT_SLOTS`] slots, and a runtime of its own rather than one for the process's life.
+///
+/// ```no_run
+/// use hooks_wasm::{ComponentCache, WasmRuntime};
+///
+/// let mut builder = WasmRuntime::builder();
+/// if let Some(dir) = ComponentCache::default_dir() {
+///     builder.cache(ComponentCache::new(dir));
+/// }
+/// let runtime = builder.slots(1).process_wide(true).build()?;
+/// # Ok::<(), hooks_wasm::RuntimeError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Builder {
+    cache: Option<ComponentCache>,
+    slots: u32,
+    process_wide: bool,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder {
+            cache: None,
+            slots: DEFAULT_SLOTS,
+            process_wide: false,
+        }
+    }
+}
+
+impl Builder {
+    /// Caches compiled components in `cache`, so that the next process loads them instead of
+    /// compiling (without: compile in every process).
+    pub fn cache(&mut self, cache: ComponentCache) -> &mut Self {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// Runs at most `slots` calls at once (at least one): a call past them waits for one to
+    /// end, for at most its own timeout. Each slot reserves address space (about 4 GiB per
+    /// memory, none of it committed) when the runtime starts, and costs a few microseconds
+    /// then: a process that makes one call at a time (a per-event `hooks claude`) starts
+    /// faster with one.
+    pub fn slots(&mut self, slots: u32) -> &mut Self {
+        self.slots = slots;
+        self
+    }
+
+    /// Whether the runtime is meant to live as long as the process. On x86-64 Linux the code of
+    /// a component such a runtime loads from the cache runs from the buffer it was read and
+    /// checked in, instead of being copied again (a millisecond a start for a component of
+    /// megabytes, BENCHMARKS.md); that buffer stays mapped for the rest of the process (an
+    /// entry of 256 KiB or more rounded up to whole 2 MiB huge pages). That is done only for
+    /// the components the runtime keeps (the first 64 it loads), which it holds for its life
+    /// anyway; so build one such runtime, not one per load.
+    pub fn process_wide(&mut self, process_wide: bool) -> &mut Self {
+        self.process_wide = process_wide;
+        self
+    }
+
+    /// The runtime: its engine configured and its pool of slots reserved.
+    pub fn build(&self) -> Result<WasmRuntime, RuntimeError> {
+        WasmRuntime::start(self.cache.clone(), self.slots, self.process_wide)
+    }
+}
 
 impl WasmRuntime {
-    /// A runtime caching compiled components in `cache` (`None`: compile in every process),
-    /// running at most [`DEFAULT_SLOTS`] calls at once.
-    pub fn new(cache: Option<ComponentCache>) -> Result<Self, RuntimeError> {
-        Self::with_slots(cache, DEFAULT_SLOTS)
+    /// A [`Builder`] with the defaults: no disk cache, [`DEFAULT_SLOTS`] slots, not
+    /// process-wide.
+    pub fn builder() -> Builder {
+        Builder::default()
     }
 
-    /// A runtime running at most `slots` calls at once (at least one): a call past them waits
-    /// for one to end, for at most its own timeout. Each slot reserves address space (about
-    /// 4 GiB per memory, none of it committed) when the runtime starts.
-    pub fn with_slots(cache: Option<ComponentCache>, slots: u32) -> Result<Self, RuntimeError> {
-        Self::build(cache, slots, false)
-    }
-
-    /// A runtime meant to live as long as the process, as [`WasmRuntime::shared`] does. On
-    /// x86-64 Linux the code of a component it loads from the cache runs from the buffer it was
-    /// read and checked in, instead of being copied again (a millisecond a start for a
-    /// component of megabytes, BENCHMARKS.md); that buffer stays mapped for the rest of the
-    /// process (an entry of 256 KiB or more rounded up to whole 2 MiB huge pages). That is
-    /// done only for the components the runtime keeps (the first 64 it loads), which it holds
-    /// for its life anyway; so create one such runtime, not one per load.
-    pub fn process_wide(cache: Option<ComponentCache>, slots: u32) -> Result<Self, RuntimeError> {
-        Self::build(cache, slots, true)
-    }
-
-    fn build(
+    fn start(
         cache: Option<ComponentCache>,
         slots: u32,
         in_place: bool,
     ) -> Result<Self, RuntimeError> {
         let slots = slots.max(1);
         let total = |per_component: u32| {
-            slots.checked_mul(per_component).ok_or_else(|| {
-                RuntimeError(format!("{slots} slots are more than the pool can count"))
-            })
+            slots
+                .checked_mul(per_component)
+                .ok_or(RuntimeError::TooManySlots { slots })
         };
         let mut pool = PoolingAllocationConfig::new();
         pool.total_component_instances(slots)
@@ -187,7 +233,7 @@ impl WasmRuntime {
         if in_place {
             config.with_custom_code_memory(Some(crate::code_memory::Mprotect::new()));
         }
-        let engine = Engine::new(&config).map_err(|error| RuntimeError(error.to_string()))?;
+        let engine = Engine::new(&config).map_err(RuntimeError::Engine)?;
         // Components from the usual toolchains import WASI even when they use none of it; it
         // is linked (as each component needs it) so that they instantiate, and each store
         // grants nothing unless told.
@@ -206,31 +252,6 @@ impl WasmRuntime {
         })
     }
 
-    /// The process's runtime, caching in [`ComponentCache::default_dir`], with
-    /// [`DEFAULT_SLOTS`] slots unless [`WasmRuntime::set_shared_slots`] said otherwise first.
-    pub fn shared() -> Result<Self, RuntimeError> {
-        SHARED
-            .get_or_init(|| {
-                let slots = SHARED_SLOTS.load(Ordering::Relaxed);
-                WasmRuntime::process_wide(
-                    ComponentCache::default_dir().map(ComponentCache::new),
-                    slots,
-                )
-                .map_err(|error| error.0)
-            })
-            .clone()
-            .map_err(RuntimeError)
-    }
-
-    /// Sets how many calls the process's runtime ([`WasmRuntime::shared`]) runs at once, before
-    /// it starts: a process that makes one call at a time, such as a per-event `hooks claude`
-    /// (one event, its handlers in turn), starts faster with one slot than with the default's
-    /// eight. `false` if the runtime had already started: its slots stay as they were.
-    pub fn set_shared_slots(slots: u32) -> bool {
-        SHARED_SLOTS.store(slots, Ordering::Relaxed);
-        SHARED.get().is_none()
-    }
-
     /// The cache, if any.
     pub fn cache(&self) -> Option<&ComponentCache> {
         self.inner.cache.as_ref()
@@ -246,11 +267,7 @@ impl WasmRuntime {
         component: &Component,
     ) -> wasmtime::Result<InstancePre<State>> {
         // Linking is a few microseconds per interface, once per runtime; calls never lock.
-        let mut linker = self
-            .inner
-            .linker
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut linker = lock(&self.inner.linker);
         linker
             .for_component(&self.inner.engine, component)?
             .instantiate_pre(component)
@@ -345,11 +362,8 @@ impl WasmRuntime {
     }
 
     /// The components this runtime keeps.
-    fn kept(&self) -> std::sync::MutexGuard<'_, HashMap<Key, (Component, Compiled)>> {
-        self.inner
-            .loaded
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+    fn kept(&self) -> MutexGuard<'_, HashMap<Key, (Component, Compiled)>> {
+        lock(&self.inner.loaded)
     }
 
     /// Keeps `found` under `key` while fewer than [`KEPT_COMPONENTS`] are kept (unless another
@@ -361,6 +375,12 @@ impl WasmRuntime {
         }
         found
     }
+}
+
+/// `mutex` locked, whether or not a thread panicked while holding it: the linker and the
+/// components kept are only added to, each addition whole, so they stay usable.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Why a component's file gave no component.
@@ -434,7 +454,13 @@ mod tests {
 
     /// Loads `path` with a fresh runtime on `cache`, counting the reads of the file.
     fn load(cache: Option<&Path>, path: &Path) -> (Compiled, Key, usize) {
-        let runtime = WasmRuntime::new(cache.map(ComponentCache::new)).expect("a runtime");
+        let runtime = {
+            let mut builder = WasmRuntime::builder();
+            if let Some(cache) = cache {
+                builder.cache(ComponentCache::new(cache));
+            }
+            builder.build().expect("a runtime")
+        };
         let reads = Cell::new(0);
         let (_, compiled, key) = runtime
             .compile_file(path, |path| {
@@ -492,6 +518,15 @@ mod tests {
     }
 
     #[test]
+    fn slots_past_what_the_pool_counts_are_refused_by_name() {
+        let refused = WasmRuntime::builder().slots(u32::MAX).build();
+        assert!(
+            matches!(refused, Err(RuntimeError::TooManySlots { slots: u32::MAX })),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
     fn a_file_is_read_every_time_without_a_cache() {
         let scratch = Scratch::new("uncached");
         let path = scratch.0.join("hook.wasm");
@@ -504,7 +539,9 @@ mod tests {
     #[test]
     fn a_missing_file_is_a_read_failure() {
         let scratch = Scratch::new("missing");
-        let runtime = WasmRuntime::new(Some(ComponentCache::new(scratch.0.join("cache"))))
+        let runtime = WasmRuntime::builder()
+            .cache(ComponentCache::new(scratch.0.join("cache")))
+            .build()
             .expect("a runtime");
         let failure = runtime
             .compile_file(&scratch.0.join("absent.wasm"), |path| fs::read(path))

@@ -1,13 +1,19 @@
 //! One call's store: WASI with only what was granted, the memory limiter, and fuel that makes
 //! the guest yield to its caller.
 
-use wasmtime::{ResourceLimiter, Store};
+use wasmtime::{Engine, ResourceLimiter, Store};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::p2::{IoView, WasiCtx, WasiCtxBuilder, WasiView};
 use wasmtime_wasi::{DirPerms, FilePerms, ResourceTable};
 
 use crate::limits::{Grants, Limits};
-use crate::runtime::{TABLE_ELEMENTS, WasmRuntime, YIELD_FUEL};
+
+/// How much fuel a guest burns between two yields to its caller: a few microseconds of work,
+/// so that a deadline is noticed soon after it passes and a slow hook shares the executor.
+pub(crate) const YIELD_FUEL: u64 = 10_000;
+
+/// The most elements a table may hold (also the size of a table's slot in the runtime's pool).
+pub(crate) const TABLE_ELEMENTS: usize = 1 << 20;
 
 /// How much a component may print in one call; the rest is refused to it.
 const OUTPUT_CAP: usize = 64 << 10;
@@ -82,9 +88,9 @@ impl ResourceLimiter for MemoryCap {
     }
 }
 
-/// A store for one call, and the pipe its output goes to.
+/// A store of `engine` for one call, and the pipe its output goes to.
 pub(crate) fn store(
-    runtime: &WasmRuntime,
+    engine: &Engine,
     limits: &Limits,
     grants: &Grants,
 ) -> Result<(Store<State>, MemoryOutputPipe), String> {
@@ -113,7 +119,7 @@ pub(crate) fn store(
             refused: None,
         },
     };
-    let mut store = Store::new(runtime.engine(), state);
+    let mut store = Store::new(engine, state);
     store.limiter(|state| &mut state.limiter);
     // Fuel does not bound the call (its deadline does); it only makes the guest yield.
     let fuel = |error: wasmtime::Error| format!("cannot fuel the store: {error}");

@@ -16,13 +16,21 @@ fn deny() -> Vec<u8> {
 }
 
 fn cached_runtime(dir: &std::path::Path) -> WasmRuntime {
-    WasmRuntime::new(Some(ComponentCache::new(dir))).expect("the runtime starts")
+    WasmRuntime::builder()
+        .cache(ComponentCache::new(dir))
+        .build()
+        .expect("the runtime starts")
 }
 
-/// A runtime as a process has one (`WasmRuntime::shared`): on x86-64 Linux, code from the
+/// A runtime as a process has one (`Builder::process_wide`): on x86-64 Linux, code from the
 /// cache runs from the buffer it was read into.
 fn process_runtime(dir: &std::path::Path) -> WasmRuntime {
-    WasmRuntime::process_wide(Some(ComponentCache::new(dir)), 2).expect("the runtime starts")
+    WasmRuntime::builder()
+        .cache(ComponentCache::new(dir))
+        .slots(2)
+        .process_wide(true)
+        .build()
+        .expect("the runtime starts")
 }
 
 /// Replaces the file at `path` by `contents` as a writer of the cache does, by a rename: a
@@ -194,7 +202,7 @@ fn subscriptions_are_asked_once_per_configuration_and_remembered_in_the_cache() 
     );
     // Without a cache there is nothing to remember them in: each hook asks.
     let uncached = WasmHook::from_bytes(
-        &WasmRuntime::new(None).expect("starts"),
+        &WasmRuntime::builder().build().expect("starts"),
         "deny",
         &bytes,
         Abi::Hooks,
@@ -251,7 +259,11 @@ fn code_from_the_cache_traps_and_stops_at_its_deadline_like_code_compiled_now() 
         HookAction::Deny
     );
     // Code such a runtime compiles itself is published by the same means.
-    let fresh = WasmRuntime::process_wide(None, 1).expect("the runtime starts");
+    let fresh = WasmRuntime::builder()
+        .slots(1)
+        .process_wide(true)
+        .build()
+        .expect("the runtime starts");
     let compiled = WasmHook::from_bytes(&fresh, "trap", &trap, Abi::Hooks).expect("compiles");
     assert!(!compiled.from_cache());
     assert!(matches!(

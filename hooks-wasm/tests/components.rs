@@ -436,6 +436,15 @@ fn a_component_of_another_world_is_refused_with_its_name() {
     let error = hooks_wasm::WasmHook::from_bytes(&runtime, "needy.wasm", &needy, Abi::Hooks)
         .expect_err("an import nobody provides");
     assert!(error.to_string().contains("needy.wasm"), "{error}");
+    // What is wrong is the error's source, typed, not text folded into its message.
+    let mut why = String::new();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        why.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    assert!(why.contains("test:needy/secrets"), "{why}");
+    assert!(!error.to_string().contains("test:needy/secrets"), "{error}");
     // Not a component at all.
     let error = hooks_wasm::WasmHook::from_bytes(&runtime, "junk.wasm", b"junk", Abi::Hooks)
         .expect_err("not wasm");

@@ -12,7 +12,10 @@ use serde_json::json;
 use support::*;
 
 fn pooled(slots: u32) -> WasmRuntime {
-    WasmRuntime::with_slots(None, slots).expect("the runtime starts")
+    WasmRuntime::builder()
+        .slots(slots)
+        .build()
+        .expect("the runtime starts")
 }
 
 /// A component that denies if it finds its mark in memory (left by an earlier call) and
@@ -214,8 +217,9 @@ fn a_component_past_the_pool_limits_is_refused_when_loaded() {
     )
     .expect("the component parses");
     match WasmHook::from_bytes(&pooled(1), "three-memories", &bytes, Abi::Hooks) {
-        Err(LoadError::Invalid { name, reason }) => {
+        Err(LoadError::Invalid { name, source }) => {
             assert_eq!(name, "three-memories");
+            let reason = format!("{source:#}");
             assert!(reason.contains("memories"), "{reason}");
         }
         other => panic!("expected the pool's limit, got {other:?}"),

@@ -2,7 +2,7 @@
 //!
 //! - `validate`: proves the workspace's hooks are sound (hooks files, annotated hooks,
 //!   behavioural suites, hygiene) with a ✓/✗ report; `--json` for CI, `--only` for a part.
-//! - `ci`: the checks CI runs, in the order `.ci/run` runs them, stopping at the first failure.
+//! - `ci`: runs `.ci/run`, what CI runs (its one definition).
 //! - `safety-corpus`: measures the safety checker against other guards' expectations in
 //!   `../shared/peer/` (dcg, and the agent guards): caught/kept per corpus and category, raw
 //!   and after the policy differences SAFETY.md lists, every miss listed.
@@ -21,10 +21,12 @@ const USAGE: &str = "usage: cargo xtask <task>
 tasks:
   validate [--json] [--only PART,...] [--module NAME] [PATH...]
             check hooks files (PATHs, or every one in the workspace), the #[hook] functions
-            linked in, the behavioural suite of every hook module, and hygiene (fmt, clippy,
-            UI tests); PART is config, annotated, behaviour or hygiene; --module runs the
-            suite only on modules whose name contains NAME
-  ci        run what CI runs: fmt --check, clippy -D warnings, validate, the demo, docs, tests
+            linked in, the behavioural suite of every hook module, and hygiene (fmt, clippy);
+            PART is config, annotated, behaviour or hygiene; --module runs the suite only on
+            modules whose name contains NAME; WebAssembly components are loaded only when
+            built with `cargo run -p xtask --features wasm -- validate`
+  ci        run .ci/run, what CI runs: fmt --check, clippy -D warnings, validate, the demo,
+            docs, the guard's install and one denial, the tests
   safety-corpus [--packs LIST] [--json] [--policy] [--quiet] [--peer DIR]
             measure the safety checker against other guards' test expectations read from
             ../shared/peer/ (dcg/ and agent-guards/): blocks caught and allows kept per corpus

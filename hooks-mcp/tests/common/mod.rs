@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use hooks_core::{HookRegistry, HookResult};
 use hooks_mcp::HookedServer;
@@ -30,7 +30,7 @@ impl TestServer {
     }
 
     pub fn last_arguments(&self) -> Option<Map<String, Value>> {
-        self.last_arguments.lock().unwrap().clone()
+        lock(&self.last_arguments).clone()
     }
 
     pub fn tools() -> Vec<Tool> {
@@ -95,7 +95,7 @@ impl ServerHandler for TestServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         self.calls.fetch_add(1, Ordering::SeqCst);
-        *self.last_arguments.lock().unwrap() = request.arguments.clone();
+        *lock(&self.last_arguments) = request.arguments.clone();
         let result = match &*request.name {
             "echo" => {
                 let text = request
@@ -173,11 +173,17 @@ pub fn record(registry: &HookRegistry, event: &str, log: &Log) {
         .register(
             event,
             move |event: &str, data: &Value| {
-                log.lock().unwrap().push((event.to_owned(), data.clone()));
+                lock(&log).push((event.to_owned(), data.clone()));
                 async { HookResult::cont() }
             },
             i32::MAX,
             "recorder",
         )
         .unwrap();
+}
+
+/// `mutex` locked, whether or not a thread panicked while holding it: a panic in a handler or
+/// a tool then fails its own test instead of every later lock with a `PoisonError`.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

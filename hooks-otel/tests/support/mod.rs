@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 /// How the receiver answers.
@@ -49,9 +49,7 @@ impl Receiver {
 
     /// The bodies received on `path`, in order.
     pub fn bodies(&self, path: &str) -> Vec<Vec<u8>> {
-        self.received
-            .lock()
-            .unwrap()
+        lock(&self.received)
             .iter()
             .filter(|(p, _)| p == path)
             .map(|(_, body)| body.clone())
@@ -60,9 +58,7 @@ impl Receiver {
 
     /// Every body received.
     pub fn all_bodies(&self) -> Vec<Vec<u8>> {
-        self.received
-            .lock()
-            .unwrap()
+        lock(&self.received)
             .iter()
             .map(|(_, b)| b.clone())
             .collect()
@@ -107,7 +103,7 @@ fn serve(stream: TcpStream, reply: Reply, store: &Mutex<Vec<(String, Vec<u8>)>>)
         if reader.read_exact(&mut body).is_err() {
             return;
         }
-        store.lock().unwrap().push((path, body));
+        lock(store).push((path, body));
         match reply {
             Reply::Ok => {
                 let answer = "HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n";
@@ -126,4 +122,10 @@ pub fn closed_endpoint() -> String {
     let address = format!("http://{}", listener.local_addr().unwrap());
     drop(listener);
     address
+}
+
+/// `mutex` locked, whether or not a thread panicked while holding it: a panic in a handler or
+/// a tool then fails its own test instead of every later lock with a `PoisonError`.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rig_agent::core::completion::{CompletionRequest, CompletionResponse, Usage};
 use rig_agent::core::driver::{Exchange, Model, Opened, Opening, Transport};
@@ -51,7 +51,7 @@ impl ScriptedModel {
 
     /// Every request received, in order.
     pub fn requests(&self) -> Vec<CompletionRequest> {
-        self.requests.lock().unwrap().clone()
+        lock(&self.requests).clone()
     }
 
     /// The messages of request `index` (the prompt last), as text, one line each.
@@ -66,8 +66,8 @@ impl ScriptedModel {
 
 impl Transport<MockScript> for ScriptedModel {
     fn send(&self, request: CompletionRequest, _exchange: Exchange) -> Opening<MockFrame> {
-        self.requests.lock().unwrap().push(request);
-        let Some(turn) = self.turns.lock().unwrap().pop_front() else {
+        lock(&self.requests).push(request);
+        let Some(turn) = lock(&self.turns).pop_front() else {
             return Opening::failed(ProviderError::Provider("the script is over".into()));
         };
         let content = match turn {
@@ -138,7 +138,7 @@ macro_rules! recording_tool {
         impl $tool {
             /// The arguments of every call, in order.
             pub fn calls(&self) -> Vec<Value> {
-                self.calls.lock().unwrap().clone()
+                lock(&self.calls).clone()
             }
         }
 
@@ -161,7 +161,7 @@ macro_rules! recording_tool {
                 _context: &mut ToolContext,
                 args: Value,
             ) -> Result<String, ToolExecutionError> {
-                self.calls.lock().unwrap().push(args);
+                lock(&self.calls).push(args);
                 let answer: Result<&str, &str> = $answer;
                 answer
                     .map(str::to_owned)
@@ -174,3 +174,9 @@ macro_rules! recording_tool {
 recording_tool!(ReadFile, "read_file", Ok("file contents"));
 recording_tool!(DeleteFile, "delete_file", Ok("deleted"));
 recording_tool!(Flaky, "flaky", Err("disk on fire"));
+
+/// `mutex` locked, whether or not a thread panicked while holding it: a panic in a handler or
+/// a tool then fails its own test instead of every later lock with a `PoisonError`.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}

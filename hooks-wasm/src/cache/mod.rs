@@ -250,7 +250,7 @@ impl ComponentCache {
             // Read-only from now on, and never unmapped: clones of the component may live as
             // long as the process, so no point is known after which its code is not run. Only
             // a process-wide runtime asks for this, for the components it keeps anyway
-            // (`WasmRuntime::process_wide`).
+            // (`Builder::process_wide`).
             let entry: &'static memmap2::Mmap =
                 Box::leak(Box::new(entry.into_map().make_read_only()?));
             // SAFETY: the bytes are exactly what `Component::serialize` gave for this key (the

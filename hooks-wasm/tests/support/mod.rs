@@ -12,7 +12,7 @@ use hooks_wasm::{Abi, WasmHook, WasmRuntime};
 
 /// A runtime that compiles in each test (no disk cache).
 pub fn runtime() -> WasmRuntime {
-    WasmRuntime::new(None).expect("the runtime starts")
+    WasmRuntime::builder().build().expect("the runtime starts")
 }
 
 /// `bytes` loaded as a hook of `abi`.
