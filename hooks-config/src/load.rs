@@ -8,16 +8,17 @@ use globset::GlobBuilder;
 use marked_yaml::types::{MarkedMappingNode, MarkedScalarNode};
 use marked_yaml::{LoadError, Node, Span};
 use regex::Regex;
+use serde::de::{DeserializeOwned, IntoDeserializer};
 
 use hooks_core::events::fields::TOOL_NAME;
 use hooks_std::catalog::{ModuleCatalog, ModuleContext};
 
 use crate::modules::{self, ConfiguredModule};
+use crate::schema::{self, FileKeys, MatchKeys};
 use crate::{
     Action, AnswerCache, CommandHook, ComponentHook, ConfigError, ConfigErrors,
-    DEFAULT_COMMAND_TIMEOUT, DEFAULT_WASM_MEMORY_MB, DEFAULT_WASM_TIMEOUT, Entry, EventMatcher,
-    HookKind, HooksConfig, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook, OnFailure, Pattern,
-    Provider, Rewrite, WasmAbi,
+    DEFAULT_WASM_MEMORY_MB, Entry, EventMatcher, HookKind, HooksConfig, HttpHook, LlmHook,
+    MAX_COMMAND_TIMEOUT, MatcherHook, OnFailure, Pattern, Provider, WasmAbi,
 };
 
 struct Loader<'c> {
@@ -43,67 +44,13 @@ fn position(span: &Span) -> (usize, usize) {
         .map_or((1, 1), |marker| (marker.line(), marker.column()))
 }
 
-/// The keys an entry of hook type `kind` may have; `None` for an unknown type.
-fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
-    Some(match kind {
-        "command" => &[
-            "type",
-            "name",
-            "priority",
-            "matcher",
-            "command",
-            "timeout_ms",
-            "on_failure",
-            "async",
-            "persistent",
-            "rewrite",
-        ],
-        "matcher" => &["type", "name", "priority", "match", "action", "message"],
-        "http" => &[
-            "type",
-            "name",
-            "priority",
-            "matcher",
-            "url",
-            "headers",
-            "timeout_ms",
-            "on_failure",
-            "rewrite",
-        ],
-        "llm" => &[
-            "type",
-            "name",
-            "priority",
-            "matcher",
-            "model",
-            "prompt",
-            "max_tokens",
-            "provider",
-            "base_url",
-            "api_key_env",
-            "cache",
-            "cache_ttl_secs",
-            "cache_size",
-            "timeout_ms",
-            "on_failure",
-        ],
-        "wasm" => &[
-            "type",
-            "name",
-            "priority",
-            "matcher",
-            "path",
-            "abi",
-            "config",
-            "timeout_ms",
-            "memory_mb",
-            "allow_read",
-            "allow_env",
-            "on_failure",
-            "rewrite",
-        ],
-        _ => return None,
-    })
+/// `a, b or c`.
+fn either(values: &[&str]) -> String {
+    match values {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 impl Loader<'_> {
@@ -117,20 +64,45 @@ impl Loader<'_> {
         });
     }
 
-    /// Reports keys of `mapping` that are not in `allowed`.
+    /// Reports keys of `mapping` that are not in `allowed`, with the closest allowed key when
+    /// one is close (a misspelling).
     fn known_keys(&mut self, mapping: &MarkedMappingNode, allowed: &[&str], context: &str) {
         for key in mapping.keys() {
             if !allowed.contains(&key.as_str()) {
+                let suggestion = hooks_core::events::closest(key.as_str(), allowed.iter().copied())
+                    .map(|close| format!(" (did you mean `{close}`?)"))
+                    .unwrap_or_default();
                 self.error(
                     key.span(),
                     format!(
-                        "unknown key `{}` in {context}; expected one of {}",
+                        "unknown key `{}` in {context}{suggestion}; expected one of {}",
                         key.as_str(),
                         allowed.join(", ")
                     ),
                 );
             }
         }
+    }
+
+    /// The value of `key`, one of the variants of the serde enum `T` (`on_failure: block`);
+    /// `None` when absent or wrong (and reported).
+    fn choice<T: DeserializeOwned>(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        key: &str,
+        context: &str,
+    ) -> Option<T> {
+        let values = either(schema::variants::<T>());
+        let scalar = self.scalar(mapping, key, &values, context)?;
+        let text = scalar.as_str();
+        let read: Result<T, serde::de::value::Error> = T::deserialize(text.into_deserializer());
+        read.map_err(|_| {
+            self.error(
+                scalar.span(),
+                format!("`{key}` must be {values}, not `{text}`"),
+            );
+        })
+        .ok()
     }
 
     fn string(&mut self, mapping: &MarkedMappingNode, key: &str, context: &str) -> Option<String> {
@@ -190,7 +162,7 @@ impl Loader<'_> {
             );
             return (Vec::new(), Vec::new());
         };
-        self.known_keys(top, &["modules", "hooks"], "the top level");
+        self.known_keys(top, schema::fields::<FileKeys>(), "the top level");
         let modules = match top.get_node("modules") {
             Some(modules) => self.modules(modules),
             None => Vec::new(),
@@ -284,13 +256,30 @@ impl Loader<'_> {
         // of the entry: without a `type` only its own keys are unknown, the shared ones are not.
         let kind = self.required_string(mapping, "type", context);
         let (line, _) = position(&anchor(mapping));
-        let name = self.string(mapping, "name", context);
+        let name = self.name(mapping, context);
         let priority = self.priority(mapping, context);
         let hook = kind
             .as_deref()
             .and_then(|kind| self.hook(mapping, kind, event, context));
         let matcher = self.event_matcher(mapping, context);
-        let rewrite = self.rewrite(mapping, context);
+        // A matcher entry runs nothing that could fail or take time; the others share these.
+        let runs = kind.as_deref() != Some("matcher");
+        let default_timeout = hook
+            .as_ref()
+            .map_or(crate::DEFAULT_COMMAND_TIMEOUT, HookKind::default_timeout);
+        let timeout = if runs {
+            self.timeout(mapping, context, default_timeout)
+        } else {
+            default_timeout
+        };
+        let on_failure = runs
+            .then(|| self.choice(mapping, "on_failure", context))
+            .flatten()
+            .unwrap_or(OnFailure::Warn);
+        let rewrite = runs
+            .then(|| self.choice(mapping, "rewrite", context))
+            .flatten()
+            .unwrap_or_default();
         let kind = kind?;
         Some(Entry {
             event: event.to_owned(),
@@ -299,9 +288,29 @@ impl Loader<'_> {
             priority,
             line,
             matcher,
-            hook: hook?,
+            timeout,
+            on_failure,
             rewrite,
+            hook: hook?,
         })
+    }
+
+    /// The `name` of an entry, if given: not empty, since reports and adapters name hooks by it.
+    fn name(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<String> {
+        let name = self.string(mapping, "name", context)?;
+        if name.trim().is_empty() {
+            // At the key: an empty value has no place of its own (`name:` ends the line).
+            let span = mapping
+                .keys()
+                .find(|key| key.as_str() == "name")
+                .map_or(*mapping.span(), |key| *key.span());
+            self.error(
+                &span,
+                format!("`name` in {context} must not be empty (leave it out for the default)"),
+            );
+            return None;
+        }
+        Some(name)
     }
 
     /// The `priority` of an entry, 0 when absent.
@@ -329,15 +338,21 @@ impl Loader<'_> {
         event: &str,
         context: &str,
     ) -> Option<HookKind> {
-        let Some(keys) = keys_of(kind) else {
+        let Some(keys) = schema::keys_of(kind) else {
             let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
+            let suggestion = hooks_core::events::closest(kind, schema::TYPES)
+                .map(|close| format!(" (did you mean `{close}`?)"))
+                .unwrap_or_default();
             self.error(
                 &span,
-                format!("unknown hook type `{kind}`; expected command, matcher, llm, http or wasm"),
+                format!(
+                    "unknown hook type `{kind}`{suggestion}; expected {}",
+                    either(&schema::TYPES)
+                ),
             );
             return None;
         };
-        self.known_keys(mapping, keys, context);
+        self.known_keys(mapping, &keys, context);
         match kind {
             "command" => self.command(mapping, context).map(HookKind::Command),
             "matcher" => self.matcher(mapping, event, context).map(HookKind::Matcher),
@@ -368,8 +383,9 @@ impl Loader<'_> {
 
     fn command(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<CommandHook> {
         let command = self.required_string(mapping, "command", context);
-        let timeout = self.timeout(mapping, context, DEFAULT_COMMAND_TIMEOUT);
-        let on_failure = self.on_failure(mapping, context);
+        let protocol = self
+            .choice(mapping, "protocol", context)
+            .unwrap_or_default();
         let fire_and_forget = self.flag(mapping, "async", context);
         let persistent = self.flag(mapping, "persistent", context);
         if fire_and_forget && persistent {
@@ -386,8 +402,7 @@ impl Loader<'_> {
         }
         Some(CommandHook {
             command: command?,
-            timeout,
-            on_failure,
+            protocol,
             fire_and_forget,
             persistent,
         })
@@ -481,13 +496,13 @@ impl Loader<'_> {
             Some(other) => self.error(other.span(), "`headers` maps header names to values"),
             None => {}
         }
-        let timeout = self.timeout(mapping, context, DEFAULT_COMMAND_TIMEOUT);
-        let on_failure = self.on_failure(mapping, context);
+        let protocol = self
+            .choice(mapping, "protocol", context)
+            .unwrap_or_default();
         Some(HttpHook {
             url: url?,
             headers,
-            timeout,
-            on_failure,
+            protocol,
         })
     }
 
@@ -515,18 +530,9 @@ impl Loader<'_> {
     fn llm(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<LlmHook> {
         let model = self.required_string(mapping, "model", context);
         let prompt = self.required_string(mapping, "prompt", context);
-        let provider = match self.scalar(mapping, "provider", "openai or anthropic", context) {
-            None => Provider::OpenAi,
-            Some(scalar) => match scalar.as_str() {
-                "openai" => Provider::OpenAi,
-                "anthropic" => Provider::Anthropic,
-                other => {
-                    let message = format!("`provider` must be openai or anthropic, not `{other}`");
-                    self.error(scalar.span(), message);
-                    Provider::OpenAi
-                }
-            },
-        };
+        let provider = self
+            .choice(mapping, "provider", context)
+            .unwrap_or(Provider::OpenAi);
         let default_base = match provider {
             Provider::OpenAi => "https://api.openai.com/v1",
             Provider::Anthropic => "https://api.anthropic.com/v1",
@@ -557,8 +563,6 @@ impl Loader<'_> {
             }),
             None => false,
         };
-        let timeout = self.timeout(mapping, context, Duration::from_secs(30));
-        let on_failure = self.on_failure(mapping, context);
         let cache = cache.then(|| {
             let size = usize::try_from(size).unwrap_or(256);
             Arc::new(AnswerCache::new(size, Duration::from_secs(ttl)))
@@ -570,44 +574,15 @@ impl Loader<'_> {
             provider,
             base_url: base_url?,
             api_key_env,
-            timeout,
-            on_failure,
             cache,
         })
     }
 
-    /// The `rewrite` of an entry: `confirm` unless it says `apply`.
-    fn rewrite(&mut self, mapping: &MarkedMappingNode, context: &str) -> Rewrite {
-        match self.scalar(mapping, "rewrite", "confirm or apply", context) {
-            Some(scalar) => match scalar.as_str() {
-                "confirm" => Rewrite::Confirm,
-                "apply" => Rewrite::Apply,
-                other => {
-                    self.error(
-                        scalar.span(),
-                        format!("`rewrite` must be confirm or apply, not `{other}`"),
-                    );
-                    Rewrite::Confirm
-                }
-            },
-            None => Rewrite::Confirm,
-        }
-    }
-
     fn wasm(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<ComponentHook> {
         let path = self.required_string(mapping, "path", context);
-        let abi = match self.scalar(mapping, "abi", "hooks or amplifier", context) {
-            None => WasmAbi::Hooks,
-            Some(scalar) => match scalar.as_str() {
-                "hooks" => WasmAbi::Hooks,
-                "amplifier" => WasmAbi::Amplifier,
-                other => {
-                    let message = format!("`abi` must be hooks or amplifier, not `{other}`");
-                    self.error(scalar.span(), message);
-                    WasmAbi::Hooks
-                }
-            },
-        };
+        let abi = self
+            .choice(mapping, "abi", context)
+            .unwrap_or(WasmAbi::Hooks);
         let config = match mapping.get_node("config") {
             None => serde_json::Value::Object(serde_json::Map::new()),
             Some(node @ Node::Mapping(_)) => crate::modules::json_of(node),
@@ -619,7 +594,6 @@ impl Loader<'_> {
                 serde_json::Value::Object(serde_json::Map::new())
             }
         };
-        let timeout = self.timeout(mapping, context, DEFAULT_WASM_TIMEOUT);
         let memory_mb = self.positive(mapping, "memory_mb", context, DEFAULT_WASM_MEMORY_MB, 4096);
         let read_dirs = self
             .strings(mapping, "allow_read", context)
@@ -627,16 +601,13 @@ impl Loader<'_> {
             .map(|dir| self.context.resolve(Path::new(&dir)))
             .collect();
         let env = self.strings(mapping, "allow_env", context);
-        let on_failure = self.on_failure(mapping, context);
         Some(ComponentHook {
             path: self.context.resolve(Path::new(&path?)),
             abi,
             config,
-            timeout,
             memory_mb,
             read_dirs,
             env,
-            on_failure,
         })
     }
 
@@ -663,24 +634,6 @@ impl Loader<'_> {
                 self.error(other.span(), format!("`{key}` in {context} must be a list"));
                 Vec::new()
             }
-        }
-    }
-
-    fn on_failure(&mut self, mapping: &MarkedMappingNode, context: &str) -> OnFailure {
-        match self.scalar(mapping, "on_failure", "warn, block or ignore", context) {
-            Some(scalar) => match scalar.as_str() {
-                "warn" => OnFailure::Warn,
-                "block" => OnFailure::Block,
-                "ignore" => OnFailure::Ignore,
-                other => {
-                    self.error(
-                        scalar.span(),
-                        format!("`on_failure` must be warn, block or ignore, not `{other}`"),
-                    );
-                    OnFailure::Warn
-                }
-            },
-            None => OnFailure::Warn,
         }
     }
 
@@ -713,7 +666,7 @@ impl Loader<'_> {
             self.error(conditions.span(), "`match` takes `tool` and/or `args`");
             return None;
         };
-        self.known_keys(conditions, &["tool", "args"], "`match`");
+        self.known_keys(conditions, schema::fields::<MatchKeys>(), "`match`");
         self.conditions_can_match(conditions, event);
         let tool = self.tool_pattern(conditions);
         let args = self.arg_patterns(conditions);
@@ -766,24 +719,11 @@ impl Loader<'_> {
 
     /// The `action` of a matcher entry.
     fn action(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<Action> {
-        Some(
-            match self.required_string(mapping, "action", context)?.as_str() {
-                "block" => Action::Block,
-                "allow" => Action::Allow,
-                "ask" => Action::Ask,
-                "inject" => Action::Inject,
-                other => {
-                    let span = *mapping
-                        .get_node("action")
-                        .map_or(mapping.span(), Node::span);
-                    self.error(
-                        &span,
-                        format!("`action` must be block, allow, ask or inject, not `{other}`"),
-                    );
-                    return None;
-                }
-            },
-        )
+        if mapping.get_node("action").is_none() {
+            self.error(&anchor(mapping), format!("{context} is missing `action`"));
+            return None;
+        }
+        self.choice(mapping, "action", context)
     }
 
     /// `match.tool`, if given.
@@ -877,6 +817,41 @@ fn load_error_marker(error: &LoadError) -> (usize, usize) {
     marker.map_or((1, 1), |m| (m.line(), m.column()))
 }
 
+/// How many forbidden characters are reported before the rest of the file is left unchecked.
+const MAX_FORBIDDEN: usize = 16;
+
+/// Whether YAML forbids `c` in a stream: a character outside its printable set (C0 controls
+/// but tab and line breaks, DEL, C1 controls but NEL, U+FFFE and U+FFFF).
+fn forbidden(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{84}' | '\u{86}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}')
+}
+
+/// Where `text` holds a character YAML forbids, each located in `file`. Such a character is
+/// refused rather than read past: the YAML reader ends the stream at a NUL, even in a comment,
+/// and the rules after it would be silently dropped.
+fn forbidden_characters(text: &str, file: &Path) -> Vec<ConfigError> {
+    text.split('\n')
+        .enumerate()
+        .flat_map(|(line, content)| {
+            content
+                .chars()
+                .enumerate()
+                .filter(|(_, c)| forbidden(*c))
+                .map(move |(column, c)| ConfigError {
+                    file: file.to_path_buf(),
+                    line: line + 1,
+                    column: column + 1,
+                    message: format!(
+                        "the control character U+{:04X} is not allowed in a YAML file; the \
+                         file is refused rather than read only up to it",
+                        u32::from(c)
+                    ),
+                })
+        })
+        .take(MAX_FORBIDDEN)
+        .collect()
+}
+
 /// Parses YAML keeping what its quotes say: `"true"` and `'12'` are strings, not a boolean
 /// and a number (the modules' settings are typed from the nodes).
 pub(crate) fn parse(text: &str) -> Result<Node, LoadError> {
@@ -897,6 +872,10 @@ pub fn load_str_with(
     project_dir: &Path,
     catalog: &ModuleCatalog,
 ) -> Result<HooksConfig, ConfigErrors> {
+    let forbidden = forbidden_characters(text, file);
+    if !forbidden.is_empty() {
+        return Err(ConfigErrors(forbidden));
+    }
     let root = match parse(text) {
         Ok(root) => root,
         Err(error) => {
