@@ -26,10 +26,32 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::agent_protocol::{CLAUDE, Protocol};
+use crate::schema;
 use crate::{
     AnswerProtocol, CommandHook, ConfigError, ConfigErrors, Entry, EventMatcher, HookKind,
     HttpHook, MAX_COMMAND_TIMEOUT, OnFailure, Rewrite,
 };
+
+/// The keys of a Claude Code command hook that the conversion reads; others are noted as
+/// ignored.
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct ClaudeCommandKeys {
+    r#type: String,
+    command: String,
+    timeout: Option<f64>,
+    r#async: Option<bool>,
+}
+
+/// The keys of a Claude Code HTTP hook that the conversion reads.
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct ClaudeHttpKeys {
+    r#type: String,
+    url: String,
+    headers: Option<Map<String, Value>>,
+    timeout: Option<f64>,
+}
 
 /// Claude Code's timeout of a command or HTTP hook that gives none, in seconds.
 const DEFAULT_TIMEOUT_SECS: f64 = 600.0;
@@ -273,9 +295,9 @@ impl Importer<'_> {
             .get("type")
             .and_then(Value::as_str)
             .unwrap_or("command");
-        let known: &[&str] = match kind {
-            "command" => &["type", "command", "timeout", "async"],
-            "http" => &["type", "url", "headers", "timeout"],
+        let known = match kind {
+            "command" => schema::fields::<ClaudeCommandKeys>(),
+            "http" => schema::fields::<ClaudeHttpKeys>(),
             other => {
                 let problem = self.problem(
                     place.at,
