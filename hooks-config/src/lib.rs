@@ -29,12 +29,12 @@
 //! runs the entry.
 //!
 //! Command hooks: `command` (run by `sh -c`; `timeout_ms` 60,000 by default), `async`,
-//! `persistent` (see below), `protocol`. A command hook answers on stdout with nothing
-//! (continue) or a JSON answer (exit code 2 blocks, with stderr as the reason); anything else
-//! it prints is a failure its `on_failure` decides. `protocol: claude` reads its output as
-//! Claude Code reads a hook's instead, plain text being context on `prompt:submit` and
-//! `session:start` and transcript text elsewhere: what hooks converted from Claude Code's
-//! settings files get (see [`AnswerProtocol`]).
+//! `persistent` (see below), `protocol` (not with `persistent`, which answers JSON lines). A
+//! command hook answers on stdout with nothing (continue) or a JSON answer (exit code 2 blocks,
+//! with stderr as the reason); anything else it prints is a failure its `on_failure` decides.
+//! `protocol: claude` reads its output as Claude Code reads a hook's instead, plain text being
+//! context on `prompt:submit` and `session:start` and transcript text elsewhere: what hooks
+//! converted from Claude Code's settings files get (see [`AnswerProtocol`]).
 //! Matcher hooks: `match.tool` and `match.args.<field>` (globs, or `regex:...`), `action`
 //! (`block`, `allow`, `ask`, `inject`), `message`. HTTP hooks: `url`, `headers` (`${VAR}` is
 //! read from the environment), `protocol`. LLM hooks: `model`, `prompt`

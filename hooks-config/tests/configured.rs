@@ -259,9 +259,13 @@ fn every_runner_takes_the_shared_keys_and_a_matcher_takes_none_it_cannot_use() {
         other => panic!("{other:?}"),
     }
     let found = errors(
-        "hooks:\n  PreToolUse:\n    - type: matcher\n      match: {tool: Bash}\n      action: block\n      on_failure: block\n    - type: command\n      command: \"true\"\n      protocol: json\n",
+        "hooks:\n  PreToolUse:\n    - type: matcher\n      match: {tool: Bash}\n      action: block\n      on_failure: block\n    - type: command\n      command: \"true\"\n      protocol: json\n    - type: command\n      command: \"true\"\n      persistent: true\n      protocol: claude\n",
     );
-    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(
+        found[2].2.contains("a persistent hook answers JSON lines"),
+        "{found:#?}"
+    );
     assert!(
         found[0].2.contains("unknown key `on_failure`"),
         "{found:#?}"

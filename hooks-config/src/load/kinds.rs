@@ -16,8 +16,8 @@ use hooks_core::events::fields::TOOL_NAME;
 use super::{Loader, anchor};
 use crate::schema::{self, MatchKeys};
 use crate::{
-    Action, AnswerCache, CommandHook, ComponentHook, DEFAULT_WASM_MEMORY_MB, HttpHook, LlmHook,
-    MatcherHook, Pattern, Provider, WasmAbi,
+    Action, AnswerCache, AnswerProtocol, CommandHook, ComponentHook, DEFAULT_WASM_MEMORY_MB,
+    HttpHook, LlmHook, MatcherHook, Pattern, Provider, WasmAbi,
 };
 
 impl Loader<'_> {
@@ -27,11 +27,21 @@ impl Loader<'_> {
         context: &str,
     ) -> Option<CommandHook> {
         let command = self.required_string(mapping, "command", context);
-        let protocol = self
-            .choice(mapping, "protocol", context)
-            .unwrap_or_default();
+        let protocol = self.choice(mapping, "protocol", context);
         let fire_and_forget = self.flag(mapping, "async", context);
         let persistent = self.flag(mapping, "persistent", context);
+        if persistent && protocol == Some(AnswerProtocol::ClaudeCode) {
+            let span = *mapping
+                .get_node("protocol")
+                .map_or(mapping.span(), Node::span);
+            self.error(
+                &span,
+                format!(
+                    "{context}: a persistent hook answers JSON lines; `protocol: claude` (plain \
+                     text read as Claude Code reads it) cannot apply to it"
+                ),
+            );
+        }
         if fire_and_forget && persistent {
             let span = *mapping
                 .get_node("persistent")
@@ -46,7 +56,7 @@ impl Loader<'_> {
         }
         Some(CommandHook {
             command: command?,
-            protocol,
+            protocol: protocol.unwrap_or_default(),
             fire_and_forget,
             persistent,
         })
