@@ -2,7 +2,7 @@
 # The agent guard's start, build against build, in one run: `hooks claude` with the `hooks init`
 # starter policy (safety, redaction, logging) on a Bash PreToolUse, beside spawning /bin/true.
 #
-#   bench/agent-start/builds.sh            # the two builds the README offers
+#   bench/agent-start/builds.sh            # the two builds docs/install.md offers
 #
 # Builds, each into a scratch root:
 #   dist-dynamic  cargo install --path hooks-cli --profile dist --no-default-features

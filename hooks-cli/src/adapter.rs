@@ -1,22 +1,19 @@
-//! `hooks claude`, `hooks gemini`, `hooks codex` and `hooks cursor`: our policy as another
-//! agent's command hook. The agent's hook JSON comes on stdin; the answer goes out in its
-//! protocol. Anything that keeps the
-//! policy from deciding (unreadable input, a broken policy file) blocks, with the reason:
-//! a guard that cannot run must not wave everything through.
+//! `hooks <agent> --config FILE`, for every agent of [`AGENTS`](hooks_config::interop::AGENTS):
+//! our policy as another agent's command hook. The agent's hook JSON comes on stdin; the answer
+//! goes out in its protocol. Anything that keeps the policy from deciding (unreadable input, a
+//! broken policy file) blocks, with the reason: a guard that cannot run must not wave
+//! everything through.
 //!
 //! Every event is a new process, so the hooks' [session state](hooks_core::state) is kept in
 //! files ([`FileState::from_env`]: `$HOOKS_STATE_DIR`, else the XDG state directory), keyed
-//! by the agent's `session_id` (Cursor's `conversation_id`): what one event's hooks remember,
-//! the next event's find. An `ask_user` whose question was answered "… always" earlier in the
-//! session is settled by that answer instead of being put to the agent again.
+//! by the event's `session_id`: what one event's hooks remember, the next event's find. An
+//! `ask_user` whose question was answered "… always" earlier in the session is settled by that
+//! answer instead of being put to the agent again.
 
 use std::path::Path;
 
-use hooks_config::interop::{
-    AgentAnswer, MappedEvent, Protocol, Rewrites, claude, codex, cursor, gemini,
-};
+use hooks_config::interop::{Agent, AgentAnswer, Rewrites};
 use hooks_core::approval::{ApprovalRequest, Approvals};
-use hooks_core::events::fields::SESSION_ID;
 use hooks_core::module::{HookModule, Mounted};
 use hooks_core::{EmitResult, HookAction, HookRegistry};
 use hooks_std::state_file::FileState;
@@ -24,60 +21,22 @@ use serde_json::Value;
 
 use crate::modules::{flush_telemetry, load_file};
 
-/// The agents `hooks` can serve as a hook.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agent {
-    /// Claude Code.
-    Claude,
-    /// Gemini CLI.
-    Gemini,
-    /// Codex CLI.
-    Codex,
-    /// Cursor.
-    Cursor,
-}
-
-impl Agent {
-    fn protocol(self) -> &'static Protocol {
-        match self {
-            Agent::Claude => &claude::CLAUDE,
-            Agent::Gemini => &gemini::GEMINI,
-            Agent::Codex => &codex::CODEX,
-            Agent::Cursor => &cursor::CURSOR,
-        }
-    }
-
-    fn event_in(self, input: &str) -> Result<MappedEvent, String> {
-        let mapped = match self {
-            Agent::Cursor => cursor::event_in(input),
-            _ => self.protocol().event_in(input),
-        };
-        mapped.map_err(|error| error.to_string())
-    }
-
-    /// The answer when the policy cannot decide: a block, in the agent's terms.
-    fn fail_closed(self, agent_event: Option<&str>, problem: &str) -> AgentAnswer {
-        let reason = format!(
-            "hooks {}: {problem}; blocked because the policy could not decide",
-            self.protocol().agent
-        );
-        match self {
-            Agent::Cursor => cursor::fail_closed(agent_event, reason),
-            Agent::Gemini => gemini::fail_closed(agent_event, reason),
-            Agent::Codex => codex::fail_closed(reason),
-            Agent::Claude => AgentAnswer::block(reason),
-        }
-    }
+/// The answer when the policy cannot decide: a block, in the agent's terms.
+pub fn fail_closed(agent: &dyn Agent, agent_event: Option<&str>, problem: &str) -> AgentAnswer {
+    let reason = format!(
+        "hooks {}: {problem}; blocked because the policy could not decide",
+        agent.name()
+    );
+    agent.fail_closed(agent_event, reason)
 }
 
 /// The answer to one hook call of `agent`: `input` is what it wrote on stdin.
-pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
-    let mut mapped = match agent.event_in(input) {
+pub fn answer(agent: &dyn Agent, config: &Path, input: &str) -> AgentAnswer {
+    let mapped = match agent.event_in(input) {
         Ok(mapped) => mapped,
-        Err(error) => return agent.fail_closed(None, &error),
+        Err(error) => return fail_closed(agent, None, &error.to_string()),
     };
-    name_the_session(&mut mapped.data);
-    let fail_closed = |problem: String| agent.fail_closed(Some(&mapped.agent_event), &problem);
+    let fail_closed = |problem: String| fail_closed(agent, Some(&mapped.agent_event), &problem);
     let policy = match load_file(config) {
         Ok(policy) => policy,
         Err(errors) => return fail_closed(format!("the policy file is broken:\n{errors}")),
@@ -108,25 +67,7 @@ pub fn answer(agent: Agent, config: &Path, input: &str) -> AgentAnswer {
     // whatever the collector does, the decision is already made.
     flush_telemetry();
     let rewrites = Rewrites::of(&policy);
-    match agent {
-        Agent::Claude => {
-            claude::answer_with(&mapped.agent_event, &mapped.data, &outcome, &rewrites)
-        }
-        Agent::Gemini => gemini::answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites),
-        Agent::Codex => codex::answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites),
-        Agent::Cursor => cursor::answer(&mapped.agent_event, &outcome),
-    }
-}
-
-/// Gives the event the `session_id` the hooks key their state on: Cursor names its session
-/// `conversation_id`.
-fn name_the_session(data: &mut Value) {
-    if let Value::Object(fields) = data
-        && !fields.contains_key(SESSION_ID)
-        && let Some(id) = fields.get("conversation_id").cloned()
-    {
-        fields.insert(SESSION_ID.to_owned(), id);
-    }
+    agent.answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites)
 }
 
 /// Settles an `ask_user` by an earlier "… always" answer to the same question in the same
@@ -142,23 +83,13 @@ fn settle_remembered(registry: &HookRegistry, event: &str, data: &Value, outcome
     let request = ApprovalRequest::from_result(&outcome.result, event, outcome.decided_by.clone());
     let approvals = Approvals::new(None, registry.clone()).remembering_in(state);
     match approvals.remembered(&request.prompt) {
-        Some(true) => {
-            outcome.result.action = if outcome.is_modified() {
-                HookAction::Modify
-            } else if outcome.injections.is_empty() {
-                HookAction::Continue
-            } else {
-                HookAction::InjectContext
-            };
-            outcome.decided_by = None;
-        }
+        Some(true) => outcome.settle_ask(true),
         Some(false) => {
-            let reason = format!(
+            outcome.settle_ask(false);
+            outcome.result.reason = Some(format!(
                 "denied by an earlier \"always\" answer in this session: {}",
                 request.prompt
-            );
-            outcome.result.action = HookAction::Deny;
-            outcome.result.reason = Some(reason);
+            ));
         }
         None => {}
     }

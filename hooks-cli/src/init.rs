@@ -1,13 +1,10 @@
-//! `hooks init claude|gemini|codex|cursor`: a starter hooks file, and the agent's settings
-//! entries that run `hooks <agent> --config <file>` on it.
+//! `hooks init <agent>`: a starter hooks file, and the agent's settings entries that run
+//! `hooks <agent> --config <file>` on it, for every agent of
+//! [`AGENTS`](hooks_config::interop::AGENTS): where its settings are, how its commands name the
+//! project directory and which events to hook are its [`HookSettings`].
 //!
 //! The command names the hooks file so that it survives a project path with spaces, as each
-//! agent runs it (`sh -c`): Claude Code's `"$CLAUDE_PROJECT_DIR"/file`; Gemini CLI's
-//! `"${GEMINI_PROJECT_DIR}/file"` (Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the text with
-//! the path quoted by itself, which inside our quotes would keep its quotes; the braced form is
-//! left to the shell); Codex CLI's `"$(git rev-parse --show-toplevel)/file"` (Codex CLI sets no
-//! project variable and runs hooks in the session's directory); Cursor's path relative to the
-//! project, where it runs hooks.
+//! agent runs it (`sh -c`; see [`ProjectDir`](hooks_config::interop::ProjectDir)).
 //!
 //! The settings file is merged, never replaced: every hook already there stays, the file keeps
 //! its order, an entry already present is not added twice (so a second run changes nothing),
@@ -18,99 +15,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use hooks_config::interop::{Agent, HookSettings, Layout, Trust};
+
 use crate::ordered_json::{Json, indent_of};
-
-/// The agents `hooks init` sets up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum InitAgent {
-    /// Claude Code: `.claude/settings.json`.
-    Claude,
-    /// Gemini CLI: `.gemini/settings.json`.
-    Gemini,
-    /// Codex CLI: `.codex/hooks.json`.
-    Codex,
-    /// Cursor: `.cursor/hooks.json`.
-    Cursor,
-}
-
-/// How an agent's settings list the commands of an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Layout {
-    /// Claude Code and Gemini CLI: matcher groups, each with its `hooks` list of commands.
-    MatcherGroups,
-    /// Cursor: the commands themselves, in a file that says its `version`.
-    Commands,
-}
-
-/// How a hook's command names the project directory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ProjectDir {
-    /// `"$VAR"/file`: an environment variable the agent sets.
-    Var(&'static str),
-    /// `"${VAR}/file"`: a variable the agent sets, braced so that the agent's own textual
-    /// substitution of `$VAR` leaves it to the shell.
-    BracedVar(&'static str),
-    /// `"$(git rev-parse --show-toplevel)/file"`: the repository's root.
-    GitRoot,
-    /// `file`: the agent runs hooks in the project directory.
-    Cwd,
-}
-
-/// Where an agent keeps its project settings and how it runs a command hook.
-struct AgentSetup {
-    /// The settings file, relative to the project directory.
-    settings: &'static str,
-    /// How the agent's hook command names the hooks file.
-    project_dir: ProjectDir,
-    /// How the settings list an event's commands.
-    layout: Layout,
-    /// The `hooks` subcommand that speaks the agent's protocol.
-    subcommand: &'static str,
-    /// The agent's events the starter policy needs: tool calls before and after, prompts.
-    events: &'static [&'static str],
-}
-
-impl InitAgent {
-    fn setup(self) -> AgentSetup {
-        match self {
-            InitAgent::Claude => AgentSetup {
-                settings: ".claude/settings.json",
-                project_dir: ProjectDir::Var("CLAUDE_PROJECT_DIR"),
-                layout: Layout::MatcherGroups,
-                subcommand: "claude",
-                events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
-            },
-            InitAgent::Gemini => AgentSetup {
-                settings: ".gemini/settings.json",
-                project_dir: ProjectDir::BracedVar("GEMINI_PROJECT_DIR"),
-                layout: Layout::MatcherGroups,
-                subcommand: "gemini",
-                events: &["BeforeTool", "AfterTool", "BeforeAgent"],
-            },
-            InitAgent::Codex => AgentSetup {
-                settings: ".codex/hooks.json",
-                project_dir: ProjectDir::GitRoot,
-                layout: Layout::MatcherGroups,
-                subcommand: "codex",
-                events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
-            },
-            InitAgent::Cursor => AgentSetup {
-                settings: ".cursor/hooks.json",
-                project_dir: ProjectDir::Cwd,
-                layout: Layout::Commands,
-                subcommand: "cursor",
-                events: &[
-                    "beforeShellExecution",
-                    "beforeMCPExecution",
-                    "beforeReadFile",
-                    "afterFileEdit",
-                    "beforeSubmitPrompt",
-                    "stop",
-                ],
-            },
-        }
-    }
-}
 
 /// The hooks file `hooks init` writes when the project has none.
 pub const STARTER: &str = include_str!("../starter/hooks.yaml");
@@ -119,7 +26,7 @@ pub const STARTER: &str = include_str!("../starter/hooks.yaml");
 #[derive(Debug, Clone)]
 pub struct InitOptions {
     /// The agent.
-    pub agent: InitAgent,
+    pub agent: &'static dyn Agent,
     /// The project directory.
     pub dir: PathBuf,
     /// The hooks file, relative to the project directory.
@@ -182,8 +89,9 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
             new: STARTER.to_owned(),
         });
     }
-    let setup = options.agent.setup();
-    let settings = options.dir.join(setup.settings);
+    let agent = options.agent;
+    let setup: &HookSettings = agent.settings();
+    let settings = options.dir.join(setup.project);
     let old = match std::fs::read_to_string(&settings) {
         Ok(text) => Some(text),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
@@ -194,17 +102,12 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
             });
         }
     };
-    let command = format!(
-        "hooks {} --config {}",
-        setup.subcommand,
-        config_argument(setup.project_dir, &config.display().to_string())
-    );
-    let merged = merge_settings(old.as_deref(), setup.layout, setup.events, &command).map_err(
-        |problem| InitError::Settings {
+    let command = agent.command(&config.display().to_string());
+    let merged = merge_settings(old.as_deref(), setup.layout, setup.init_events, &command)
+        .map_err(|problem| InitError::Settings {
             path: settings.clone(),
             problem,
-        },
-    )?;
+        })?;
     if let Some(new) = merged {
         changes.push(FileChange {
             path: settings,
@@ -215,41 +118,29 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
     Ok(changes)
 }
 
-/// The hooks file as the agent's shell reads it: `file` (relative to the project) after the
-/// project directory, quoted so that spaces and quotes in either stay one argument.
-fn config_argument(project_dir: ProjectDir, file: &str) -> String {
-    let plain = file
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "._-/+".contains(c));
-    // Inside double quotes, the shell still reads `"`, `\`, `$` and backquotes.
-    let escaped: String = file
-        .chars()
-        .flat_map(|c| {
-            let escape = matches!(c, '"' | '\\' | '$' | '`').then_some('\\');
-            escape.into_iter().chain([c])
-        })
-        .collect();
-    match project_dir {
-        ProjectDir::Var(var) if plain => format!("\"${var}\"/{file}"),
-        ProjectDir::Var(var) => format!("\"${var}\"/\"{escaped}\""),
-        ProjectDir::BracedVar(var) => format!("\"${{{var}}}/{escaped}\""),
-        ProjectDir::GitRoot => format!("\"$(git rev-parse --show-toplevel)/{escaped}\""),
-        ProjectDir::Cwd if plain => file.to_owned(),
-        ProjectDir::Cwd => format!("'{}'", file.replace('\'', "'\\''")),
-    }
+/// What the user should know about running hooks in `options.agent`, whatever was written:
+/// the agent's trust step, and a warning when this folder is not trusted.
+pub fn notes(options: &InitOptions) -> Vec<String> {
+    let project = std::fs::canonicalize(&options.dir).unwrap_or(options.dir.clone());
+    let agent = options.agent;
+    agent
+        .trust_note()
+        .map(str::to_owned)
+        .into_iter()
+        .chain(trust_warning(agent, &project))
+        .collect()
 }
 
-/// What the user should know about running hooks in `options.agent`, whatever was written:
-/// for Gemini CLI, where it runs project hooks, and a warning when this folder is not trusted.
-pub fn notes(options: &InitOptions) -> Vec<String> {
-    match options.agent {
-        InitAgent::Gemini => {
-            let project = std::fs::canonicalize(&options.dir).unwrap_or(options.dir.clone());
-            std::iter::once(crate::gemini_trust::NOTE.to_owned())
-                .chain(crate::gemini_trust::warning(&project))
-                .collect()
-        }
-        _ => Vec::new(),
+/// The warning for a project whose hooks `agent` will not run until it is trusted; `None`
+/// when it will, or has no trust step.
+pub fn trust_warning(agent: &dyn Agent, project: &Path) -> Option<String> {
+    match agent.trust(project)? {
+        Trust::Trusted(_) => None,
+        Trust::Untrusted(why) => Some(format!(
+            "warning: {} will not run the hooks of {} until the folder is trusted ({why})",
+            agent.display_name(),
+            project.display()
+        )),
     }
 }
 

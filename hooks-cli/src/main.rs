@@ -6,15 +6,16 @@
 //!   failed goes to stderr, one line each; `--provenance` puts it in the JSON instead, as
 //!   `{"result": ..., "provenance": ...}`.
 //! - `hooks check FILE...`: validates hooks files and prints every problem, with its location;
-//!   warns when a Gemini CLI project that runs `hooks gemini` is not a trusted folder.
+//!   warns when an agent whose project settings run `hooks <agent>` will not run them (a
+//!   Gemini CLI folder that is not trusted).
 //! - `hooks events`: lists the canonical events, their aliases and their data fields.
 //! - `hooks demo`: a scripted agent session through the whole hook pipeline.
-//! - `hooks claude --config FILE`, `hooks gemini --config FILE`, `hooks codex --config FILE`,
-//!   `hooks cursor --config FILE`: the policy in FILE (and every `#[hook]` linked in) as a
-//!   command hook of Claude Code, Gemini CLI, Codex CLI or Cursor: their hook JSON on stdin, a
-//!   block and every other answer in the form their protocol documents (see
-//!   `hooks_config::interop`), and a block whenever the policy cannot decide.
-//! - `hooks init claude|gemini|codex|cursor [--dir DIR] [--config FILE] [--dry-run]`: writes a
+//! - `hooks <agent> --config FILE`, for each agent of `hooks_config::interop::AGENTS` (`claude`,
+//!   `gemini`, `codex`, `cursor`): the policy in FILE (and every `#[hook]` linked in) as a
+//!   command hook of that agent: its hook JSON on stdin, a block and every other answer in the
+//!   form its protocol documents (see `hooks_config::interop`), and a block whenever the
+//!   policy cannot decide.
+//! - `hooks init <agent> [--dir DIR] [--config FILE] [--dry-run]`: writes a
 //!   starter hooks file (safety, redaction, logging) when there is none and adds
 //!   `hooks <agent> --config FILE` to the agent's project settings, merged with the hooks
 //!   there, with a backup and a diff. For Gemini CLI it says where Gemini CLI runs project
@@ -36,12 +37,12 @@ use clap::{Parser, Subcommand};
 mod adapter;
 mod agent_args;
 mod demo;
-mod gemini_trust;
 mod init;
 mod modules;
 mod ordered_json;
 mod progress;
 mod provenance;
+use hooks_config::interop::{AGENTS, Agent};
 use hooks_core::{HookModule, HookRegistry, events};
 use modules::load_file;
 use serde_json::Value;
@@ -100,35 +101,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Run as a Claude Code command hook: its hook JSON on stdin, its protocol out.
-    Claude {
-        /// The policy: a hooks YAML file (or a Claude Code settings file).
-        #[arg(long)]
-        config: PathBuf,
-    },
-    /// Run as a Gemini CLI command hook: its hook JSON on stdin, its protocol out.
-    Gemini {
-        /// The policy: a hooks YAML file (or a Claude Code settings file).
-        #[arg(long)]
-        config: PathBuf,
-    },
-    /// Run as a Codex CLI command hook: its hook JSON on stdin, its protocol out.
-    Codex {
-        /// The policy: a hooks YAML file (or a Claude Code settings file).
-        #[arg(long)]
-        config: PathBuf,
-    },
-    /// Run as a Cursor hook: its hook JSON on stdin, its protocol out.
-    Cursor {
-        /// The policy: a hooks YAML file (or a Claude Code settings file).
-        #[arg(long)]
-        config: PathBuf,
-    },
+    /// `hooks <agent> --config FILE`, one per agent.
+    #[command(flatten)]
+    Agent(agent_args::AgentCommand),
     /// Set an agent up to run `hooks`: a starter hooks file and the agent's settings entries.
     Init {
         /// The agent to set up.
-        #[arg(value_enum)]
-        agent: init::InitAgent,
+        #[arg(value_parser = agent_args::agent_name(|_| true))]
+        agent: agent_args::AgentName,
         /// The project directory.
         #[arg(long, default_value = ".")]
         dir: PathBuf,
@@ -142,23 +122,14 @@ enum Command {
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
         /// The agent whose settings these are.
-        #[arg(value_enum)]
-        agent: ImportFrom,
+        #[arg(value_parser = agent_args::agent_name(|agent| agent.importer().is_some()))]
+        agent: agent_args::AgentName,
         /// The settings file, or a Claude Code plugin's directory (its `hooks/hooks.json`).
         settings: PathBuf,
         /// Where to write the YAML (default: stdout).
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
-}
-
-/// Agents whose settings `hooks import` reads.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum ImportFrom {
-    /// Claude Code's settings.json.
-    Claude,
-    /// Codex CLI's hooks.json, or the `[hooks]` tables of its config.toml.
-    Codex,
 }
 
 fn main() -> ExitCode {
@@ -197,17 +168,14 @@ fn main() -> ExitCode {
                 Err(error) => fail(error),
             }
         }
-        Command::Claude { config } => serve(adapter::Agent::Claude, &config),
-        Command::Gemini { config } => serve(adapter::Agent::Gemini, &config),
-        Command::Codex { config } => serve(adapter::Agent::Codex, &config),
-        Command::Cursor { config } => serve(adapter::Agent::Cursor, &config),
+        Command::Agent(command) => serve(command.agent, &command.config),
         Command::Init {
             agent,
             dir,
             config,
             dry_run,
         } => init(&init::InitOptions {
-            agent,
+            agent: agent.0,
             dir,
             config,
             dry_run,
@@ -216,18 +184,18 @@ fn main() -> ExitCode {
             agent,
             settings,
             output,
-        } => import(agent, &settings, output.as_deref()),
+        } => import(agent.0, &settings, output.as_deref()),
     }
 }
 
 /// One hook call of another agent: stdin in, its protocol out.
-fn serve(agent: adapter::Agent, config: &std::path::Path) -> ExitCode {
+fn serve(agent: &dyn Agent, config: &std::path::Path) -> ExitCode {
     let mut input = String::new();
     let answer = match std::io::stdin().read_to_string(&mut input) {
         Ok(_) => adapter::answer(agent, config, &input),
-        Err(error) => hooks_config::interop::AgentAnswer::block(format!(
-            "hooks: cannot read the hook input: {error}; blocked because the policy could not decide"
-        )),
+        Err(error) => {
+            adapter::fail_closed(agent, None, &format!("cannot read the hook input: {error}"))
+        }
     };
     if !answer.stdout.is_empty() {
         println!("{}", answer.stdout);
@@ -239,28 +207,17 @@ fn serve(agent: adapter::Agent, config: &std::path::Path) -> ExitCode {
 }
 
 fn import(
-    agent: ImportFrom,
+    agent: &dyn Agent,
     settings: &std::path::Path,
     output: Option<&std::path::Path>,
 ) -> ExitCode {
-    use hooks_config::interop::{claude, codex};
-    let imported = if matches!(agent, ImportFrom::Claude) && settings.is_dir() {
-        claude::import_plugin(settings)
-    } else {
-        let text = match std::fs::read_to_string(settings) {
-            Ok(text) => text,
-            Err(error) => return fail(format!("cannot read {}: {error}", settings.display())),
-        };
-        let is_toml = settings.extension().is_some_and(|ext| ext == "toml");
-        match (agent, is_toml) {
-            (ImportFrom::Claude, _) => claude::import_settings(&text, settings),
-            (ImportFrom::Codex, true) => codex::import_config_toml(&text, settings),
-            (ImportFrom::Codex, false) => {
-                hooks_config::settings::import_hooks(&codex::CODEX, &text, settings)
-            }
-        }
+    let Some(importer) = agent.importer() else {
+        return fail(format!(
+            "{} has no hooks file to import",
+            agent.display_name()
+        ));
     };
-    let imported = match imported {
+    let imported = match importer(settings) {
         Ok(imported) => imported,
         Err(errors) => return fail(errors),
     };
@@ -355,9 +312,9 @@ fn eval(config: &std::path::Path, event: &str, data: &str, with_provenance: bool
     let outcome = runtime.block_on(registry.emit(&event, data));
     modules::flush_telemetry();
     let printed = if with_provenance {
-        serde_json::to_value(&outcome.result).map(|result| {
-            serde_json::json!({"result": result, "provenance": provenance::to_json(&outcome)})
-                .to_string()
+        serde_json::to_string(&provenance::WithResult {
+            result: &outcome.result,
+            provenance: provenance::of(&outcome),
         })
     } else {
         for line in provenance::lines(&outcome) {
@@ -384,7 +341,7 @@ fn check(files: &[PathBuf]) -> ExitCode {
         }) {
             Ok(config) => {
                 println!("{}: ok ({})", file.display(), config.summary());
-                if let Some(warning) = gemini_warning(file) {
+                for warning in trust_warnings(file) {
                     eprintln!("{warning}");
                 }
             }
@@ -401,16 +358,24 @@ fn check(files: &[PathBuf]) -> ExitCode {
     }
 }
 
-/// The trust warning for the project of a hooks file, when that project's Gemini CLI settings
-/// run `hooks gemini` and its folder is not trusted.
-fn gemini_warning(file: &std::path::Path) -> Option<String> {
-    let file = std::fs::canonicalize(file).ok()?;
-    let project = file.parent()?;
-    let settings = std::fs::read_to_string(project.join(".gemini/settings.json")).ok()?;
-    if !settings.contains("hooks gemini") {
-        return None;
-    }
-    gemini_trust::warning(project)
+/// The trust warnings for the project of a hooks file: for each agent whose project settings
+/// there run `hooks <agent>` and that will not run that project's hooks.
+fn trust_warnings(file: &std::path::Path) -> Vec<String> {
+    let Some(project) = std::fs::canonicalize(file)
+        .ok()
+        .and_then(|file| file.parent().map(std::path::Path::to_path_buf))
+    else {
+        return Vec::new();
+    };
+    AGENTS
+        .iter()
+        .filter(|agent| {
+            let settings = agent.settings();
+            std::fs::read_to_string(project.join(settings.project))
+                .is_ok_and(|text| !settings.events_running(agent.name(), &text).is_empty())
+        })
+        .filter_map(|agent| init::trust_warning(*agent, &project))
+        .collect()
 }
 
 fn events_table() -> String {

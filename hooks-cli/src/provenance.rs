@@ -3,29 +3,94 @@
 //! (stderr) and, with `--provenance`, as JSON; `hooks demo --json` records it per event.
 
 use hooks_core::EmitResult;
-use serde_json::{Value, json};
+use serde::Serialize;
 
-/// The provenance of `outcome` as JSON: `decided_by`, `modified_by`, `injections`, `messages`
-/// and `failures`, each naming its hook.
-pub fn to_json(outcome: &EmitResult) -> Value {
-    json!({
-        "decided_by": outcome.decided_by.as_deref(),
-        "modified_by": outcome.modifications.iter().map(|m| &*m.hook).collect::<Vec<_>>(),
-        "injections": outcome.injections.iter().map(|i| json!({
-            "hook": &*i.hook,
-            "text": i.text,
-            "ephemeral": i.ephemeral,
-        })).collect::<Vec<_>>(),
-        "messages": outcome.messages.iter().map(|m| json!({
-            "hook": &*m.hook,
-            "level": m.level.as_str(),
-            "text": m.text,
-        })).collect::<Vec<_>>(),
-        "failures": outcome.failures.iter().map(|f| json!({
-            "hook": &*f.hook,
-            "error": f.kind.to_string(),
-        })).collect::<Vec<_>>(),
-    })
+/// Which hook did what in one emit, as `hooks eval --provenance` prints it.
+#[derive(Debug, Serialize)]
+pub struct Provenance<'a> {
+    /// The hook whose deny or ask_user decided, if one did.
+    decided_by: Option<&'a str>,
+    /// The hooks that rewrote the data, in order.
+    modified_by: Vec<&'a str>,
+    /// Each injection and its hook.
+    injections: Vec<InjectionBy<'a>>,
+    /// Each user message and its hook.
+    messages: Vec<MessageBy<'a>>,
+    /// Each hook that failed, and how.
+    failures: Vec<FailureOf<'a>>,
+}
+
+/// The merged result beside its provenance: `{"result": ..., "provenance": ...}`.
+#[derive(Debug, Serialize)]
+pub struct WithResult<'a> {
+    /// The merged result.
+    pub result: &'a hooks_core::HookResult,
+    /// Which hook did what.
+    pub provenance: Provenance<'a>,
+}
+
+/// One injection and the hook behind it.
+#[derive(Debug, Serialize)]
+struct InjectionBy<'a> {
+    hook: &'a str,
+    text: &'a str,
+    ephemeral: bool,
+}
+
+/// One user message and the hook behind it.
+#[derive(Debug, Serialize)]
+struct MessageBy<'a> {
+    hook: &'a str,
+    level: &'static str,
+    text: &'a str,
+}
+
+/// One hook that failed, and how.
+#[derive(Debug, Serialize)]
+struct FailureOf<'a> {
+    hook: &'a str,
+    error: String,
+}
+
+/// The provenance of `outcome`: `decided_by`, `modified_by`, `injections`, `messages` and
+/// `failures`, each naming its hook.
+pub fn of(outcome: &EmitResult) -> Provenance<'_> {
+    Provenance {
+        decided_by: outcome.decided_by.as_deref(),
+        modified_by: outcome.modifications.iter().map(|m| &*m.hook).collect(),
+        injections: outcome
+            .injections
+            .iter()
+            .map(|i| InjectionBy {
+                hook: &i.hook,
+                text: &i.text,
+                ephemeral: i.ephemeral,
+            })
+            .collect(),
+        messages: outcome
+            .messages
+            .iter()
+            .map(|m| MessageBy {
+                hook: &m.hook,
+                level: m.level.as_str(),
+                text: &m.text,
+            })
+            .collect(),
+        failures: outcome
+            .failures
+            .iter()
+            .map(|f| FailureOf {
+                hook: &f.hook,
+                error: f.kind.to_string(),
+            })
+            .collect(),
+    }
+}
+
+/// The provenance of `outcome` as a JSON object, for a record that carries it beside other
+/// fields (`hooks demo --json`); `null` if it cannot be written.
+pub fn to_json(outcome: &EmitResult) -> serde_json::Value {
+    serde_json::to_value(of(outcome)).unwrap_or(serde_json::Value::Null)
 }
 
 /// The provenance of `outcome` as lines for a person, one per fact; none when no hook did
@@ -140,7 +205,7 @@ mod tests {
                 "failed: hook `crashy` panicked: boom",
             ]
         );
-        let json = to_json(&outcome);
+        let json = serde_json::to_value(of(&outcome)).expect("serialised");
         assert_eq!(json["decided_by"], "guard");
         assert_eq!(json["modified_by"], json!(["rewrite"]));
         assert_eq!(json["injections"][0]["hook"], "note");

@@ -604,3 +604,28 @@ fn import_codex_reads_hooks_json_and_config_toml() {
         assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
     }
 }
+
+#[test]
+fn every_agent_has_its_subcommand_and_its_help_says_what_it_can_do() {
+    let listed = text(&hooks(&["--help"], None).stdout);
+    for agent in hooks_config::interop::AGENTS {
+        assert!(
+            listed.contains(&format!("  {}  ", agent.name())),
+            "{}: {listed}",
+            agent.name()
+        );
+        let help = hooks(&[agent.name(), "--help"], None);
+        assert_eq!(help.status.code(), Some(0), "{help:?}");
+        let help = text(&help.stdout);
+        for said in [agent.display_name(), "Asking:", "Rewrites:", "--config"] {
+            assert!(help.contains(said), "{}: {said}: {help}", agent.name());
+        }
+    }
+    // `import` offers the agents that have a hooks file to import, and no other.
+    let cursor = hooks(&["import", "cursor", "hooks.json"], None);
+    assert_eq!(cursor.status.code(), Some(2), "{cursor:?}");
+    assert!(
+        text(&cursor.stderr).contains("[possible values: claude, codex]"),
+        "{cursor:?}"
+    );
+}

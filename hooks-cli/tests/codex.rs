@@ -1,6 +1,7 @@
 //! `hooks codex`: Codex CLI's hook JSON on stdin, driven as Codex CLI drives it, and every
-//! answer checked against the shapes Codex CLI accepts ([`support::codex_accepts`]): an answer
-//! it rejects counts as a failed hook, and the tool call then runs.
+//! answer checked against the shapes Codex CLI accepts (its validator, run by
+//! [`support::run`]): an answer it rejects counts as a failed hook, and the tool call then
+//! runs.
 
 #![allow(clippy::unwrap_used)]
 
@@ -122,14 +123,15 @@ fn bash(event_name: &str, command: &str) -> String {
     )
 }
 
-/// Runs `hooks codex` on `input` and checks the answer is one Codex CLI accepts.
+/// Runs `hooks codex` on `input` and checks the answer is one Codex CLI accepts on
+/// `event_name` (whatever the input says its event is).
 fn codex(config: &Path, event_name: &str, input: &str) -> Output {
     let output = support::run(
         None,
         &["codex".as_ref(), "--config".as_ref(), config.as_os_str()],
         input,
     );
-    if let Err(problem) = support::codex_accepts(event_name, &output) {
+    if let Err(problem) = support::accepts("codex", event_name, &output) {
         panic!("Codex CLI would reject the answer to {event_name} ({problem}): {output:?}");
     }
     output
@@ -412,7 +414,7 @@ fn the_validator_refuses_what_codex_rejects() {
             &["claude".as_ref(), "--config".as_ref(), config.as_os_str()],
             &bash("PreToolUse", command),
         );
-        let problem = support::codex_accepts("PreToolUse", &claude).unwrap_err();
+        let problem = support::accepts("codex", "PreToolUse", &claude).unwrap_err();
         // A question's `ask`, or a rewrite's `updatedInput` without an allow: whichever the
         // validator meets first.
         assert!(

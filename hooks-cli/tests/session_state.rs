@@ -27,14 +27,12 @@ fn project(test: &str, yaml: &str) -> (PathBuf, PathBuf) {
 
 /// One hook call of `agent`, as the agent makes it.
 fn run(agent: &str, dir: &Path, state: &Path, input: &Value) -> Output {
-    support::spawn_with_state(
-        Some(dir),
-        &[agent, "--config", "hooks.yaml"],
-        &input.to_string(),
-        state,
-    )
-    .wait_with_output()
-    .unwrap()
+    let args = [agent, "--config", "hooks.yaml"];
+    let output = support::spawn_with_state(Some(dir), &args, &input.to_string(), state)
+        .wait_with_output()
+        .unwrap();
+    support::check_agent_answer(&args, &input.to_string(), &output);
+    output
 }
 
 fn claude(session: &str, event: &str, fields: Value) -> Value {

@@ -1,14 +1,9 @@
-//! The other agents' hook protocols as data: their event names, the canonical event each is, and
-//! the data fields they name otherwise. The command runner uses [`CLAUDE`] to give Claude Code's
-//! scripts the stdin they expect; the adapters in [`interop`](crate::interop) use the tables both
-//! ways.
+//! An agent's hook protocol as data ([`Protocol`]): its event names, the canonical event each
+//! is, and the data fields it names otherwise, read both ways. Each agent's table is in its own
+//! file of [`interop`](crate::interop); the command runner uses Claude Code's
+//! ([`CLAUDE`](crate::interop::claude::CLAUDE)) to give Claude Code's scripts the stdin they
+//! expect.
 
-use hooks_core::events::EventNameError;
-use hooks_core::events::{
-    APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
-    PROVIDER_REQUEST, PROVIDER_RESPONSE, SESSION_END, SESSION_START, TOOL_ERROR, TOOL_POST,
-    TOOL_PRE, USER_NOTIFICATION,
-};
 use serde_json::{Map, Value};
 
 /// What an agent's hook protocol looks like from here: its events and field names.
@@ -129,116 +124,6 @@ impl Protocol {
         input
     }
 }
-
-/// The event a hooks file or `hooks eval` means by `name`: a canonical name, an alias, a custom
-/// `namespace:name`, or the name of a Claude Code or Gemini CLI event, mapped as `hooks claude`
-/// and `hooks gemini` map it (`Stop` is `prompt:complete`, `BeforeTool` is `tool:pre`,
-/// `SubagentStop` is `claude:subagent_stop`).
-///
-/// ```
-/// use hooks_config::interop::event_named;
-///
-/// assert_eq!(event_named("Stop").unwrap(), "prompt:complete");
-/// assert_eq!(event_named("BeforeAgent").unwrap(), "prompt:submit");
-/// assert_eq!(event_named("SubagentStop").unwrap(), "claude:subagent_stop");
-/// assert_eq!(event_named("tool:pre").unwrap(), "tool:pre");
-/// let typo = event_named("UserPromptSubmitt").unwrap_err();
-/// assert_eq!(typo.suggestion(), Some("UserPromptSubmit"));
-/// ```
-pub fn event_named(name: &str) -> Result<String, EventNameError> {
-    let error = match hooks_core::events::canonicalize(name) {
-        Ok(canonical) => return Ok(canonical.to_owned()),
-        Err(error) => error,
-    };
-    let agents = [&CLAUDE, &GEMINI];
-    for protocol in agents {
-        if protocol.events.iter().any(|(theirs, _)| *theirs == name)
-            && let Ok(event) = protocol.canonical_event(name)
-        {
-            return Ok(event);
-        }
-    }
-    match error {
-        EventNameError::NotNamespaced { name, suggestion } => {
-            let agent_names = agents
-                .iter()
-                .flat_map(|protocol| protocol.events.iter().map(|(theirs, _)| *theirs));
-            let known = hooks_core::events::CANONICAL
-                .iter()
-                .copied()
-                .chain(hooks_core::events::ALIASES.iter().map(|(alias, _)| *alias))
-                .chain(agent_names);
-            let suggestion = hooks_core::events::closest(&name, known).or(suggestion);
-            Err(EventNameError::NotNamespaced { name, suggestion })
-        }
-        other => Err(other),
-    }
-}
-
-/// Claude Code's hook protocol.
-pub const CLAUDE: Protocol = Protocol {
-    agent: "claude",
-    events: &[
-        ("SessionStart", Some(SESSION_START)),
-        ("SessionEnd", Some(SESSION_END)),
-        ("UserPromptSubmit", Some(PROMPT_SUBMIT)),
-        ("PreToolUse", Some(TOOL_PRE)),
-        ("PermissionRequest", Some(APPROVAL_REQUIRED)),
-        ("PostToolUse", Some(TOOL_POST)),
-        ("PostToolUseFailure", Some(TOOL_ERROR)),
-        ("Notification", Some(USER_NOTIFICATION)),
-        ("Stop", Some(PROMPT_COMPLETE)),
-        ("PreCompact", Some(CONTEXT_PRE_COMPACT)),
-        ("PostCompact", Some(CONTEXT_POST_COMPACT)),
-        ("SubagentStart", None),
-        ("SubagentStop", None),
-        ("Setup", None),
-    ],
-    fields: &[("tool_response", "tool_result")],
-};
-
-/// Gemini CLI's hook protocol.
-pub const GEMINI: Protocol = Protocol {
-    agent: "gemini",
-    events: &[
-        ("SessionStart", Some(SESSION_START)),
-        ("SessionEnd", Some(SESSION_END)),
-        ("BeforeAgent", Some(PROMPT_SUBMIT)),
-        ("AfterAgent", Some(PROMPT_COMPLETE)),
-        ("BeforeModel", Some(PROVIDER_REQUEST)),
-        ("AfterModel", Some(PROVIDER_RESPONSE)),
-        ("BeforeTool", Some(TOOL_PRE)),
-        ("AfterTool", Some(TOOL_POST)),
-        ("PreCompress", Some(CONTEXT_PRE_COMPACT)),
-        ("Notification", Some(USER_NOTIFICATION)),
-        ("BeforeToolSelection", None),
-    ],
-    fields: &[
-        ("tool_response", "tool_result"),
-        ("llm_request", "request"),
-        ("llm_response", "response"),
-    ],
-};
-
-/// Codex CLI's hook protocol: Claude Code's events and fields, less the events Codex has not
-/// (`PostToolUseFailure`, `Notification`), its own custom events named `codex:`.
-pub const CODEX: Protocol = Protocol {
-    agent: "codex",
-    events: &[
-        ("SessionStart", Some(SESSION_START)),
-        ("SessionEnd", Some(SESSION_END)),
-        ("UserPromptSubmit", Some(PROMPT_SUBMIT)),
-        ("PreToolUse", Some(TOOL_PRE)),
-        ("PermissionRequest", Some(APPROVAL_REQUIRED)),
-        ("PostToolUse", Some(TOOL_POST)),
-        ("Stop", Some(PROMPT_COMPLETE)),
-        ("PreCompact", Some(CONTEXT_PRE_COMPACT)),
-        ("PostCompact", Some(CONTEXT_POST_COMPACT)),
-        ("SubagentStart", None),
-        ("SubagentStop", None),
-    ],
-    fields: &[("tool_response", "tool_result")],
-};
 
 #[cfg(test)]
 mod tests {

@@ -21,13 +21,10 @@ use crate::{CommandHook, Entry};
 pub(crate) struct Site {
     /// The working directory, in `HOOKS_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`.
     pub(crate) project_dir: PathBuf,
-    /// A Claude Code plugin's root directory, in `CLAUDE_PLUGIN_ROOT`.
-    pub(crate) plugin_root: Option<PathBuf>,
 }
 
 /// `sh -c command` in the project directory, as every command hook runs, with the project
-/// directory in the environment (under our name and Claude Code's), and a plugin's root where
-/// the hook is a plugin's.
+/// directory in the environment (under our name and Claude Code's).
 pub(crate) fn shell(command: &str, site: &Site) -> tokio::process::Command {
     let dir: &Path = &site.project_dir;
     let mut shell = tokio::process::Command::new("sh");
@@ -37,9 +34,6 @@ pub(crate) fn shell(command: &str, site: &Site) -> tokio::process::Command {
         .current_dir(dir)
         .env("HOOKS_PROJECT_DIR", dir)
         .env("CLAUDE_PROJECT_DIR", dir);
-    if let Some(root) = &site.plugin_root {
-        shell.env("CLAUDE_PLUGIN_ROOT", root);
-    }
     shell
 }
 

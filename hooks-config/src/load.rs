@@ -214,7 +214,7 @@ impl Loader<'_> {
         };
         let mut entries = Vec::new();
         for (event_key, list) in hooks.iter() {
-            let event = match crate::agent_protocol::event_named(event_key.as_str()) {
+            let event = match crate::interop::event_named(event_key.as_str()) {
                 Ok(canonical) => canonical,
                 Err(problem) => {
                     self.error(event_key.span(), problem.to_string());
@@ -590,7 +590,6 @@ pub fn load_str_with(
         Ok(HooksConfig {
             file: file.to_path_buf(),
             project_dir: project_dir.to_path_buf(),
-            plugin_root: None,
             modules,
             entries,
         })
@@ -633,7 +632,7 @@ pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfi
         .extension()
         .is_some_and(|extension| extension == "json")
     {
-        let plugin_root = crate::settings::plugin_root_of(&absolute);
+        let plugin_root = crate::interop::claude::plugin_root_of(&absolute);
         if plugin_root.is_some() {
             project_dir = current_project_dir().unwrap_or(project_dir);
         } else if project_dir
@@ -642,14 +641,16 @@ pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfi
         {
             project_dir.pop();
         }
-        let imported = crate::settings::import_settings(&text, path)?;
+        let mut imported = crate::interop::claude::import_settings(&text, path)?;
+        if let Some(root) = &plugin_root {
+            crate::interop::claude::with_plugin_root(&mut imported, root);
+        }
         if !imported.left_out.is_empty() {
             return Err(ConfigErrors(imported.left_out));
         }
         return Ok(HooksConfig {
             file: path.to_path_buf(),
             project_dir,
-            plugin_root,
             modules: Vec::new(),
             entries: imported.entries,
         });

@@ -18,9 +18,6 @@ pub struct HooksConfig {
     pub file: PathBuf,
     /// Where command hooks run, and what the modules' relative paths are relative to.
     pub project_dir: PathBuf,
-    /// The root of the Claude Code plugin the file belongs to (its `hooks/hooks.json`): its
-    /// command hooks find their scripts through `CLAUDE_PLUGIN_ROOT`.
-    pub plugin_root: Option<PathBuf>,
     /// The modules of its `modules:` section, in file order.
     pub modules: Vec<ConfiguredModule>,
     /// The entries, in file order.
@@ -224,7 +221,6 @@ impl HookModule for HooksConfig {
         }
         let site = Site {
             project_dir: self.project_dir.clone(),
-            plugin_root: self.plugin_root.clone(),
         };
         for entry in &self.entries {
             let registered = match &entry.hook {
@@ -384,7 +380,6 @@ mod tests {
         let config = HooksConfig {
             file: PathBuf::from("hooks.yaml"),
             project_dir: PathBuf::from("."),
-            plugin_root: None,
             modules: Vec::new(),
             entries: vec![entry(http()), entry(llm())],
         };

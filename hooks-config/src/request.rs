@@ -7,7 +7,7 @@ use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use serde_json::{Map, Value};
 
 use crate::Entry;
-use crate::agent_protocol::CLAUDE;
+use crate::interop::claude::CLAUDE;
 
 /// The field of a request that a persistent hook may echo in its answer.
 pub const REQUEST_ID_FIELD: &str = "request_id";

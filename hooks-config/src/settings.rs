@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::agent_protocol::{CLAUDE, Protocol};
+use crate::agent_protocol::Protocol;
 use crate::schema;
 use crate::{
     AnswerProtocol, CommandHook, ConfigError, ConfigErrors, Entry, EventMatcher, HookKind,
@@ -423,22 +423,6 @@ impl Importer<'_> {
     }
 }
 
-/// The plugin a hooks file belongs to: `<plugin>/hooks/hooks.json`, Claude Code's plugin
-/// layout, gives `<plugin>`.
-pub(crate) fn plugin_root_of(file: &Path) -> Option<PathBuf> {
-    let hooks_dir = file.parent()?;
-    let is_plugin_file = file.file_name()? == "hooks.json" && hooks_dir.file_name()? == "hooks";
-    is_plugin_file
-        .then(|| hooks_dir.parent().map(Path::to_path_buf))
-        .flatten()
-}
-
-/// Converts the `hooks` section of a Claude Code settings file (see the [module docs](crate::settings)).
-/// Malformed JSON or a malformed `hooks` section is an error, with its line and column.
-pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors> {
-    import_hooks(&CLAUDE, text, file)
-}
-
 /// Converts the `hooks` section of a JSON settings file in Claude Code's shape, written for the
 /// agent of `protocol` (Claude Code's `settings.json`, Codex CLI's `hooks.json`): its events are
 /// read as that agent names them. Malformed JSON or a malformed `hooks` section is an error,
@@ -512,50 +496,12 @@ pub(crate) fn import_section(
     })
 }
 
-/// Converts the hooks of the Claude Code plugin in `plugin_dir` (its `hooks/hooks.json`), as
-/// [`import_settings`] converts a settings file. Each command is given the plugin's root as
-/// Claude Code gives it (`export CLAUDE_PLUGIN_ROOT=...;` before the command), so that
-/// `${CLAUDE_PLUGIN_ROOT}/hooks/check.py` and scripts that read the variable find their files
-/// while the hook runs in the project directory.
-pub fn import_plugin(plugin_dir: &Path) -> Result<Imported, ConfigErrors> {
-    let file = plugin_dir.join("hooks").join("hooks.json");
-    let text = std::fs::read_to_string(&file).map_err(|error| {
-        one_error(
-            &file,
-            1,
-            1,
-            format!("cannot read the plugin's hooks file: {error}"),
-        )
-    })?;
-    let mut imported = import_settings(&text, &file)?;
-    let root = std::path::absolute(plugin_dir).unwrap_or_else(|_| plugin_dir.to_path_buf());
-    let export = format!(
-        "export CLAUDE_PLUGIN_ROOT={}; ",
-        sh_quoted(&root.to_string_lossy())
-    );
-    for entry in &mut imported.entries {
-        if let HookKind::Command(command) = &mut entry.hook {
-            command.command.insert_str(0, &export);
-        }
-    }
-    imported.notes.push(format!(
-        "the plugin's commands run in the project directory with CLAUDE_PLUGIN_ROOT={}",
-        root.display()
-    ));
-    Ok(imported)
-}
-
 /// The one problem that makes `file` unusable, at `line`:`column`.
-fn one_error(file: &Path, line: usize, column: usize, message: String) -> ConfigErrors {
+pub(crate) fn one_error(file: &Path, line: usize, column: usize, message: String) -> ConfigErrors {
     ConfigErrors(vec![ConfigError {
         file: file.to_path_buf(),
         line,
         column,
         message,
     }])
-}
-
-/// `text` as one word for `sh`.
-fn sh_quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
 }

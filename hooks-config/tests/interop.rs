@@ -3,10 +3,10 @@
 //! same decisions under our runner as under Claude Code's rules.
 #![allow(clippy::unwrap_used, missing_docs)]
 
-use hooks_config::interop::Rewrites;
-use hooks_config::interop::claude::{self, CLAUDE, import_settings};
+use hooks_config::interop::claude::{CLAUDE, ClaudeCode, import_settings};
 use hooks_config::interop::codex::{self, CODEX};
-use hooks_config::interop::gemini::{self, GEMINI};
+use hooks_config::interop::gemini::{GEMINI, GeminiCli};
+use hooks_config::interop::{AGENTS, Agent, AgentAnswer, Rewrites, Verdict};
 use hooks_core::{EmitResult, HookRegistry, HookResult, MessageLevel, events};
 use serde_json::{Value, json};
 
@@ -29,7 +29,34 @@ async fn outcome(event: &str, data: &Value, answers: Vec<HookResult>) -> EmitRes
     registry.emit(event, data.clone()).await
 }
 
-fn stdout_json(answer: &hooks_config::interop::AgentAnswer) -> Value {
+/// `agent`'s answer to `agent_event`, checked by its validator: every answer of these tests is
+/// one the agent takes.
+fn answer_of(
+    agent: &dyn Agent,
+    agent_event: &str,
+    data: &Value,
+    outcome: &EmitResult,
+    rewrites: &Rewrites,
+) -> AgentAnswer {
+    let answer = agent.answer(agent_event, data, outcome, rewrites);
+    if let Err(problem) = agent.accepts(agent_event, &answer) {
+        panic!("{agent:?} would reject the answer to {agent_event} ({problem}): {answer:?}");
+    }
+    answer
+}
+
+/// Claude Code's answer, every rewrite confirmed.
+fn claude(agent_event: &str, data: &Value, outcome: &EmitResult) -> AgentAnswer {
+    answer_of(
+        &ClaudeCode,
+        agent_event,
+        data,
+        outcome,
+        &Rewrites::confirmed(),
+    )
+}
+
+fn stdout_json(answer: &AgentAnswer) -> Value {
     assert_eq!(answer.exit_code, 0, "{answer:?}");
     serde_json::from_str(&answer.stdout).unwrap()
 }
@@ -105,6 +132,17 @@ fn fields_the_taxonomy_names_otherwise_are_there_under_both_names() {
         CLAUDE.script_input(events::TOOL_POST, &ours)["tool_response"],
         "out"
     );
+    // The call's id, which the tracing spans record, under the taxonomy's name.
+    let pre = json!({"hook_event_name": "PreToolUse", "tool_use_id": "toolu_1"});
+    for protocol in [&CLAUDE, &CODEX] {
+        let mapped = protocol.event_in(&pre.to_string()).unwrap();
+        assert_eq!(mapped.data[events::fields::TOOL_CALL_ID], "toolu_1");
+    }
+    let cursor = json!({"hook_event_name": "stop", "conversation_id": "c1"});
+    let mapped = hooks_config::interop::cursor::Cursor
+        .event_in(&cursor.to_string())
+        .unwrap();
+    assert_eq!(mapped.data[events::fields::SESSION_ID], "c1");
     let model = json!({"hook_event_name": "BeforeModel", "llm_request": {"model": "m"}});
     assert_eq!(
         GEMINI.event_in(&model.to_string()).unwrap().data["request"]["model"],
@@ -130,15 +168,12 @@ fn unreadable_input_is_an_error_not_a_guess() {
 #[tokio::test]
 async fn claude_continue_answers_nothing_rather_than_allow() {
     let data = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
-    let answer = claude::answer(
+    let answer = claude(
         "PreToolUse",
         &data,
         &outcome("tool:pre", &data, vec![HookResult::cont()]).await,
     );
-    assert_eq!(
-        answer,
-        hooks_config::interop::AgentAnswer::json(Default::default())
-    );
+    assert_eq!(answer, AgentAnswer::silent());
     assert!(answer.stdout.is_empty());
 }
 
@@ -146,20 +181,17 @@ async fn claude_continue_answers_nothing_rather_than_allow() {
 async fn claude_deny_is_exit_2_with_the_reason_on_stderr() {
     let data = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
     let result = outcome("tool:pre", &data, vec![HookResult::deny("no rm -rf")]).await;
-    let answer = claude::answer("PreToolUse", &data, &result);
+    let answer = claude("PreToolUse", &data, &result);
     assert_eq!((answer.exit_code, answer.stderr.as_str()), (2, "no rm -rf"));
     // The same on any event: a prompt is erased, a stop is refused.
-    assert_eq!(
-        claude::answer("UserPromptSubmit", &data, &result).exit_code,
-        2
-    );
+    assert_eq!(claude("UserPromptSubmit", &data, &result).exit_code, 2);
 }
 
 #[tokio::test]
 async fn claude_ask_is_a_permission_decision_on_pre_tool_use_and_fails_closed_elsewhere() {
     let data = json!({"tool_name": "Bash", "tool_input": {"command": "git push"}});
     let result = outcome("tool:pre", &data, vec![HookResult::ask("Push to origin?")]).await;
-    let json = stdout_json(&claude::answer("PreToolUse", &data, &result));
+    let json = stdout_json(&claude("PreToolUse", &data, &result));
     assert_eq!(json["hookSpecificOutput"]["hookEventName"], "PreToolUse");
     assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "ask");
     assert_eq!(
@@ -168,11 +200,11 @@ async fn claude_ask_is_a_permission_decision_on_pre_tool_use_and_fails_closed_el
     );
     // On a permission request, Claude Code's own dialog asks.
     assert!(
-        claude::answer("PermissionRequest", &data, &result)
+        claude("PermissionRequest", &data, &result)
             .stdout
             .is_empty()
     );
-    let stop = claude::answer("Stop", &data, &result);
+    let stop = claude("Stop", &data, &result);
     assert_eq!(stop.exit_code, 2);
     assert!(stop.stderr.contains("Push to origin?"), "{stop:?}");
 }
@@ -183,7 +215,7 @@ async fn claude_a_rewritten_tool_input_is_updated_input_for_the_user_to_confirm(
     let mut rewritten = data.clone();
     rewritten["tool_input"]["file_path"] = json!("sandbox/x");
     let result = outcome("tool:pre", &data, vec![HookResult::modify(rewritten)]).await;
-    let json = stdout_json(&claude::answer("PreToolUse", &data, &result));
+    let json = stdout_json(&claude("PreToolUse", &data, &result));
     let specific = &json["hookSpecificOutput"];
     assert_eq!(
         specific["updatedInput"],
@@ -209,7 +241,7 @@ async fn claude_a_modification_it_cannot_apply_blocks_rather_than_vanishes() {
         )],
     )
     .await;
-    let answer = claude::answer("UserPromptSubmit", &data, &result);
+    let answer = claude("UserPromptSubmit", &data, &result);
     assert_eq!(answer.exit_code, 2);
     assert!(answer.stderr.contains("cannot apply"), "{answer:?}");
 }
@@ -226,13 +258,13 @@ async fn claude_context_goes_where_it_reaches_the_model_and_otherwise_to_the_use
         ],
     )
     .await;
-    let json = stdout_json(&claude::answer("PostToolUse", &data, &result));
+    let json = stdout_json(&claude("PostToolUse", &data, &result));
     assert_eq!(
         json["hookSpecificOutput"]["additionalContext"],
         "lint: 2 warnings"
     );
     assert_eq!(json["systemMessage"], "linted");
-    let stop = stdout_json(&claude::answer("Stop", &data, &result));
+    let stop = stdout_json(&claude("Stop", &data, &result));
     assert!(stop.get("hookSpecificOutput").is_none());
     assert!(
         stop["systemMessage"]
@@ -256,7 +288,7 @@ async fn claude_a_failed_hook_is_reported_to_the_user() {
         .unwrap();
     let data = json!({"tool_name": "Bash", "tool_input": {}});
     let result = registry.emit("tool:pre", data.clone()).await;
-    let json = stdout_json(&claude::answer("PreToolUse", &data, &result));
+    let json = stdout_json(&claude("PreToolUse", &data, &result));
     assert!(
         json["systemMessage"].as_str().unwrap().contains("`flaky`"),
         "{json}"
@@ -271,7 +303,7 @@ async fn claude_setup_and_subagent_start_take_context_as_context() {
         ("SubagentStart", "claude:subagent_start"),
     ] {
         let result = outcome(event, &data, vec![HookResult::inject("house rules")]).await;
-        let json = stdout_json(&claude::answer(agent_event, &data, &result));
+        let json = stdout_json(&claude(agent_event, &data, &result));
         assert_eq!(
             json["hookSpecificOutput"]["additionalContext"], "house rules",
             "{agent_event}: {json}"
@@ -286,7 +318,7 @@ async fn claude_a_block_keeps_the_message_for_the_user() {
     let explained = HookResult::deny("rm -rf is not allowed")
         .with_user_message("see CONTRIBUTING.md, section Safety", MessageLevel::Warning);
     let result = outcome("tool:pre", &data, vec![explained.clone()]).await;
-    let json = stdout_json(&claude::answer("PreToolUse", &data, &result));
+    let json = stdout_json(&claude("PreToolUse", &data, &result));
     assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "deny");
     assert_eq!(
         json["hookSpecificOutput"]["permissionDecisionReason"],
@@ -295,18 +327,18 @@ async fn claude_a_block_keeps_the_message_for_the_user() {
     assert_eq!(json["systemMessage"], "see CONTRIBUTING.md, section Safety");
 
     for agent_event in ["UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop"] {
-        let json = stdout_json(&claude::answer(agent_event, &data, &result));
+        let json = stdout_json(&claude(agent_event, &data, &result));
         assert_eq!(json["decision"], "block", "{agent_event}");
         assert_eq!(json["reason"], "rm -rf is not allowed", "{agent_event}");
         assert_eq!(json["systemMessage"], "see CONTRIBUTING.md, section Safety");
     }
-    let request = stdout_json(&claude::answer("PermissionRequest", &data, &result));
+    let request = stdout_json(&claude("PermissionRequest", &data, &result));
     assert_eq!(
         request["hookSpecificOutput"]["decision"],
         json!({"behavior": "deny", "message": "rm -rf is not allowed"})
     );
     // Where only exit 2 blocks, the message goes to stderr beside the reason.
-    let start = claude::answer("SessionStart", &data, &result);
+    let start = claude("SessionStart", &data, &result);
     assert_eq!(start.exit_code, 2);
     assert!(start.stderr.contains("CONTRIBUTING.md"), "{start:?}");
 }
@@ -318,7 +350,7 @@ async fn claude_a_rewrite_says_what_would_run_and_applies_only_when_the_entry_sa
     rewritten["tool_input"]["command"] = json!("npm test -- --ci");
     let result = outcome("tool:pre", &data, vec![HookResult::modify(rewritten)]).await;
 
-    let asked = stdout_json(&claude::answer("PreToolUse", &data, &result));
+    let asked = stdout_json(&claude("PreToolUse", &data, &result));
     let reason = asked["hookSpecificOutput"]["permissionDecisionReason"]
         .as_str()
         .unwrap();
@@ -332,8 +364,9 @@ async fn claude_a_rewrite_says_what_would_run_and_applies_only_when_the_entry_sa
         std::path::Path::new("."),
     )
     .unwrap();
-    let rewrites = hooks_config::interop::Rewrites::of(&config);
-    let applied = stdout_json(&claude::answer_with(
+    let rewrites = Rewrites::of(&config);
+    let applied = stdout_json(&answer_of(
+        &ClaudeCode,
         "PreToolUse",
         &data,
         &result,
@@ -354,7 +387,13 @@ async fn claude_a_rewrite_says_what_would_run_and_applies_only_when_the_entry_sa
         ],
     )
     .await;
-    let json = stdout_json(&claude::answer_with("PreToolUse", &data, &other, &rewrites));
+    let json = stdout_json(&answer_of(
+        &ClaudeCode,
+        "PreToolUse",
+        &data,
+        &other,
+        &rewrites,
+    ));
     assert_eq!(json["hookSpecificOutput"]["permissionDecision"], "ask");
 }
 
@@ -379,7 +418,13 @@ async fn gemini_answers_in_its_protocol() {
         json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls", "dir": "."}});
     // A deny is the documented JSON at exit 0: an exit code 2 shows as a failed hook.
     let deny = outcome("tool:pre", &data, vec![HookResult::deny("no")]).await;
-    let denied = gemini::answer("BeforeTool", &data, &deny, &Rewrites::confirmed());
+    let denied = answer_of(
+        &GeminiCli,
+        "BeforeTool",
+        &data,
+        &deny,
+        &Rewrites::confirmed(),
+    );
     assert_eq!(denied.exit_code, 0);
     assert_eq!(
         stdout_json(&denied),
@@ -387,7 +432,8 @@ async fn gemini_answers_in_its_protocol() {
     );
 
     let ask = outcome("tool:pre", &data, vec![HookResult::ask("sure?")]).await;
-    let asked = stdout_json(&gemini::answer(
+    let asked = stdout_json(&answer_of(
+        &GeminiCli,
         "BeforeTool",
         &data,
         &ask,
@@ -413,7 +459,8 @@ async fn gemini_answers_in_its_protocol() {
         std::path::Path::new("."),
     )
     .unwrap();
-    let json = stdout_json(&gemini::answer(
+    let json = stdout_json(&answer_of(
+        &GeminiCli,
         "BeforeTool",
         &data,
         &modified,
@@ -423,7 +470,8 @@ async fn gemini_answers_in_its_protocol() {
         json["hookSpecificOutput"]["tool_input"],
         json!({"command": "ls -la"})
     );
-    let json = stdout_json(&gemini::answer(
+    let json = stdout_json(&answer_of(
+        &GeminiCli,
         "BeforeTool",
         &data,
         &modified,
@@ -438,7 +486,8 @@ async fn gemini_answers_in_its_protocol() {
     assert!(reason.contains("rewrite: apply"), "{reason}");
 
     let context = outcome("tool:post", &data, vec![HookResult::inject("note")]).await;
-    let json = stdout_json(&gemini::answer(
+    let json = stdout_json(&answer_of(
+        &GeminiCli,
         "AfterTool",
         &data,
         &context,
@@ -453,7 +502,8 @@ async fn gemini_answers_in_its_protocol() {
         vec![HookResult::deny("not here")],
     )
     .await;
-    let json = stdout_json(&gemini::answer(
+    let json = stdout_json(&answer_of(
+        &GeminiCli,
         "SessionStart",
         &json!({}),
         &start,
@@ -744,6 +794,321 @@ fn malformed_settings_are_errors_with_their_place() {
         assert!(
             errors.contains(place) && errors.contains(message),
             "{text}\n=> {errors}"
+        );
+    }
+}
+
+// Every agent.
+
+/// A hooks file whose entry `h0` (the first hook of [`outcome`]) applies its rewrites.
+fn applied_by_h0() -> Rewrites {
+    let config = hooks_config::load_str(
+        "hooks:\n  PreToolUse:\n    - type: command\n      name: h0\n      command: 'true'\n      rewrite: apply\n",
+        std::path::Path::new("hooks.yaml"),
+        std::path::Path::new("."),
+    )
+    .unwrap();
+    Rewrites::of(&config)
+}
+
+/// A tool call's data, as every agent's tool event carries it once mapped.
+fn tool_call() -> Value {
+    json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "prompt": "hi"})
+}
+
+/// One merged result of each kind on `event`.
+async fn every_kind_of_outcome(event: &str, data: &Value) -> Vec<(&'static str, EmitResult)> {
+    let mut rewritten = data.clone();
+    rewritten["tool_input"] = json!({"command": "ls -la"});
+    let kinds = [
+        ("continue", vec![HookResult::cont()]),
+        ("deny", vec![HookResult::deny("no")]),
+        (
+            "deny with a message",
+            vec![HookResult::deny("no").with_user_message("see the docs", MessageLevel::Info)],
+        ),
+        ("ask", vec![HookResult::ask("sure?")]),
+        ("rewrite", vec![HookResult::modify(rewritten.clone())]),
+        (
+            "rewrite and context",
+            vec![
+                HookResult::modify(rewritten),
+                HookResult::inject("the tree is large"),
+            ],
+        ),
+        ("context", vec![HookResult::inject("note")]),
+        (
+            "message",
+            vec![
+                HookResult::cont()
+                    .with_user_message("fyi", MessageLevel::Info)
+                    .with_suppress_output(true),
+            ],
+        ),
+    ];
+    let mut outcomes = Vec::new();
+    for (kind, answers) in kinds {
+        outcomes.push((kind, outcome(event, data, answers).await));
+    }
+    outcomes
+}
+
+#[test]
+fn the_agents_are_listed_once_by_name() {
+    let names: Vec<&str> = AGENTS.iter().map(|agent| agent.name()).collect();
+    assert_eq!(names, ["claude", "gemini", "codex", "cursor"]);
+    for agent in AGENTS {
+        assert_eq!(
+            hooks_config::interop::agent(agent.name()).unwrap().name(),
+            agent.name()
+        );
+        assert_eq!(agent.protocol().agent, agent.name());
+    }
+    assert!(hooks_config::interop::agent("Claude").is_none());
+}
+
+#[tokio::test]
+async fn every_agent_answers_every_event_in_a_form_it_takes() {
+    for agent in AGENTS {
+        let protocol = agent.protocol();
+        for (agent_event, _) in protocol.events {
+            let event = protocol.canonical_event(agent_event).unwrap();
+            let data = tool_call();
+            for (kind, outcome) in every_kind_of_outcome(&event, &data).await {
+                for rewrites in [Rewrites::confirmed(), applied_by_h0()] {
+                    let answer = agent.answer(agent_event, &data, &outcome, &rewrites);
+                    if let Err(problem) = agent.accepts(agent_event, &answer) {
+                        panic!(
+                            "{} would reject our answer to {agent_event} ({kind}): {problem}\n\
+                             {answer:?}",
+                            agent.display_name()
+                        );
+                    }
+                }
+            }
+            for on in [Some(*agent_event), None] {
+                let answer = agent.fail_closed(on, "the policy is broken".to_owned());
+                if let Err(problem) = agent.accepts(agent_event, &answer) {
+                    panic!(
+                        "{} would reject the fail-closed answer to {agent_event}: {problem}",
+                        agent.display_name()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn no_agent_reads_a_deny_a_question_or_an_unconfirmed_rewrite_as_go_ahead() {
+    for agent in AGENTS {
+        let protocol = agent.protocol();
+        let tool_events = protocol
+            .events
+            .iter()
+            .filter(|(_, canonical)| *canonical == Some(events::TOOL_PRE))
+            .map(|(agent_event, _)| *agent_event);
+        for agent_event in tool_events {
+            let data = tool_call();
+            let name = agent.display_name();
+            let read = |outcome: &EmitResult, rewrites: &Rewrites| {
+                let answer = agent.answer(agent_event, &data, outcome, rewrites);
+                agent.accepts(agent_event, &answer).unwrap()
+            };
+            let outcomes = every_kind_of_outcome(events::TOOL_PRE, &data).await;
+            let of = |kind: &str| &outcomes.iter().find(|(k, _)| *k == kind).unwrap().1;
+
+            for kind in ["deny", "deny with a message"] {
+                assert_eq!(
+                    read(of(kind), &Rewrites::confirmed()),
+                    Verdict::Block("no".to_owned()),
+                    "{name} {agent_event} {kind}"
+                );
+            }
+            match read(of("ask"), &Rewrites::confirmed()) {
+                Verdict::Ask(question) | Verdict::Block(question) => {
+                    assert!(question.contains("sure?"), "{name}: {question}");
+                }
+                other => panic!("{name} {agent_event}: a question read as {other:?}"),
+            }
+            for kind in ["rewrite", "rewrite and context"] {
+                // Confirmed: shown to the user, or a deny that says what would have run.
+                match read(of(kind), &Rewrites::confirmed()) {
+                    Verdict::Ask(reason) | Verdict::Block(reason) => {
+                        assert!(reason.contains("ls -la"), "{name} {kind}: {reason}");
+                    }
+                    other => {
+                        panic!("{name} {agent_event}: an unconfirmed rewrite read as {other:?}")
+                    }
+                }
+                // Applied: runs as rewritten, or a deny where the agent cannot take it; the
+                // original never runs.
+                match read(of(kind), &applied_by_h0()) {
+                    Verdict::RunRewritten(input) => assert_eq!(input, json!({"command": "ls -la"})),
+                    Verdict::Block(reason) => assert!(reason.contains("ls -la"), "{reason}"),
+                    other => panic!("{name} {agent_event}: an applied rewrite read as {other:?}"),
+                }
+            }
+            for on in [Some(agent_event), None] {
+                let answer = agent.fail_closed(on, "the policy is broken".to_owned());
+                assert!(
+                    matches!(agent.accepts(agent_event, &answer), Ok(Verdict::Block(_))),
+                    "{name} {agent_event} fails closed: {answer:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_validator_refuses_an_answer_its_agent_would_not_take() {
+    let crashed = AgentAnswer {
+        stdout: String::new(),
+        stderr: "crashed".to_owned(),
+        exit_code: 1,
+    };
+    let garbage = AgentAnswer {
+        stdout: "not json {{{".to_owned(),
+        ..AgentAnswer::silent()
+    };
+    let unknown = AgentAnswer::json(&json!({"nonsense": true}));
+    let silent_block = AgentAnswer::block("");
+    for agent in AGENTS {
+        let pre = agent.protocol().agent_event(events::TOOL_PRE).unwrap();
+        for wrong in [&crashed, &garbage, &unknown, &silent_block] {
+            assert!(
+                agent.accepts(pre, wrong).is_err(),
+                "{} takes {wrong:?}",
+                agent.display_name()
+            );
+        }
+    }
+    // What each agent would take, but a guard must not say: an allow that skips the user's
+    // own prompt, a question the agent cannot ask.
+    let allow = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                              "permissionDecision": "allow"}});
+    assert!(
+        ClaudeCode
+            .accepts("PreToolUse", &AgentAnswer::json(&allow))
+            .is_err()
+    );
+    let ask = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                     "permissionDecision": "ask", "permissionDecisionReason": "sure?"}});
+    assert!(
+        ClaudeCode
+            .accepts("PreToolUse", &AgentAnswer::json(&ask))
+            .is_ok()
+    );
+    assert!(
+        codex::CodexCli
+            .accepts("PreToolUse", &AgentAnswer::json(&ask))
+            .is_err()
+    );
+    let gemini_ask = json!({"decision": "ask", "reason": "sure?"});
+    assert!(
+        GeminiCli
+            .accepts("BeforeTool", &AgentAnswer::json(&gemini_ask))
+            .is_err()
+    );
+    let cursor = hooks_config::interop::cursor::Cursor;
+    let cursor_allow = json!({"permission": "allow"});
+    assert!(
+        cursor
+            .accepts("beforeShellExecution", &AgentAnswer::json(&cursor_allow))
+            .is_err()
+    );
+    // An answer on an event that takes none.
+    let cursor_deny = json!({"permission": "deny", "user_message": "no"});
+    assert!(
+        cursor
+            .accepts("afterFileEdit", &AgentAnswer::json(&cursor_deny))
+            .is_err()
+    );
+}
+
+#[test]
+fn the_settings_init_writes_are_the_settings_a_check_reads() {
+    for agent in AGENTS {
+        let settings = agent.settings();
+        let command = agent.command("hooks.yaml");
+        assert!(command.starts_with(&format!("hooks {} --config ", agent.name())));
+        let ours = json!({"type": "command", "command": command});
+        let hooks: serde_json::Map<String, Value> = settings
+            .init_events
+            .iter()
+            .map(|event| {
+                let listed = match settings.layout {
+                    hooks_config::interop::Layout::MatcherGroups => json!([{"hooks": [ours]}]),
+                    hooks_config::interop::Layout::Commands => json!([ours]),
+                };
+                ((*event).to_owned(), listed)
+            })
+            .chain([(
+                "Other".to_owned(),
+                json!([{"hooks": [{"command": "./mine.sh"}]}, {"command": "./mine.sh"}]),
+            )])
+            .collect();
+        let text = json!({"hooks": hooks}).to_string();
+        let mut running = settings.events_running(agent.name(), &text);
+        running.sort_unstable();
+        let mut expected: Vec<&str> = settings.init_events.to_vec();
+        expected.sort_unstable();
+        assert_eq!(running, expected, "{}", agent.display_name());
+        assert!(settings.events_running(agent.name(), "not json").is_empty());
+        // Each agent's help says what it can and cannot do.
+        let described = agent.capabilities().describe(agent.display_name());
+        assert!(described.contains("Rewrites:"), "{described}");
+    }
+}
+
+#[tokio::test]
+async fn every_agent_blocks_a_prompt_where_it_says_it_can() {
+    for agent in AGENTS {
+        let Some(prompt_event) = agent.capabilities().blocks_prompt else {
+            continue;
+        };
+        let data = json!({"prompt": "my password is hunter2"});
+        let denied = outcome(
+            events::PROMPT_SUBMIT,
+            &data,
+            vec![HookResult::deny("no passwords")],
+        )
+        .await;
+        let answer = agent.answer(prompt_event, &data, &denied, &Rewrites::confirmed());
+        assert_eq!(
+            agent.accepts(prompt_event, &answer),
+            Ok(Verdict::Block("no passwords".to_owned())),
+            "{}: {answer:?}",
+            agent.display_name()
+        );
+    }
+}
+
+#[test]
+fn every_event_an_agent_description_names_is_one_of_its_events() {
+    for agent in AGENTS {
+        let protocol = agent.protocol();
+        let capabilities = agent.capabilities();
+        let named = capabilities
+            .asks_on
+            .iter()
+            .chain(capabilities.context_on)
+            .chain(&capabilities.blocks_prompt)
+            .chain(agent.settings().init_events);
+        for event in named {
+            assert!(
+                protocol.events.iter().any(|(theirs, _)| theirs == event),
+                "{}: `{event}` is not in its event table",
+                agent.display_name()
+            );
+        }
+        let prompt = capabilities
+            .blocks_prompt
+            .map(|event| protocol.canonical_event(event));
+        assert!(
+            prompt.is_none_or(|event| event.as_deref() == Ok(events::PROMPT_SUBMIT)),
+            "{}",
+            agent.display_name()
         );
     }
 }

@@ -150,7 +150,30 @@ pub mod __private {
     pub use serde_json;
 }
 
-/// The README's examples, compiled and run as doctests so that they stay true.
-#[doc = include_str!("../../README.md")]
+/// The Rust examples of the README and of the guide under `docs/`, compiled and run as doctests
+/// so that they stay true (each page is the doc of an item of its own, as axum does).
 #[cfg(doctest)]
-pub struct ReadmeDoctests;
+pub mod documents {
+    #[doc = include_str!("../../README.md")]
+    pub struct Readme;
+    #[doc = include_str!("../../docs/install.md")]
+    pub struct Install;
+    #[doc = include_str!("../../docs/agents.md")]
+    pub struct Agents;
+    #[doc = include_str!("../../docs/guide/writing-hooks.md")]
+    pub struct WritingHooks;
+    #[doc = include_str!("../../docs/guide/applying-results.md")]
+    pub struct ApplyingResults;
+    #[doc = include_str!("../../docs/guide/standard-modules.md")]
+    pub struct StandardModules;
+    #[doc = include_str!("../../docs/guide/hooks-files.md")]
+    pub struct HooksFiles;
+    #[doc = include_str!("../../docs/guide/testing.md")]
+    pub struct Testing;
+    #[doc = include_str!("../../docs/guide/validating.md")]
+    pub struct Validating;
+    #[doc = include_str!("../../docs/guide/integrations.md")]
+    pub struct Integrations;
+    #[doc = include_str!("../../docs/guide/observability.md")]
+    pub struct Observability;
+}

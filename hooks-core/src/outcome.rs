@@ -84,6 +84,54 @@ impl EmitResult {
     pub fn into_result(self) -> HookResult {
         self.result
     }
+
+    /// Settles an `ask_user` result by an answer given elsewhere (a remembered "… always", an
+    /// approval the caller obtained itself); anything else is left as it is.
+    ///
+    /// Allowed, the result is what the merge makes of the other answers: the strongest of
+    /// what the chain did besides asking, ranked as the merge ranks it (inject_context >
+    /// modify > continue), a modification's reason with it, and no question or deciding hook
+    /// left. Refused, it is a deny by the hook that asked, with the question as its reason.
+    pub fn settle_ask(&mut self, allowed: bool) {
+        if self.result.action != HookAction::AskUser {
+            return;
+        }
+        if !allowed {
+            let question = self.result.approval_prompt.clone();
+            self.result.action = HookAction::Deny;
+            self.result.reason = question.or_else(|| self.result.reason.take());
+            return;
+        }
+        let asked = std::mem::take(&mut self.result);
+        let done = [
+            (!self.injections.is_empty()).then_some(HookAction::InjectContext),
+            (!self.modifications.is_empty()).then_some(HookAction::Modify),
+        ];
+        let action = done
+            .into_iter()
+            .flatten()
+            .max_by_key(|action| action.strength())
+            .unwrap_or(HookAction::Continue);
+        let reason = match (action, self.modifications.last()) {
+            (HookAction::Modify, Some(last)) => last.reason.clone(),
+            _ => None,
+        };
+        // What the chain merged besides the question stays: data, injections, messages.
+        self.result = HookResult {
+            action,
+            reason,
+            data: asked.data,
+            context_injection: asked.context_injection,
+            context_injection_role: asked.context_injection_role,
+            ephemeral: asked.ephemeral,
+            append_to_last_tool_result: asked.append_to_last_tool_result,
+            suppress_output: asked.suppress_output,
+            user_message: asked.user_message,
+            user_message_level: asked.user_message_level,
+            ..HookResult::default()
+        };
+        self.decided_by = None;
+    }
 }
 
 impl Deref for EmitResult {
@@ -196,5 +244,95 @@ impl fmt::Display for FailureKind {
 impl fmt::Display for HandlerFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "hook `{}` {}", self.hook, self.kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::{EmitResult, HookAction, HookRegistry, HookResult};
+
+    /// The emit of `tool:pre` through one handler per answer, in the order given.
+    fn emit(answers: &[HookResult]) -> EmitResult {
+        let registry = HookRegistry::new();
+        for (index, answer) in answers.iter().enumerate() {
+            let answer = answer.clone();
+            let priority = -i32::try_from(index).unwrap_or(i32::MAX);
+            registry
+                .register(
+                    "tool:pre",
+                    move |_: &str, _: &Value| {
+                        let answer = answer.clone();
+                        async move { answer }
+                    },
+                    priority,
+                    format!("h{index}"),
+                )
+                .expect("registered");
+        }
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime")
+            .block_on(registry.emit("tool:pre", json!({"tool_input": {"command": "ls"}})))
+    }
+
+    #[test]
+    fn an_allowed_question_settles_as_the_merge_of_the_other_answers() {
+        let rewrite = HookResult::modify(json!({"tool_input": {"command": "ls -a"}}))
+            .with_reason("show hidden files");
+        let note = HookResult::inject("the tree is large");
+        for others in [
+            vec![rewrite.clone(), note.clone()],
+            vec![note.clone(), rewrite.clone()],
+            vec![rewrite.clone()],
+            vec![note.clone()],
+            vec![HookResult::cont()],
+        ] {
+            let mut asked = others.clone();
+            asked.push(HookResult::ask("list the files?"));
+            let mut settled = emit(&asked);
+            assert_eq!(settled.action, HookAction::AskUser);
+            settled.settle_ask(true);
+            let unasked = emit(&others);
+            // The merge ranks inject_context above modify, and so does the settled answer.
+            assert_eq!(settled.action, unasked.action, "{others:?}");
+            assert_eq!(settled.reason, unasked.reason, "{others:?}");
+            assert_eq!(settled.data, unasked.data);
+            assert_eq!(settled.context_injection, unasked.context_injection);
+            assert_eq!(settled.approval_prompt, None);
+            assert_eq!(settled.decided_by, None);
+        }
+        let mut both = emit(&[rewrite, note, HookResult::ask("list the files?")]);
+        both.settle_ask(true);
+        assert_eq!(both.action, HookAction::InjectContext);
+    }
+
+    #[test]
+    fn a_refused_question_is_a_deny_by_the_hook_that_asked() {
+        let mut settled = emit(&[
+            HookResult::inject("the tree is large"),
+            HookResult::ask("list the files?"),
+        ]);
+        settled.settle_ask(false);
+        assert_eq!(settled.action, HookAction::Deny);
+        assert_eq!(settled.reason.as_deref(), Some("list the files?"));
+        assert_eq!(settled.decided_by.as_deref(), Some("h1"));
+    }
+
+    #[test]
+    fn only_a_question_is_settled() {
+        for answer in [
+            HookResult::deny("no"),
+            HookResult::inject("note"),
+            HookResult::cont(),
+        ] {
+            let mut outcome = emit(std::slice::from_ref(&answer));
+            let before = outcome.clone();
+            outcome.settle_ask(true);
+            outcome.settle_ask(false);
+            assert_eq!(outcome, before);
+        }
     }
 }

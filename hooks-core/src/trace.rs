@@ -54,9 +54,6 @@ pub const APPROVAL_EVENT: &str = "hooks.approval";
 /// The message of the event recorded for each injection applied.
 pub const INJECTION_EVENT: &str = "hooks.injection";
 
-/// The field Claude Code gives a tool call's id in (ours is `tool_call_id`).
-const TOOL_USE_ID: &str = "tool_use_id";
-
 /// Makes a text safe to record: returns it with every secret replaced.
 pub type Redactor = dyn Fn(&str) -> String + Send + Sync;
 
@@ -136,7 +133,7 @@ mod spans {
             EMIT_SPAN,
             hooks.event = event,
             gen_ai.tool.name = id_field(data, TOOL_NAME),
-            gen_ai.tool.call.id = id_field(data, TOOL_CALL_ID).or_else(|| id_field(data, TOOL_USE_ID)),
+            gen_ai.tool.call.id = id_field(data, TOOL_CALL_ID),
             gen_ai.conversation.id = id_field(data, SESSION_ID),
             hooks.handlers = count(handlers),
             hooks.action = Empty,
@@ -354,10 +351,7 @@ pub(crate) fn record_call_id(span: &Span, fields: &serde_json::Map<String, Value
     if span.is_disabled() {
         return;
     }
-    let id = [TOOL_CALL_ID, TOOL_USE_ID]
-        .iter()
-        .find_map(|key| fields.get(*key).and_then(Value::as_str));
-    if let Some(id) = id {
+    if let Some(id) = fields.get(TOOL_CALL_ID).and_then(Value::as_str) {
         span.record("gen_ai.tool.call.id", id);
     }
 }

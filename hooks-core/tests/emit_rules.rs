@@ -1,4 +1,5 @@
-//! The eight emit rules (`HookRegistry::emit`'s docs, the README's "What `emit` does"), one group of tests each, with their edge cases.
+//! The eight emit rules (`HookRegistry::emit`'s docs, and "What `emit` does" in
+//! docs/guide/writing-hooks.md), one group of tests each, with their edge cases.
 
 mod support;
 

@@ -120,8 +120,9 @@ async fn the_session_id_defaults_to_the_registrys_field_else_a_new_id() {
     assert_eq!(seen[1].1, "mine");
 }
 
-/// The policy of the README: a write under `migrations/` only if an earlier prompt of the same
-/// session asked for a migration. A `Hook` on a struct holding the registry's state store.
+/// The policy of docs/guide/writing-hooks.md ("State across events"): a write under
+/// `migrations/` only if an earlier prompt of the same session asked for a migration. A `Hook`
+/// on a struct holding the registry's state store.
 struct MigrationsNeedAPrompt {
     state: StateStore,
 }

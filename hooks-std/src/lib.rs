@@ -2,8 +2,8 @@
 //! [`HookModule`](hooks_core::HookModule) with a serde config) and the terminal approval provider
 //! and display (the kernel itself does no I/O).
 //!
-//! - [`safety`]: denies destructive commands and file operations on system paths, secrets or
-//!   outside the workspace;
+//! - [`safety`]: the `hooks-safety` checker as a module: denies destructive commands and file
+//!   operations on system paths, secrets or outside the workspace;
 //! - [`linter`]: runs the linter for a written file and feeds its findings back;
 //! - [`logging`]: one JSON line per event, redacted, rotated;
 //! - [`redaction`]: replaces secrets and personal data in requests, tool results and prompts;

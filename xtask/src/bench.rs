@@ -15,7 +15,7 @@ use crate::{Failure, cargo, project_root};
 const BENCHES: &[&[&str]] = &[
     &["bench", "-p", "hooks-core", "--bench", "emit"],
     &["bench", "-p", "hooks-config", "--bench", "configured"],
-    &["bench", "-p", "hooks-std", "--bench", "safety"],
+    &["bench", "-p", "hooks-safety", "--bench", "safety"],
     &["bench", "-p", "hooks-cli", "--bench", "agent_hook"],
     &["bench", "-p", "hooks-rig", "--bench", "adapter"],
     &["bench", "-p", "hooks-mcp", "--bench", "tool_call"],

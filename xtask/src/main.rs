@@ -3,8 +3,9 @@
 //! - `validate`: proves the workspace's hooks are sound (hooks files, annotated hooks,
 //!   behavioural suites, hygiene) with a ✓/✗ report; `--json` for CI, `--only` for a part.
 //! - `ci`: the checks CI runs, in the order `.ci/run` runs them, stopping at the first failure.
-//! - `safety-corpus`: measures the safety module against the peer guard's expectations in
-//!   `../shared/peer/dcg/` (caught/kept per pack, every miss listed).
+//! - `safety-corpus`: measures the safety checker against other guards' expectations in
+//!   `../shared/peer/` (dcg, and the agent guards): caught/kept per corpus and category, raw
+//!   and after the policy differences SAFETY.md lists, every miss listed.
 //! - `bench`: runs the criterion benchmarks and refreshes the generated table of BENCHMARKS.md.
 
 use std::path::{Path, PathBuf};
@@ -24,11 +25,12 @@ tasks:
             UI tests); PART is config, annotated, behaviour or hygiene; --module runs the
             suite only on modules whose name contains NAME
   ci        run what CI runs: fmt --check, clippy -D warnings, validate, the demo, docs, tests
-  safety-corpus [--packs LIST] [--json] [--policy] [--quiet] [--corpus DIR]
-            measure the safety module against the peer guard's test expectations read from
-            ../shared/peer/dcg/: blocks caught and allows kept per pack, misses listed
+  safety-corpus [--packs LIST] [--json] [--policy] [--quiet] [--peer DIR]
+            measure the safety checker against other guards' test expectations read from
+            ../shared/peer/ (dcg/ and agent-guards/): blocks caught and allows kept per corpus
+            and category, raw and after the listed policy differences, misses listed
             (--packs: these packs for every case instead of each case's own; --policy: list
-            the cases where our documented policy differs; --corpus: the corpus's folder)
+            the cases where our listed policy differs; --peer: the folder holding the corpora)
   bench [--tables-only]
             run the benchmarks and refresh BENCHMARKS.md's generated table
             (--tables-only: from the results already in target/criterion)";

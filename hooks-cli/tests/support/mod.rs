@@ -43,10 +43,13 @@ pub fn spawn_with_state<A: AsRef<OsStr>>(
 }
 
 /// Runs `hooks` with `args` and `stdin` to the end.
+/// An agent's hook is checked by [`check_agent_answer`].
 pub fn run<A: AsRef<OsStr>>(dir: Option<&Path>, args: &[A], stdin: &str) -> Output {
-    spawn(dir, args, stdin)
+    let output = spawn(dir, args, stdin)
         .wait_with_output()
-        .expect("the hooks binary ends")
+        .expect("the hooks binary ends");
+    check_agent_answer(args, stdin, &output);
+    output
 }
 
 /// Its standard output, as text.
@@ -83,7 +86,8 @@ pub fn claude_denial(output: &Output) -> Option<String> {
     }
 }
 
-/// Runs `hooks` with `args` and `stdin` in an environment with `env` added.
+/// Runs `hooks` with `args` and `stdin` in an environment with `env` added; an agent's hook is
+/// checked by [`check_agent_answer`].
 pub fn run_with_env<A: AsRef<OsStr>>(
     dir: Option<&Path>,
     args: &[A],
@@ -106,137 +110,58 @@ pub fn run_with_env<A: AsRef<OsStr>>(
     if let Some(mut input) = child.stdin.take() {
         let _ = input.write_all(stdin.as_bytes());
     }
-    child.wait_with_output().expect("the hooks binary ends")
+    let output = child.wait_with_output().expect("the hooks binary ends");
+    check_agent_answer(args, stdin, &output);
+    output
 }
 
-/// Whether Codex CLI takes `output` as the answer of a hook on `event`, as its output parser
-/// and the JSON schemas of its hook outputs say (openai/codex, `codex-rs/hooks/src/engine/
-/// output_parser.rs` and `codex-rs/hooks/schema/generated/`), narrowed to what a guard may
-/// say: an answer Codex CLI rejects counts as a failed hook, and the tool call then runs.
-///
-/// Accepted: exit 2 with a reason on stderr; exit 0 with nothing; exit 0 with a JSON object
-/// holding only `systemMessage` and the event's own fields (`decision: "block"` with a
-/// non-empty `reason`; `hookSpecificOutput` naming the event, with `additionalContext`, a
-/// `permissionDecision` of `deny` with a non-empty reason or of `allow` with `updatedInput`,
-/// or on `PermissionRequest` a `decision` of `behavior: "deny"` with a message). Refused:
-/// `permissionDecision: "ask"`, an `allow` without `updatedInput` (it would skip the user's
-/// own approval), `decision: "approve"`, `continue`, `stopReason`, `suppressOutput`, and any
-/// other field.
-pub fn codex_accepts(event: &str, output: &Output) -> Result<(), String> {
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    match output.status.code() {
-        Some(2) if stderr.trim().is_empty() => Err("exit 2 without a reason on stderr".into()),
-        Some(2) if !stdout.trim().is_empty() => Err(format!("exit 2 with stdout {stdout:?}")),
-        Some(2) => Ok(()),
-        Some(0) if stdout.trim().is_empty() => Ok(()),
-        Some(0) => match serde_json::from_str::<serde_json::Value>(&stdout) {
-            Ok(serde_json::Value::Object(answer)) => codex_json(event, &answer),
-            _ => Err(format!("stdout is not a JSON object: {stdout:?}")),
-        },
-        other => Err(format!(
-            "exit code {other:?}: Codex CLI counts it a failed hook"
-        )),
-    }
-}
-
-fn codex_json(
+/// What `agent` (`claude`, `codex`, ...) does with `output` as the answer of a hook on its
+/// event `event`, read by its own validator
+/// ([`Agent::accepts`](hooks_config::interop::Agent::accepts)); an error when it would reject
+/// the answer (most agents then count the hook as failed and run the call).
+pub fn accepts(
+    agent: &str,
     event: &str,
-    answer: &serde_json::Map<String, serde_json::Value>,
-) -> Result<(), String> {
-    use serde_json::Value;
-    let non_empty = |value: Option<&Value>| {
-        value
-            .and_then(Value::as_str)
-            .is_some_and(|text| !text.trim().is_empty())
+    output: &Output,
+) -> Result<hooks_config::interop::Verdict, String> {
+    let agent = hooks_config::interop::agent(agent).expect("an agent `hooks` serves");
+    let answer = hooks_config::interop::AgentAnswer {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        exit_code: output.status.code().unwrap_or(-1),
     };
-    let blocks_by_decision = [
-        "PreToolUse",
-        "PostToolUse",
-        "UserPromptSubmit",
-        "Stop",
-        "SubagentStop",
-    ];
-    let has_specific = [
-        "PreToolUse",
-        "PermissionRequest",
-        "PostToolUse",
-        "UserPromptSubmit",
-        "SessionStart",
-        "SubagentStart",
-    ];
-    for (key, value) in answer {
-        match key.as_str() {
-            "systemMessage" if value.is_string() => {}
-            "decision" if blocks_by_decision.contains(&event) => {
-                if value != "block" {
-                    return Err(format!("`decision: {value}` on {event}"));
-                }
-                if !non_empty(answer.get("reason")) {
-                    return Err(format!("`decision: block` without a reason on {event}"));
-                }
-            }
-            "reason" if blocks_by_decision.contains(&event) => {
-                if answer.get("decision").is_none() {
-                    return Err(format!("`reason` without `decision` on {event}"));
-                }
-            }
-            "hookSpecificOutput" if has_specific.contains(&event) => {
-                codex_specific(event, value)?;
-            }
-            other => return Err(format!("`{other}` is not taken on {event}: {value}")),
-        }
-    }
-    Ok(())
+    agent.accepts(event, &answer)
 }
 
-fn codex_specific(event: &str, specific: &serde_json::Value) -> Result<(), String> {
-    use serde_json::Value;
-    let Some(specific) = specific.as_object() else {
-        return Err(format!("hookSpecificOutput is not an object: {specific}"));
+/// When `args` run an agent's hook (`<agent> --config FILE`), checks its answer to `stdin` is
+/// one the agent takes, by the agent's validator; panics otherwise. Every run of an agent's
+/// hook in these tests goes through it.
+pub fn check_agent_answer<A: AsRef<OsStr>>(args: &[A], stdin: &str, output: &Output) {
+    let mut args = args.iter().map(|arg| arg.as_ref().to_string_lossy());
+    let (Some(name), Some(flag)) = (args.next(), args.next()) else {
+        return;
     };
-    if specific.get("hookEventName") != Some(&Value::from(event)) {
-        return Err(format!("hookEventName is not {event}: {specific:?}"));
+    let Some(agent) = hooks_config::interop::agent(&name) else {
+        return;
+    };
+    if !flag.starts_with("--config") {
+        return;
     }
-    let reason = specific
-        .get("permissionDecisionReason")
-        .and_then(Value::as_str);
-    for (key, value) in specific {
-        match (event, key.as_str()) {
-            (_, "hookEventName") => {}
-            (
-                "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "SessionStart"
-                | "SubagentStart",
-                "additionalContext",
-            ) if value.is_string() => {}
-            ("PreToolUse", "permissionDecision") => match value.as_str() {
-                Some("deny") if reason.is_some_and(|r| !r.trim().is_empty()) => {}
-                Some("allow") if specific.get("updatedInput").is_some_and(Value::is_object) => {}
-                _ => return Err(format!("permissionDecision {value} as sent: {specific:?}")),
-            },
-            ("PreToolUse", "permissionDecisionReason")
-                if specific.contains_key("permissionDecision") => {}
-            ("PreToolUse", "updatedInput")
-                if specific.get("permissionDecision") == Some(&Value::from("allow")) => {}
-            ("PermissionRequest", "decision") => {
-                let behavior = value.get("behavior");
-                let message = value.get("message").and_then(Value::as_str);
-                let keys_ok = value
-                    .as_object()
-                    .is_some_and(|d| d.keys().all(|k| k == "behavior" || k == "message"));
-                if behavior != Some(&Value::from("deny"))
-                    || message.is_none_or(|m| m.trim().is_empty())
-                    || !keys_ok
-                {
-                    return Err(format!("PermissionRequest decision {value}"));
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "hookSpecificOutput.{key} is not taken on {event}: {value}"
-                ));
-            }
-        }
+    // The event it was asked about; for input it cannot read, its tool call's.
+    let event = serde_json::from_str::<serde_json::Value>(stdin)
+        .ok()
+        .and_then(|input| input["hook_event_name"].as_str().map(str::to_owned))
+        .or_else(|| {
+            agent
+                .protocol()
+                .agent_event(hooks_core::events::TOOL_PRE)
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    if let Err(problem) = accepts(&name, &event, output) {
+        panic!(
+            "{} would reject the answer to {event} ({problem}): {output:?}",
+            agent.display_name()
+        );
     }
-    Ok(())
 }

@@ -12,7 +12,7 @@ use hooks_core::{HookResult, MessageLevel};
 use serde_json::{Map, Value};
 
 use super::with_tool_input;
-use crate::agent_protocol::CLAUDE;
+use crate::interop::claude::CLAUDE;
 
 /// The top-level keys that mark an answer as Claude Code's.
 pub(super) const KEYS: [&str; 6] = [

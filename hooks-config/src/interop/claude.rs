@@ -1,5 +1,6 @@
-//! Claude Code's hook protocol: its events, its stdin fields, its answers, and its settings
-//! files.
+//! Claude Code ([`ClaudeCode`]): its events, its stdin fields, its answers, and its settings
+//! files (`.claude/settings.json` in the project and in the home directory; commands name
+//! the project `"$CLAUDE_PROJECT_DIR"`).
 //!
 //! # Answers (`hooks claude`)
 //!
@@ -34,99 +35,352 @@
 //! hook's input echoed back) decides nothing and is reported as a warning. Plain output on
 //! exit 0 is a success: context on UserPromptSubmit and SessionStart, no decision elsewhere.
 
+use std::path::Path;
+
 use hooks_core::events::fields::TOOL_INPUT;
+use hooks_core::events::{
+    APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
+    SESSION_END, SESSION_START, TOOL_ERROR, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
+};
 use hooks_core::{EmitResult, HookAction};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-pub use crate::agent_protocol::CLAUDE;
-pub use crate::settings::{Imported, import_plugin, import_settings};
+pub use crate::settings::Imported;
+use crate::settings::{import_hooks, one_error};
+use crate::{ConfigErrors, HookKind};
 
+use super::hook_output::{
+    Decision, HookOutput, Permission, PermissionRequestDecision, Specific, non_empty, printed,
+};
+use super::reasons::{
+    inapplicable, json_answer, messages_of, modifiers, question_of, reason_of, would_run,
+};
 use super::{
-    AgentAnswer, Rewrites, inapplicable, json_answer, messages_of, modifiers, question_of,
-    reason_of, would_run,
+    Agent, AgentAnswer, Capabilities, HookSettings, Importer, Layout, ProjectDir, Protocol,
+    RewriteSupport, Rewrites, Verdict,
 };
 
-/// The events whose `hookSpecificOutput.additionalContext` reaches the model.
-const TAKES_CONTEXT: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "UserPromptSubmit",
-    "SessionStart",
-    "Setup",
-    "SubagentStart",
-];
+/// Claude Code.
+#[derive(Debug, Clone, Copy)]
+pub struct ClaudeCode;
+
+/// Claude Code's hook protocol: its events, and its fields the taxonomy names otherwise.
+pub const CLAUDE: Protocol = Protocol {
+    agent: "claude",
+    events: &[
+        ("SessionStart", Some(SESSION_START)),
+        ("SessionEnd", Some(SESSION_END)),
+        ("UserPromptSubmit", Some(PROMPT_SUBMIT)),
+        ("PreToolUse", Some(TOOL_PRE)),
+        ("PermissionRequest", Some(APPROVAL_REQUIRED)),
+        ("PostToolUse", Some(TOOL_POST)),
+        ("PostToolUseFailure", Some(TOOL_ERROR)),
+        ("Notification", Some(USER_NOTIFICATION)),
+        ("Stop", Some(PROMPT_COMPLETE)),
+        ("PreCompact", Some(CONTEXT_PRE_COMPACT)),
+        ("PostCompact", Some(CONTEXT_POST_COMPACT)),
+        ("SubagentStart", None),
+        ("SubagentStop", None),
+        ("Setup", None),
+    ],
+    fields: &[
+        ("tool_response", "tool_result"),
+        ("tool_use_id", "tool_call_id"),
+    ],
+};
+
+/// What Claude Code takes from a hook.
+static CAPABILITIES: Capabilities = Capabilities {
+    asks_on: &["PreToolUse", "PermissionRequest"],
+    rewrite: RewriteSupport::ConfirmedOrApplied,
+    // The events whose `hookSpecificOutput.additionalContext` reaches the model.
+    context_on: &[
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "UserPromptSubmit",
+        "SessionStart",
+        "Setup",
+        "SubagentStart",
+    ],
+    blocks_prompt: Some("UserPromptSubmit"),
+};
+
+/// Claude Code's settings files.
+static SETTINGS: HookSettings = HookSettings {
+    project: ".claude/settings.json",
+    user: ".claude/settings.json",
+    project_dir: ProjectDir::Var("CLAUDE_PROJECT_DIR"),
+    layout: Layout::MatcherGroups,
+    init_events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
+};
 
 /// The events that block with the top-level `decision: "block"`.
 const BLOCKS_BY_DECISION: &[&str] = &["UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop"];
 
-/// Our merged result for Claude Code's event `agent_event`, in its protocol (see the
-/// [module docs](self)); `input` is the event data as it was emitted. Every rewrite is
-/// confirmed; [`answer_with`] applies those of the hooks `rewrites` names.
-pub fn answer(agent_event: &str, input: &Value, outcome: &EmitResult) -> AgentAnswer {
-    answer_with(agent_event, input, outcome, &Rewrites::confirmed())
-}
+impl Agent for ClaudeCode {
+    fn protocol(&self) -> &'static Protocol {
+        &CLAUDE
+    }
 
-/// [`answer`], with the rewrites of the hooks in `rewrites` passed through as an allow.
-pub fn answer_with(
-    agent_event: &str,
-    input: &Value,
-    outcome: &EmitResult,
-    rewrites: &Rewrites,
-) -> AgentAnswer {
-    let result = &outcome.result;
-    let mut specific = Map::new();
-    match result.action {
-        HookAction::Deny => return block(agent_event, reason_of(outcome), outcome),
-        HookAction::AskUser => {
-            let prompt = question_of(outcome);
-            match agent_event {
-                "PreToolUse" => {
-                    specific.insert("permissionDecision".into(), json!("ask"));
-                    specific.insert("permissionDecisionReason".into(), json!(prompt));
+    fn display_name(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        &SETTINGS
+    }
+
+    /// Our merged result for Claude Code's event `agent_event`, in its protocol (see the
+    /// [module docs](self)).
+    fn answer(
+        &self,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        rewrites: &Rewrites,
+    ) -> AgentAnswer {
+        let result = &outcome.result;
+        let mut specific = Specific::of(agent_event);
+        match result.action {
+            HookAction::Deny => return block(agent_event, reason_of(outcome), outcome),
+            HookAction::AskUser => {
+                let prompt = question_of(outcome);
+                match agent_event {
+                    "PreToolUse" => {
+                        specific.permission_decision = Some(Permission::Ask);
+                        specific.permission_decision_reason = Some(prompt);
+                    }
+                    // No decision: Claude Code's own dialog asks.
+                    "PermissionRequest" => {}
+                    _ => {
+                        let reason = format!(
+                            "a hook asks for approval, which Claude Code cannot ask for on \
+                             {agent_event}: {prompt}"
+                        );
+                        return block(agent_event, reason, outcome);
+                    }
                 }
-                "PermissionRequest" => {}
+            }
+            _ => {}
+        }
+        if outcome.is_modified() {
+            // Of the data of a tool call, Claude Code takes only the tool input.
+            let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
+            match (agent_event, new_input) {
+                ("PreToolUse", Some(new_input)) if *new_input == input[TOOL_INPUT] => {}
+                ("PreToolUse", Some(new_input @ Value::Object(_))) => {
+                    specific.updated_input = Some(new_input.clone());
+                    if specific.permission_decision.is_none() {
+                        let (decision, reason) = if rewrites.all_applied(outcome) {
+                            (
+                                Permission::Allow,
+                                format!("rewritten {}", modifiers(outcome)),
+                            )
+                        } else {
+                            (Permission::Ask, to_confirm(new_input, outcome))
+                        };
+                        specific.permission_decision = Some(decision);
+                        specific.permission_decision_reason = Some(reason);
+                    }
+                }
                 _ => {
-                    let reason = format!(
-                        "a hook asks for approval, which Claude Code cannot ask for on \
-                         {agent_event}: {prompt}"
-                    );
+                    let reason = inapplicable("Claude Code", agent_event, outcome);
                     return block(agent_event, reason, outcome);
                 }
             }
         }
-        _ => {}
+        json_answer(
+            "Claude Code",
+            specific,
+            CAPABILITIES.context_on.contains(&agent_event),
+            outcome,
+        )
     }
-    if outcome.is_modified() {
-        // Of the data of a tool call, Claude Code takes only the tool input.
-        let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
-        match (agent_event, new_input) {
-            ("PreToolUse", Some(new_input)) if *new_input == input[TOOL_INPUT] => {}
-            ("PreToolUse", Some(new_input @ Value::Object(_))) => {
-                specific.insert("updatedInput".into(), new_input.clone());
-                if !specific.contains_key("permissionDecision") {
-                    let (decision, reason) = if rewrites.all_applied(outcome) {
-                        ("allow", format!("rewritten {}", modifiers(outcome)))
-                    } else {
-                        ("ask", to_confirm(new_input, outcome))
-                    };
-                    specific.insert("permissionDecision".into(), json!(decision));
-                    specific.insert("permissionDecisionReason".into(), json!(reason));
+
+    /// Claude Code's reading of an answer: exit 2 blocks with stderr as the reason (stdout is
+    /// ignored then); exit 0 with nothing proceeds; exit 0 with JSON is read per event (see the
+    /// [module docs](self)). Refused, as a guard must not say them: any other exit code (a
+    /// non-blocking error: the call runs), `continue`, `stopReason`, an `allow` without
+    /// `updatedInput` (it would skip the user's own permission prompt), a deny or a question
+    /// without a reason, a `decision` other than `block` or on an event that does not take
+    /// it, and any field the event does not know.
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        match answer.exit_code {
+            2 if !answer.stdout.trim().is_empty() => Err(format!(
+                "exit 2 with stdout, which Claude Code ignores: {answer:?}"
+            )),
+            2 => non_empty(Some(&Value::from(answer.stderr.as_str())))
+                .map(Verdict::Block)
+                .ok_or_else(|| "exit 2 without a reason on stderr".to_owned()),
+            0 => match printed(answer)? {
+                None => Ok(Verdict::Proceed),
+                Some(fields) => read_json(agent_event, &fields),
+            },
+            code => Err(format!(
+                "exit code {code}: a non-blocking error to Claude Code, which runs the call"
+            )),
+        }
+    }
+
+    fn importer(&self) -> Option<Importer> {
+        Some(import_file)
+    }
+}
+
+/// Claude Code's JSON answer to `agent_event`, read.
+fn read_json(
+    agent_event: &str,
+    fields: &serde_json::Map<String, Value>,
+) -> Result<Verdict, String> {
+    let mut verdict = Verdict::Proceed;
+    for (key, value) in fields {
+        match key.as_str() {
+            "systemMessage" if value.is_string() => {}
+            "suppressOutput" if value.is_boolean() => {}
+            "decision" if BLOCKS_BY_DECISION.contains(&agent_event) && value == "block" => {
+                let reason = non_empty(fields.get("reason")).ok_or_else(|| {
+                    format!("`decision: block` without a reason on {agent_event}")
+                })?;
+                verdict = Verdict::Block(reason);
+            }
+            "reason" if fields.contains_key("decision") => {}
+            "hookSpecificOutput" => {
+                if let Some(specific) = read_specific(agent_event, value)? {
+                    verdict = specific;
+                }
+            }
+            other => return Err(format!("`{other}` is not taken on {agent_event}: {value}")),
+        }
+    }
+    Ok(verdict)
+}
+
+/// `hookSpecificOutput` of an answer to `agent_event`, read: the decision it makes, if any.
+fn read_specific(agent_event: &str, specific: &Value) -> Result<Option<Verdict>, String> {
+    let Some(specific) = specific.as_object() else {
+        return Err(format!("hookSpecificOutput is not an object: {specific}"));
+    };
+    if specific.get("hookEventName") != Some(&Value::from(agent_event)) {
+        return Err(format!("hookEventName is not {agent_event}: {specific:?}"));
+    }
+    let reason = non_empty(specific.get("permissionDecisionReason"));
+    let updated = specific
+        .get("updatedInput")
+        .filter(|input| input.is_object());
+    let mut verdict = None;
+    for (key, value) in specific {
+        match (agent_event, key.as_str()) {
+            (_, "hookEventName") => {}
+            (event, "additionalContext")
+                if CAPABILITIES.context_on.contains(&event) && value.is_string() => {}
+            ("PreToolUse", "permissionDecision") => {
+                verdict = Some(match (value.as_str(), &reason, updated) {
+                    (Some("deny"), Some(reason), _) => Verdict::Block(reason.clone()),
+                    (Some("ask"), Some(reason), _) => Verdict::Ask(reason.clone()),
+                    (Some("allow"), _, Some(input)) => Verdict::RunRewritten(input.clone()),
+                    _ => return Err(format!("permissionDecision {value} as sent: {specific:?}")),
+                });
+            }
+            ("PreToolUse", "permissionDecisionReason")
+                if specific.contains_key("permissionDecision") => {}
+            ("PreToolUse", "updatedInput") if specific.contains_key("permissionDecision") => {}
+            ("PermissionRequest", "decision") => {
+                let message = non_empty(value.get("message"));
+                let only_known = value
+                    .as_object()
+                    .is_some_and(|d| d.keys().all(|k| k == "behavior" || k == "message"));
+                match message {
+                    Some(message) if value["behavior"] == "deny" && only_known => {
+                        verdict = Some(Verdict::Block(message));
+                    }
+                    _ => return Err(format!("PermissionRequest decision {value}")),
                 }
             }
             _ => {
-                let reason = inapplicable("Claude Code", agent_event, outcome);
-                return block(agent_event, reason, outcome);
+                return Err(format!(
+                    "hookSpecificOutput.{key} is not taken on {agent_event}: {value}"
+                ));
             }
         }
     }
-    json_answer(
-        "Claude Code",
-        agent_event,
-        specific,
-        TAKES_CONTEXT.contains(&agent_event),
-        outcome,
-    )
+    Ok(verdict)
+}
+
+/// Converts the `hooks` section of a Claude Code settings file (see the [module docs](crate::settings)).
+/// Malformed JSON or a malformed `hooks` section is an error, with its line and column.
+pub fn import_settings(text: &str, file: &Path) -> Result<Imported, ConfigErrors> {
+    import_hooks(&CLAUDE, text, file)
+}
+
+/// Converts the hooks of the Claude Code plugin in `plugin_dir` (its `hooks/hooks.json`), as
+/// [`import_settings`] converts a settings file. Each command is given the plugin's root as
+/// Claude Code gives it (`export CLAUDE_PLUGIN_ROOT=...;` before the command), so that
+/// `${CLAUDE_PLUGIN_ROOT}/hooks/check.py` and scripts that read the variable find their files
+/// while the hook runs in the project directory.
+pub fn import_plugin(plugin_dir: &Path) -> Result<Imported, ConfigErrors> {
+    let file = plugin_dir.join("hooks").join("hooks.json");
+    let text = std::fs::read_to_string(&file).map_err(|error| {
+        one_error(
+            &file,
+            1,
+            1,
+            format!("cannot read the plugin's hooks file: {error}"),
+        )
+    })?;
+    let mut imported = import_settings(&text, &file)?;
+    let root = std::path::absolute(plugin_dir).unwrap_or_else(|_| plugin_dir.to_path_buf());
+    with_plugin_root(&mut imported, &root);
+    imported.notes.push(format!(
+        "the plugin's commands run in the project directory with CLAUDE_PLUGIN_ROOT={}",
+        root.display()
+    ));
+    Ok(imported)
+}
+
+/// `hooks import claude`: a settings file, or a plugin's directory (its `hooks/hooks.json`).
+fn import_file(path: &Path) -> Result<Imported, ConfigErrors> {
+    if path.is_dir() {
+        return import_plugin(path);
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| one_error(path, 1, 1, format!("cannot read the file: {error}")))?;
+    import_settings(&text, path)
+}
+
+/// The entries of a Claude Code plugin's hooks file, given the plugin's root as Claude Code
+/// gives it: each command starts with `export CLAUDE_PLUGIN_ROOT=<root>;`, so that
+/// `${CLAUDE_PLUGIN_ROOT}/hooks/check.py` and scripts that read the variable find their files
+/// while the hook runs in the project directory.
+pub fn with_plugin_root(imported: &mut Imported, root: &Path) {
+    let export = format!(
+        "export CLAUDE_PLUGIN_ROOT={}; ",
+        sh_quoted(&root.to_string_lossy())
+    );
+    for entry in &mut imported.entries {
+        if let HookKind::Command(command) = &mut entry.hook {
+            command.command.insert_str(0, &export);
+        }
+    }
+}
+
+/// The plugin a hooks file belongs to: `<plugin>/hooks/hooks.json`, Claude Code's plugin
+/// layout, gives `<plugin>`.
+pub fn plugin_root_of(file: &Path) -> Option<std::path::PathBuf> {
+    let hooks_dir = file.parent()?;
+    let is_plugin_file = file.file_name()? == "hooks.json" && hooks_dir.file_name()? == "hooks";
+    is_plugin_file
+        .then(|| hooks_dir.parent().map(Path::to_path_buf))
+        .flatten()
+}
+
+/// `text` as one word for `sh`.
+fn sh_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// A block of `agent_event`: exit 2 with the reason, unless there is a message for the user,
@@ -135,31 +389,29 @@ fn block(agent_event: &str, reason: String, outcome: &EmitResult) -> AgentAnswer
     let Some(message) = messages_of(outcome) else {
         return AgentAnswer::block(reason);
     };
-    let mut answer = Map::new();
+    let mut answer = HookOutput {
+        system_message: Some(message.clone()),
+        ..HookOutput::default()
+    };
+    let mut specific = Specific::of(agent_event);
     match agent_event {
         "PreToolUse" => {
-            answer.insert(
-                "hookSpecificOutput".into(),
-                json!({"hookEventName": agent_event, "permissionDecision": "deny",
-                       "permissionDecisionReason": reason}),
-            );
+            specific.permission_decision = Some(Permission::Deny);
+            specific.permission_decision_reason = Some(reason);
+            answer.hook_specific_output = Some(specific);
         }
         "PermissionRequest" => {
-            answer.insert(
-                "hookSpecificOutput".into(),
-                json!({"hookEventName": agent_event,
-                       "decision": {"behavior": "deny", "message": reason}}),
-            );
+            specific.decision = Some(PermissionRequestDecision::deny(reason));
+            answer.hook_specific_output = Some(specific);
         }
         _ if BLOCKS_BY_DECISION.contains(&agent_event) => {
-            answer.insert("decision".into(), json!("block"));
-            answer.insert("reason".into(), json!(reason));
+            answer.decision = Some(Decision::Block);
+            answer.reason = Some(reason);
         }
         // Exit 2 shows stderr to the user on the other events: the message goes with it.
         _ => return AgentAnswer::block(format!("{reason}\n{message}")),
     }
-    answer.insert("systemMessage".into(), json!(message));
-    AgentAnswer::json(answer)
+    AgentAnswer::json(&answer)
 }
 
 /// The reason of a rewrite put to the user: who rewrote it, what would run, and what happens

@@ -1,4 +1,4 @@
-//! Codex CLI's hook protocol: its events, its stdin fields, its answers, and its hooks files.
+//! Codex CLI ([`CodexCli`]): its events, its stdin fields, its answers, and its hooks files.
 //!
 //! Codex CLI reads command hooks in Claude Code's shape from `hooks.json` or the `[hooks]`
 //! tables of `config.toml` (in `~/.codex/` or `<repo>/.codex/`), and sends Claude Code's stdin
@@ -46,99 +46,300 @@
 //! | suppress_output | left out: Codex CLI rejects `suppressOutput` |
 //!
 //! A policy that cannot decide (a broken hooks file, unreadable input) exits 2 with the reason
-//! ([`fail_closed`]), which blocks wherever Codex CLI lets a hook block.
+//! ([`Agent::fail_closed`]), which blocks wherever Codex CLI lets a hook block.
 
 use std::path::Path;
 
 use hooks_core::events::fields::TOOL_INPUT;
+use hooks_core::events::{
+    APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
+    SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE,
+};
 use hooks_core::{EmitResult, HookAction};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-pub use crate::agent_protocol::CODEX;
-use crate::settings::{Imported, import_section};
+use crate::settings::{Imported, import_hooks, import_section, one_error};
 use crate::{ConfigError, ConfigErrors};
 
+use super::hook_output::{
+    Decision, HookOutput, Permission, PermissionRequestDecision, Specific, non_empty, printed,
+};
+use super::reasons::{
+    context_of, inapplicable, joined, messages_of, modifiers, question_of, reason_of,
+    unconfirmed_rewrite,
+};
 use super::{
-    AgentAnswer, Rewrites, context_of, inapplicable, messages_of, modifiers, question_of,
-    reason_of, unconfirmed_rewrite,
+    Agent, AgentAnswer, Capabilities, HookSettings, Importer, Layout, ProjectDir, Protocol,
+    RewriteSupport, Rewrites, Verdict,
 };
 
-/// The events whose `hookSpecificOutput.additionalContext` Codex CLI takes.
-const TAKES_CONTEXT: &[&str] = &[
+/// Codex CLI.
+#[derive(Debug, Clone, Copy)]
+pub struct CodexCli;
+
+/// Codex CLI's hook protocol: Claude Code's events and fields, less the events Codex has not
+/// (`PostToolUseFailure`, `Notification`), its own custom events named `codex:`.
+pub const CODEX: Protocol = Protocol {
+    agent: "codex",
+    events: &[
+        ("SessionStart", Some(SESSION_START)),
+        ("SessionEnd", Some(SESSION_END)),
+        ("UserPromptSubmit", Some(PROMPT_SUBMIT)),
+        ("PreToolUse", Some(TOOL_PRE)),
+        ("PermissionRequest", Some(APPROVAL_REQUIRED)),
+        ("PostToolUse", Some(TOOL_POST)),
+        ("Stop", Some(PROMPT_COMPLETE)),
+        ("PreCompact", Some(CONTEXT_PRE_COMPACT)),
+        ("PostCompact", Some(CONTEXT_POST_COMPACT)),
+        ("SubagentStart", None),
+        ("SubagentStop", None),
+    ],
+    fields: &[
+        ("tool_response", "tool_result"),
+        ("tool_use_id", "tool_call_id"),
+    ],
+};
+
+/// What Codex CLI takes from a hook.
+static CAPABILITIES: Capabilities = Capabilities {
+    asks_on: &["PermissionRequest"],
+    rewrite: RewriteSupport::AppliedOnly,
+    // The events whose `hookSpecificOutput.additionalContext` Codex CLI takes.
+    context_on: &[
+        "PreToolUse",
+        "PostToolUse",
+        "UserPromptSubmit",
+        "SessionStart",
+        "SubagentStart",
+    ],
+    blocks_prompt: Some("UserPromptSubmit"),
+};
+
+/// Codex CLI's hooks files: `hooks.json` beside `config.toml`, in the repository's `.codex/`
+/// and in `~/.codex/`. Codex CLI sets no project variable and runs hooks in the session's
+/// directory: commands name the repository's root.
+static SETTINGS: HookSettings = HookSettings {
+    project: ".codex/hooks.json",
+    user: ".codex/hooks.json",
+    project_dir: ProjectDir::GitRoot,
+    layout: Layout::MatcherGroups,
+    init_events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
+};
+
+/// The events a top-level `{"decision": "block", "reason"}` blocks.
+const BLOCKS_BY_DECISION: &[&str] = &["PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"];
+
+/// The events whose answer may have a `hookSpecificOutput`.
+const HAS_SPECIFIC: &[&str] = &[
     "PreToolUse",
+    "PermissionRequest",
     "PostToolUse",
     "UserPromptSubmit",
     "SessionStart",
     "SubagentStart",
 ];
 
-/// The events a top-level `{"decision": "block", "reason"}` blocks.
-const BLOCKS_BY_DECISION: &[&str] = &["PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"];
+impl Agent for CodexCli {
+    fn protocol(&self) -> &'static Protocol {
+        &CODEX
+    }
 
-/// Our merged result for Codex CLI's event `agent_event`, in its protocol (see the
-/// [module docs](self)); `input` is the event data as it was emitted, `rewrites` whether the
-/// entries that rewrote a tool input opted in to having it run unconfirmed.
-pub fn answer(
-    agent_event: &str,
-    input: &Value,
-    outcome: &EmitResult,
-    rewrites: &Rewrites,
-) -> AgentAnswer {
-    let result = &outcome.result;
-    match result.action {
-        HookAction::Deny => return deny(agent_event, reason_of(outcome), outcome),
-        HookAction::AskUser if agent_event == "PermissionRequest" => {
-            // No decision: Codex CLI's own approval prompt asks the user.
-        }
-        HookAction::AskUser => {
-            let reason = format!(
-                "a hook asks for approval, which Codex CLI cannot ask for from a hook: {}",
-                question_of(outcome)
-            );
-            return deny(agent_event, reason, outcome);
-        }
-        _ => {}
+    fn display_name(&self) -> &'static str {
+        "Codex CLI"
     }
-    let mut specific = Map::new();
-    if outcome.is_modified() {
-        // Of the data of a tool call, Codex CLI takes only the tool input, and only on an allow.
-        let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
-        match (agent_event, new_input) {
-            ("PreToolUse", Some(new_input)) if *new_input == input[TOOL_INPUT] => {}
-            ("PreToolUse", Some(new_input @ Value::Object(_))) if rewrites.all_applied(outcome) => {
-                specific.insert("permissionDecision".into(), json!("allow"));
-                specific.insert(
-                    "permissionDecisionReason".into(),
-                    json!(format!("rewritten {}", modifiers(outcome))),
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        &SETTINGS
+    }
+
+    /// Our merged result for Codex CLI's event `agent_event`, in its protocol (see the
+    /// [module docs](self)).
+    fn answer(
+        &self,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        rewrites: &Rewrites,
+    ) -> AgentAnswer {
+        let result = &outcome.result;
+        match result.action {
+            HookAction::Deny => return deny(agent_event, reason_of(outcome), outcome),
+            HookAction::AskUser if agent_event == "PermissionRequest" => {
+                // No decision: Codex CLI's own approval prompt asks the user.
+            }
+            HookAction::AskUser => {
+                let reason = format!(
+                    "a hook asks for approval, which Codex CLI cannot ask for from a hook: {}",
+                    question_of(outcome)
                 );
-                specific.insert("updatedInput".into(), new_input.clone());
-            }
-            ("PreToolUse", Some(new_input @ Value::Object(_))) => {
-                let reason = unconfirmed_rewrite("Codex CLI", new_input, outcome);
                 return deny(agent_event, reason, outcome);
             }
-            _ => {
-                let reason = inapplicable("Codex CLI", agent_event, outcome);
-                return deny(agent_event, reason, outcome);
+            _ => {}
+        }
+        let mut specific = Specific::of(agent_event);
+        if outcome.is_modified() {
+            // Of the data of a tool call, Codex CLI takes only the tool input, and only on an
+            // allow.
+            let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
+            match (agent_event, new_input) {
+                ("PreToolUse", Some(new_input)) if *new_input == input[TOOL_INPUT] => {}
+                ("PreToolUse", Some(new_input @ Value::Object(_)))
+                    if rewrites.all_applied(outcome) =>
+                {
+                    specific.permission_decision = Some(Permission::Allow);
+                    specific.permission_decision_reason =
+                        Some(format!("rewritten {}", modifiers(outcome)));
+                    specific.updated_input = Some(new_input.clone());
+                }
+                ("PreToolUse", Some(new_input @ Value::Object(_))) => {
+                    let reason = unconfirmed_rewrite("Codex CLI", new_input, outcome);
+                    return deny(agent_event, reason, outcome);
+                }
+                _ => {
+                    let reason = inapplicable("Codex CLI", agent_event, outcome);
+                    return deny(agent_event, reason, outcome);
+                }
             }
         }
+        let mut system_message = messages_of(outcome);
+        if let Some(context) = context_of(outcome) {
+            if CAPABILITIES.context_on.contains(&agent_event) {
+                specific.additional_context = Some(context);
+            } else {
+                let note =
+                    format!("hook context (Codex CLI takes none on {agent_event}): {context}");
+                system_message = Some(joined(system_message, note));
+            }
+        }
+        // Never `suppressOutput`: Codex CLI rejects it.
+        AgentAnswer::json(&HookOutput::with(specific, system_message))
     }
-    let mut system_message = messages_of(outcome);
-    if let Some(context) = context_of(outcome) {
-        if TAKES_CONTEXT.contains(&agent_event) {
-            specific.insert("additionalContext".into(), json!(context));
-        } else {
-            let note = format!("hook context (Codex CLI takes none on {agent_event}): {context}");
-            system_message = Some(join(system_message, note));
+
+    /// Exit 2 with the reason, a block wherever Codex CLI lets a hook block.
+    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
+        AgentAnswer::block(reason)
+    }
+
+    /// Whether Codex CLI takes `answer` as the answer of a hook on `agent_event`, as its
+    /// output parser and the JSON schemas of its hook outputs say (openai/codex,
+    /// `codex-rs/hooks/src/engine/output_parser.rs` and `codex-rs/hooks/schema/generated/`),
+    /// narrowed to what a guard may say: an answer Codex CLI rejects counts as a failed hook,
+    /// and the tool call then runs.
+    ///
+    /// Accepted: exit 2 with a reason on stderr; exit 0 with nothing; exit 0 with a JSON
+    /// object holding only `systemMessage` and the event's own fields (`decision: "block"` with
+    /// a non-empty `reason`; `hookSpecificOutput` naming the event, with `additionalContext`, a
+    /// `permissionDecision` of `deny` with a non-empty reason or of `allow` with
+    /// `updatedInput`, or on `PermissionRequest` a `decision` of `behavior: "deny"` with a
+    /// message). Refused: `permissionDecision: "ask"`, an `allow` without `updatedInput` (it
+    /// would skip the user's own approval), `decision: "approve"`, `continue`, `stopReason`,
+    /// `suppressOutput`, and any other field.
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        match answer.exit_code {
+            2 if answer.stderr.trim().is_empty() => Err("exit 2 without a reason on stderr".into()),
+            2 if !answer.stdout.trim().is_empty() => {
+                Err(format!("exit 2 with stdout {:?}", answer.stdout))
+            }
+            2 => Ok(Verdict::Block(answer.stderr.trim().to_owned())),
+            0 => match printed(answer)? {
+                None => Ok(Verdict::Proceed),
+                Some(fields) => read_json(agent_event, &fields),
+            },
+            code => Err(format!(
+                "exit code {code}: Codex CLI counts it a failed hook"
+            )),
         }
     }
-    AgentAnswer::json(fields(agent_event, specific, system_message))
+
+    fn importer(&self) -> Option<Importer> {
+        Some(import_file)
+    }
 }
 
-/// The answer when the policy cannot decide: exit 2 with the reason, a block wherever Codex
-/// CLI lets a hook block.
-pub fn fail_closed(reason: String) -> AgentAnswer {
-    AgentAnswer::block(reason)
+/// Codex CLI's JSON answer to `agent_event`, read.
+fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, String> {
+    let mut verdict = Verdict::Proceed;
+    for (key, value) in fields {
+        match key.as_str() {
+            "systemMessage" if value.is_string() => {}
+            "decision" if BLOCKS_BY_DECISION.contains(&agent_event) => {
+                if value != "block" {
+                    return Err(format!("`decision: {value}` on {agent_event}"));
+                }
+                let reason = non_empty(fields.get("reason")).ok_or_else(|| {
+                    format!("`decision: block` without a reason on {agent_event}")
+                })?;
+                verdict = Verdict::Block(reason);
+            }
+            "reason" if BLOCKS_BY_DECISION.contains(&agent_event) => {
+                if !fields.contains_key("decision") {
+                    return Err(format!("`reason` without `decision` on {agent_event}"));
+                }
+            }
+            "hookSpecificOutput" if HAS_SPECIFIC.contains(&agent_event) => {
+                if let Some(decided) = read_specific(agent_event, value)? {
+                    verdict = decided;
+                }
+            }
+            other => return Err(format!("`{other}` is not taken on {agent_event}: {value}")),
+        }
+    }
+    Ok(verdict)
+}
+
+/// `hookSpecificOutput` of an answer to `agent_event`, read: the decision it makes, if any.
+fn read_specific(agent_event: &str, specific: &Value) -> Result<Option<Verdict>, String> {
+    let Some(specific) = specific.as_object() else {
+        return Err(format!("hookSpecificOutput is not an object: {specific}"));
+    };
+    if specific.get("hookEventName") != Some(&Value::from(agent_event)) {
+        return Err(format!("hookEventName is not {agent_event}: {specific:?}"));
+    }
+    let reason = non_empty(specific.get("permissionDecisionReason"));
+    let updated = specific
+        .get("updatedInput")
+        .filter(|input| input.is_object());
+    let mut verdict = None;
+    for (key, value) in specific {
+        match (agent_event, key.as_str()) {
+            (_, "hookEventName") => {}
+            (event, "additionalContext")
+                if CAPABILITIES.context_on.contains(&event) && value.is_string() => {}
+            ("PreToolUse", "permissionDecision") => {
+                verdict = Some(match (value.as_str(), &reason, updated) {
+                    (Some("deny"), Some(reason), _) => Verdict::Block(reason.clone()),
+                    (Some("allow"), _, Some(input)) => Verdict::RunRewritten(input.clone()),
+                    _ => return Err(format!("permissionDecision {value} as sent: {specific:?}")),
+                });
+            }
+            ("PreToolUse", "permissionDecisionReason")
+                if specific.contains_key("permissionDecision") => {}
+            ("PreToolUse", "updatedInput")
+                if specific.get("permissionDecision") == Some(&Value::from("allow")) => {}
+            ("PermissionRequest", "decision") => {
+                let message = non_empty(value.get("message"));
+                let only_known = value
+                    .as_object()
+                    .is_some_and(|d| d.keys().all(|k| k == "behavior" || k == "message"));
+                match message {
+                    Some(message) if value["behavior"] == "deny" && only_known => {
+                        verdict = Some(Verdict::Block(message));
+                    }
+                    _ => return Err(format!("PermissionRequest decision {value}")),
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "hookSpecificOutput.{key} is not taken on {agent_event}: {value}"
+                ));
+            }
+        }
+    }
+    Ok(verdict)
 }
 
 /// A deny with `reason`, in the terms of `agent_event` (see the [module docs](self)).
@@ -149,60 +350,43 @@ fn deny(agent_event: &str, reason: String, outcome: &EmitResult) -> AgentAnswer 
     } else {
         reason
     };
-    let mut specific = Map::new();
-    let mut top = Map::new();
+    let mut specific = Specific::of(agent_event);
+    let mut top = HookOutput::default();
     match agent_event {
         "PreToolUse" => {
-            specific.insert("permissionDecision".into(), json!("deny"));
-            specific.insert("permissionDecisionReason".into(), json!(reason));
-            if let Some(context) = context_of(outcome) {
-                specific.insert("additionalContext".into(), json!(context));
-            }
+            specific.permission_decision = Some(Permission::Deny);
+            specific.permission_decision_reason = Some(reason);
+            specific.additional_context = context_of(outcome);
         }
         "PermissionRequest" => {
-            specific.insert(
-                "decision".into(),
-                json!({"behavior": "deny", "message": reason}),
-            );
+            specific.decision = Some(PermissionRequestDecision::deny(reason));
         }
         event if BLOCKS_BY_DECISION.contains(&event) => {
-            top.insert("decision".into(), json!("block"));
-            top.insert("reason".into(), json!(reason));
+            top.decision = Some(Decision::Block);
+            top.reason = Some(reason);
         }
         _ => return AgentAnswer::block(reason),
     }
-    let mut answer = fields(agent_event, specific, messages_of(outcome));
-    answer.extend(top);
-    AgentAnswer::json(answer)
+    AgentAnswer::json(&HookOutput {
+        decision: top.decision,
+        reason: top.reason,
+        ..HookOutput::with(specific, messages_of(outcome))
+    })
 }
 
-/// An answer's fields: `hookSpecificOutput` (when `specific` has anything) and
-/// `systemMessage`.
-fn fields(
-    agent_event: &str,
-    mut specific: Map<String, Value>,
-    system_message: Option<String>,
-) -> Map<String, Value> {
-    let mut answer = Map::new();
-    if !specific.is_empty() {
-        specific.insert("hookEventName".into(), json!(agent_event));
-        answer.insert("hookSpecificOutput".into(), Value::Object(specific));
-    }
-    if let Some(message) = system_message {
-        answer.insert("systemMessage".into(), json!(message));
-    }
-    answer
-}
-
-fn join(first: Option<String>, second: String) -> String {
-    match first {
-        Some(first) => format!("{first}\n{second}"),
-        None => second,
+/// `hooks import codex`: a `hooks.json`, or the `[hooks]` tables of a `config.toml`.
+fn import_file(path: &Path) -> Result<Imported, ConfigErrors> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| one_error(path, 1, 1, format!("cannot read the file: {error}")))?;
+    if path.extension().is_some_and(|ext| ext == "toml") {
+        import_config_toml(&text, path)
+    } else {
+        import_hooks(&CODEX, &text, path)
     }
 }
 
 /// Converts the `[hooks]` tables of a Codex CLI `config.toml` (the same shape as its
-/// `hooks.json`, see [`import_hooks`](crate::settings::import_hooks)); the rest of the file
+/// `hooks.json`, see [`import_hooks`]); the rest of the file
 /// is not hooks and is ignored. Malformed TOML is an error with its line and column.
 pub fn import_config_toml(text: &str, file: &Path) -> Result<Imported, ConfigErrors> {
     let settings = match toml::from_str::<Value>(text) {

@@ -1,4 +1,6 @@
-//! Cursor's hook protocol (`.cursor/hooks.json`): its events, its stdin fields and its answers.
+//! Cursor ([`Cursor`]): its events, its stdin fields, its answers, and its hooks file
+//! (`.cursor/hooks.json` in the project and in the home directory, run in the project
+//! directory; its session is its `conversation_id`).
 //!
 //! # Events in
 //!
@@ -43,13 +45,24 @@ use hooks_core::events::{
     TOOL_PRE,
 };
 use hooks_core::{EmitResult, HookAction};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::{AgentAnswer, context_of, messages_of, question_of, reason_of};
-use crate::agent_protocol::{InputError, MappedEvent, Protocol};
+use super::hook_output::{Permission, non_empty, printed};
+use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
+use super::{
+    Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, RewriteSupport, Rewrites,
+    Verdict,
+};
+use super::{InputError, MappedEvent, Protocol};
+
+/// Cursor.
+#[derive(Debug, Clone, Copy)]
+pub struct Cursor;
 
 /// Cursor's hook protocol: the events with a canonical equivalent. Their data is reshaped by
-/// [`event_in`] rather than by field renames.
+/// [`Agent::event_in`] rather than by field renames; its `conversation_id` is also the
+/// `session_id` the hooks key their state on.
 pub const CURSOR: Protocol = Protocol {
     agent: "cursor",
     events: &[
@@ -69,7 +82,7 @@ pub const CURSOR: Protocol = Protocol {
         ("subagentStart", None),
         ("subagentStop", None),
     ],
-    fields: &[],
+    fields: &[("conversation_id", "session_id")],
 };
 
 /// The events whose answer is a `permission`.
@@ -80,9 +93,253 @@ const ASKS_PERMISSION: &[&str] = &[
     "preToolUse",
 ];
 
+/// What Cursor takes from a hook.
+static CAPABILITIES: Capabilities = Capabilities {
+    asks_on: ASKS_PERMISSION,
+    rewrite: RewriteSupport::None,
+    // Context reaches the model only beside a permission, as its `agent_message`.
+    context_on: ASKS_PERMISSION,
+    blocks_prompt: Some("beforeSubmitPrompt"),
+};
+
+/// Cursor's hooks files.
+static SETTINGS: HookSettings = HookSettings {
+    project: ".cursor/hooks.json",
+    user: ".cursor/hooks.json",
+    project_dir: ProjectDir::Cwd,
+    layout: Layout::Commands,
+    init_events: &[
+        "beforeShellExecution",
+        "beforeMCPExecution",
+        "beforeReadFile",
+        "afterFileEdit",
+        "beforeSubmitPrompt",
+        "stop",
+    ],
+};
+
+/// Cursor's JSON answer; a field left `None` is left out.
+#[derive(Debug, Default, Serialize)]
+struct CursorAnswer {
+    /// The tool call's permission, on the events that ask one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    permission: Option<Permission>,
+    /// Whether the prompt is sent, on `beforeSubmitPrompt`.
+    #[serde(rename = "continue", skip_serializing_if = "Option::is_none")]
+    proceed: Option<bool>,
+    /// What the user reads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user_message: Option<String>,
+    /// What the model reads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent_message: Option<String>,
+    /// What the agent goes on with, on `stop`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    followup_message: Option<String>,
+}
+
+impl CursorAnswer {
+    /// A `permission` with `message` for both the user and the model.
+    fn permission(permission: Permission, message: String) -> Self {
+        CursorAnswer {
+            permission: Some(permission),
+            user_message: Some(message.clone()),
+            agent_message: Some(message),
+            ..CursorAnswer::default()
+        }
+    }
+
+    /// A prompt not sent, with `message` for the user.
+    fn refused_prompt(message: String) -> Self {
+        CursorAnswer {
+            proceed: Some(false),
+            user_message: Some(message),
+            ..CursorAnswer::default()
+        }
+    }
+
+    /// A stop refused: the agent goes on with `message`.
+    fn follow_up(message: String) -> Self {
+        CursorAnswer {
+            followup_message: Some(message),
+            ..CursorAnswer::default()
+        }
+    }
+}
+
+impl Agent for Cursor {
+    fn protocol(&self) -> &'static Protocol {
+        &CURSOR
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Cursor"
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        &SETTINGS
+    }
+
+    /// Maps Cursor's hook input (JSON with `hook_event_name`) onto our event, its shell
+    /// commands, MCP calls and files as tool calls (see the [module docs](self)).
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        event_in(input)
+    }
+
+    /// Our merged result for Cursor's event `agent_event`, in its protocol (see the
+    /// [module docs](self)).
+    fn answer(
+        &self,
+        agent_event: &str,
+        _input: &Value,
+        outcome: &EmitResult,
+        _rewrites: &Rewrites,
+    ) -> AgentAnswer {
+        let result = &outcome.result;
+        if ASKS_PERMISSION.contains(&agent_event) {
+            let decision = match result.action {
+                HookAction::Deny => Some((Permission::Deny, reason_of(outcome))),
+                HookAction::AskUser => Some((Permission::Ask, question_of(outcome))),
+                _ if outcome.is_modified() => {
+                    let new_input = result
+                        .data
+                        .as_ref()
+                        .map_or(&Value::Null, |d| &d[TOOL_INPUT]);
+                    Some((
+                        Permission::Deny,
+                        format!(
+                            "a hook rewrites this call's input ({}) to run `{}` instead, which \
+                             Cursor cannot apply; blocked rather than run unchanged",
+                            modifiers(outcome),
+                            would_run(new_input)
+                        ),
+                    ))
+                }
+                _ => None,
+            };
+            if let Some((permission, message)) = decision {
+                let mut answer = CursorAnswer::permission(permission, message.clone());
+                if let Some(context) = context_of(outcome) {
+                    answer.agent_message = Some(format!("{message}\n{context}"));
+                }
+                return AgentAnswer::json(&answer);
+            }
+        } else if agent_event == "beforeSubmitPrompt" {
+            let refusal = if result.action == HookAction::Deny {
+                Some(reason_of(outcome))
+            } else if outcome.is_modified() {
+                Some(format!(
+                    "the prompt was not sent: a hook rewrites it ({}), and Cursor can only send \
+                     it as typed; edit it and send it again",
+                    modifiers(outcome)
+                ))
+            } else {
+                None
+            };
+            if let Some(message) = refusal {
+                return AgentAnswer::json(&CursorAnswer::refused_prompt(message));
+            }
+        } else if agent_event == "stop" && result.action == HookAction::Deny {
+            return AgentAnswer::json(&CursorAnswer::follow_up(reason_of(outcome)));
+        }
+        // No answer Cursor takes: whatever the hooks said goes to the user on stderr.
+        let mut notes: Vec<String> = messages_of(outcome).into_iter().collect();
+        if let Some(context) = context_of(outcome) {
+            notes.push(format!(
+                "hook context (Cursor takes none on {agent_event}): {context}"
+            ));
+        }
+        AgentAnswer {
+            stderr: notes.join("\n"),
+            ..AgentAnswer::silent()
+        }
+    }
+
+    /// A deny in the event's own terms, and exit code 2 for a Cursor that reads only the code.
+    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
+        let answer = match agent_event {
+            Some("beforeSubmitPrompt") => CursorAnswer::refused_prompt(reason.clone()),
+            Some("stop") => CursorAnswer::follow_up(reason.clone()),
+            _ => CursorAnswer::permission(Permission::Deny, reason.clone()),
+        };
+        AgentAnswer {
+            stderr: reason,
+            exit_code: 2,
+            ..AgentAnswer::json(&answer)
+        }
+    }
+
+    /// Cursor's reading of an answer: exit 2 blocks (whatever the JSON says); exit 0 with
+    /// nothing proceeds; exit 0 with JSON is read per event: a `permission` of `deny` or `ask`
+    /// with a `user_message` on the `before*` events and `preToolUse`, `continue: false` with a
+    /// `user_message` on `beforeSubmitPrompt`, a `followup_message` on `stop`. Refused, as a
+    /// guard must not say them: `permission: "allow"` (it would skip the user's own prompt), a
+    /// deny or a question without a message, JSON on an event that takes none, any other exit
+    /// code, and any field the event does not know.
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        let fields = printed(answer)?;
+        match (answer.exit_code, fields) {
+            (2, fields) => {
+                let said = fields
+                    .as_ref()
+                    .and_then(|f| non_empty(f.get("user_message")));
+                said.or_else(|| non_empty(Some(&Value::from(answer.stderr.as_str()))))
+                    .map(Verdict::Block)
+                    .ok_or_else(|| "exit 2 without a reason".to_owned())
+            }
+            (0, None) => Ok(Verdict::Proceed),
+            (0, Some(fields)) => read_json(agent_event, &fields),
+            (code, _) => Err(format!("exit code {code}: Cursor counts it a failed hook")),
+        }
+    }
+}
+
+/// Cursor's JSON answer to `agent_event`, read.
+fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, String> {
+    let message = non_empty(fields.get("user_message"));
+    let allowed: &[&str] = if ASKS_PERMISSION.contains(&agent_event) {
+        &["permission", "user_message", "agent_message"]
+    } else if agent_event == "beforeSubmitPrompt" {
+        &["continue", "user_message"]
+    } else if agent_event == "stop" {
+        &["followup_message"]
+    } else {
+        &[]
+    };
+    if let Some(key) = fields.keys().find(|key| !allowed.contains(&key.as_str())) {
+        return Err(format!("`{key}` is not taken on {agent_event}"));
+    }
+    if let Some(permission) = fields.get("permission") {
+        return match (permission.as_str(), message) {
+            (Some("deny"), Some(message)) => Ok(Verdict::Block(message)),
+            (Some("ask"), Some(message)) => Ok(Verdict::Ask(message)),
+            _ => Err(format!("permission {permission} as sent: {fields:?}")),
+        };
+    }
+    match fields.get("continue") {
+        Some(Value::Bool(false)) => {
+            return message
+                .map(Verdict::Block)
+                .ok_or_else(|| "`continue: false` without a user_message".to_owned());
+        }
+        Some(Value::Bool(true)) | None => {}
+        Some(other) => return Err(format!("`continue: {other}`")),
+    }
+    match fields.get("followup_message") {
+        Some(follow_up) => non_empty(Some(follow_up))
+            .map(Verdict::Block)
+            .ok_or_else(|| "an empty followup_message".to_owned()),
+        None => Ok(Verdict::Proceed),
+    }
+}
+
 /// Maps Cursor's hook input (JSON with `hook_event_name`) onto our event, its shell commands,
 /// MCP calls and files as tool calls (see the [module docs](self)).
-pub fn event_in(input: &str) -> Result<MappedEvent, InputError> {
+fn event_in(input: &str) -> Result<MappedEvent, InputError> {
     let mut mapped = CURSOR.event_in(input)?;
     let Value::Object(data) = &mut mapped.data else {
         return Ok(mapped);
@@ -126,93 +383,4 @@ pub fn event_in(input: &str) -> Result<MappedEvent, InputError> {
         data.entry(TOOL_RESULT).or_insert(result);
     }
     Ok(mapped)
-}
-
-/// Our merged result for Cursor's event `agent_event`, in its protocol (see the
-/// [module docs](self)).
-pub fn answer(agent_event: &str, outcome: &EmitResult) -> AgentAnswer {
-    let result = &outcome.result;
-    let mut answer = Map::new();
-    if ASKS_PERMISSION.contains(&agent_event) {
-        let decision = match result.action {
-            HookAction::Deny => Some(("deny", reason_of(outcome))),
-            HookAction::AskUser => Some(("ask", question_of(outcome))),
-            _ if outcome.is_modified() => Some((
-                "deny",
-                format!(
-                    "a hook rewrites this call's input, which Cursor cannot apply; blocked rather \
-                     than run unchanged ({})",
-                    modifiers(outcome)
-                ),
-            )),
-            _ => None,
-        };
-        if let Some((permission, message)) = decision {
-            answer.insert("permission".into(), Value::from(permission));
-            answer.insert("user_message".into(), Value::from(message.clone()));
-            let agent_message = match context_of(outcome) {
-                Some(context) => format!("{message}\n{context}"),
-                None => message,
-            };
-            answer.insert("agent_message".into(), Value::from(agent_message));
-            return AgentAnswer::json(answer);
-        }
-    } else if agent_event == "beforeSubmitPrompt" {
-        let refusal = if result.action == HookAction::Deny {
-            Some(reason_of(outcome))
-        } else if outcome.is_modified() {
-            Some(format!(
-                "the prompt was not sent: a hook rewrites it ({}), and Cursor can only send it as \
-                 typed; edit it and send it again",
-                modifiers(outcome)
-            ))
-        } else {
-            None
-        };
-        if let Some(message) = refusal {
-            answer.insert("continue".into(), Value::Bool(false));
-            answer.insert("user_message".into(), Value::from(message));
-            return AgentAnswer::json(answer);
-        }
-    } else if agent_event == "stop" && result.action == HookAction::Deny {
-        answer.insert("followup_message".into(), Value::from(reason_of(outcome)));
-        return AgentAnswer::json(answer);
-    }
-    // No answer Cursor takes: whatever the hooks said goes to the user on stderr.
-    let mut notes: Vec<String> = messages_of(outcome).into_iter().collect();
-    if let Some(context) = context_of(outcome) {
-        notes.push(format!(
-            "hook context (Cursor takes none on {agent_event}): {context}"
-        ));
-    }
-    AgentAnswer {
-        stdout: String::new(),
-        stderr: notes.join("\n"),
-        exit_code: 0,
-    }
-}
-
-/// The answer when the policy cannot decide: a deny in the event's own terms, and exit code 2
-/// for a Cursor that reads only the code.
-pub fn fail_closed(agent_event: Option<&str>, reason: String) -> AgentAnswer {
-    let json = match agent_event {
-        Some("beforeSubmitPrompt") => json!({"continue": false, "user_message": reason}),
-        Some("stop") => json!({"followup_message": reason}),
-        _ => json!({"permission": "deny", "user_message": reason, "agent_message": reason}),
-    };
-    AgentAnswer {
-        stdout: json.to_string(),
-        stderr: reason,
-        exit_code: 2,
-    }
-}
-
-/// The hooks that modified the data, for a reason that names them.
-fn modifiers(outcome: &EmitResult) -> String {
-    let names: Vec<&str> = outcome.modifications.iter().map(|m| &*m.hook).collect();
-    if names.is_empty() {
-        "a hook".to_owned()
-    } else {
-        names.join(", ")
-    }
 }

@@ -1,33 +1,103 @@
-//! Other agents' hook protocols, both ways.
+//! Other agents' hook protocols, both ways, one [`Agent`] description per agent.
 //!
+//! - **Outward**: our policy runs inside them. `hooks <agent>` reads the agent's hook JSON,
+//!   maps it to a canonical event ([`Agent::event_in`]), emits it, and writes the merged result
+//!   in the agent's protocol ([`Agent::answer`]); when the policy cannot decide it blocks
+//!   ([`Agent::fail_closed`]). `hooks init <agent>` writes its [`HookSettings`].
 //! - **Inward**: their hook scripts run under our command runner. A script reads the stdin
 //!   fields of its own agent ([`Protocol::script_input`]) and answers in its protocol, which
 //!   the runner understands; a Claude Code settings file converts to our entries
 //!   ([`claude::import_settings`]) or loads directly.
-//! - **Outward**: our policy runs inside them. An adapter reads the agent's hook JSON, maps it to
-//!   a canonical event ([`Protocol::event_in`]), emits it, and writes the merged result in the
-//!   agent's protocol ([`claude::answer`], [`gemini::answer`], [`codex::answer`],
-//!   [`cursor::answer`]).
+//!
+//! The agents are listed in [`AGENTS`]; each is one file here (its unit struct, its event
+//! table, its answers, its [validator](Agent::accepts)), and the command line iterates the
+//! list, so adding an agent is adding its file.
 //!
 //! A rewrite of a tool call is shown to the user where the agent can ask (Claude Code's
 //! `permissionDecision: "ask"`). Gemini CLI and Codex CLI cannot ask: there a rewrite blocks,
 //! with a reason saying what would have run, unless every entry that rewrote the call says
-//! `rewrite: apply` ([`Rewrites`]).
+//! `rewrite: apply` ([`Rewrites`]). Cursor cannot take a rewrite at all: it blocks.
 //!
 //! Events an agent has and the taxonomy has not keep their meaning as custom events named
 //! after the agent (`SubagentStop` is `claude:subagent_stop`), so nothing is dropped.
 
+mod agent;
 pub mod claude;
 pub mod codex;
 pub mod cursor;
 pub mod gemini;
+mod hook_output;
+mod reasons;
 
 use std::collections::BTreeSet;
 
-use serde_json::{Map, Value};
+use hooks_core::events::EventNameError;
+use serde::Serialize;
+use serde_json::Value;
 
-pub use crate::agent_protocol::{InputError, MappedEvent, Protocol, event_named};
+pub use crate::agent_protocol::{InputError, MappedEvent, Protocol};
 use crate::{HooksConfig, Rewrite};
+pub use agent::{
+    Agent, Capabilities, HookSettings, Importer, Layout, ProjectDir, RewriteSupport, Trust, Verdict,
+};
+
+/// Every agent `hooks` serves, in the order the command line lists them.
+pub static AGENTS: &[&dyn Agent] = &[
+    &claude::ClaudeCode,
+    &gemini::GeminiCli,
+    &codex::CodexCli,
+    &cursor::Cursor,
+];
+
+/// The agent called `name` (`claude`, `gemini`, ...), if `hooks` serves it.
+pub fn agent(name: &str) -> Option<&'static dyn Agent> {
+    AGENTS.iter().copied().find(|agent| agent.name() == name)
+}
+
+/// The event a hooks file or `hooks eval` means by `name`: a canonical name, an alias, a custom
+/// `namespace:name`, or the name of a Claude Code or Gemini CLI event, mapped as `hooks claude`
+/// and `hooks gemini` map it (`Stop` is `prompt:complete`, `BeforeTool` is `tool:pre`,
+/// `SubagentStop` is `claude:subagent_stop`).
+///
+/// ```
+/// use hooks_config::interop::event_named;
+///
+/// assert_eq!(event_named("Stop").unwrap(), "prompt:complete");
+/// assert_eq!(event_named("BeforeAgent").unwrap(), "prompt:submit");
+/// assert_eq!(event_named("SubagentStop").unwrap(), "claude:subagent_stop");
+/// assert_eq!(event_named("tool:pre").unwrap(), "tool:pre");
+/// let typo = event_named("UserPromptSubmitt").unwrap_err();
+/// assert_eq!(typo.suggestion(), Some("UserPromptSubmit"));
+/// ```
+pub fn event_named(name: &str) -> Result<String, EventNameError> {
+    let error = match hooks_core::events::canonicalize(name) {
+        Ok(canonical) => return Ok(canonical.to_owned()),
+        Err(error) => error,
+    };
+    let agents = [&claude::CLAUDE, &gemini::GEMINI];
+    for protocol in agents {
+        if protocol.events.iter().any(|(theirs, _)| *theirs == name)
+            && let Ok(event) = protocol.canonical_event(name)
+        {
+            return Ok(event);
+        }
+    }
+    match error {
+        EventNameError::NotNamespaced { name, suggestion } => {
+            let agent_names = agents
+                .iter()
+                .flat_map(|protocol| protocol.events.iter().map(|(theirs, _)| *theirs));
+            let known = hooks_core::events::CANONICAL
+                .iter()
+                .copied()
+                .chain(hooks_core::events::ALIASES.iter().map(|(alias, _)| *alias))
+                .chain(agent_names);
+            let suggestion = hooks_core::events::closest(&name, known).or(suggestion);
+            Err(EventNameError::NotNamespaced { name, suggestion })
+        }
+        other => Err(other),
+    }
+}
 
 /// The hooks whose rewrites of a tool call an adapter passes to the agent as applied, with no
 /// one confirming them: the entries of a hooks file marked `rewrite: apply`.
@@ -77,14 +147,26 @@ pub struct AgentAnswer {
 }
 
 impl AgentAnswer {
-    /// Exit 0 with `json` on stdout, or with nothing if it is empty.
-    pub fn json(json: Map<String, Value>) -> Self {
-        AgentAnswer {
-            stdout: if json.is_empty() {
-                String::new()
-            } else {
-                Value::Object(json).to_string()
+    /// Exit 0 with `answer` as JSON on stdout, or with nothing if it is an empty object. An
+    /// answer that cannot be written blocks.
+    pub fn json(answer: &impl Serialize) -> Self {
+        match serde_json::to_value(answer) {
+            Ok(Value::Object(fields)) if fields.is_empty() => AgentAnswer::silent(),
+            Ok(json) => AgentAnswer {
+                stdout: json.to_string(),
+                stderr: String::new(),
+                exit_code: 0,
             },
+            Err(error) => AgentAnswer::block(format!(
+                "hooks: cannot write the answer ({error}); blocked rather than answered wrong"
+            )),
+        }
+    }
+
+    /// Exit 0 with nothing on stdout: the agent goes on as it would without the hook.
+    pub fn silent() -> Self {
+        AgentAnswer {
+            stdout: String::new(),
             stderr: String::new(),
             exit_code: 0,
         }
@@ -97,132 +179,5 @@ impl AgentAnswer {
             stderr: reason.into(),
             exit_code: 2,
         }
-    }
-}
-
-/// The reason of a rewrite that blocks under an agent that cannot ask: what would have run,
-/// who rewrote it, and how to let it through.
-fn unconfirmed_rewrite(agent: &str, new_input: &Value, outcome: &hooks_core::EmitResult) -> String {
-    format!(
-        "blocked: a hook rewrote this call ({}) to run `{}` instead, and {agent} would run the \
-         rewrite without asking you; run that yourself if it is what you want, or set \
-         `rewrite: apply` on the hook's entry to let {agent} run its rewrites",
-        modifiers(outcome),
-        would_run(new_input)
-    )
-}
-
-/// The reason of a block for a modification `agent` cannot apply on `agent_event`: applying
-/// nothing would drop it silently.
-fn inapplicable(agent: &str, agent_event: &str, outcome: &hooks_core::EmitResult) -> String {
-    format!(
-        "a hook rewrites the data of {agent_event} ({}), which {agent} cannot apply here; \
-         blocked rather than ignored",
-        modifiers(outcome)
-    )
-}
-
-/// A rewritten tool input, as a reason quotes it: its command when it has one, else its JSON,
-/// cut at 400 characters.
-fn would_run(new_input: &Value) -> String {
-    let text = match new_input.get("command").and_then(Value::as_str) {
-        Some(command) => command.to_owned(),
-        None => new_input.to_string(),
-    };
-    match text.char_indices().nth(400) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text,
-    }
-}
-
-/// The hooks that modified the data, for a reason that names them.
-fn modifiers(outcome: &hooks_core::EmitResult) -> String {
-    let names: Vec<String> = outcome
-        .modifications
-        .iter()
-        .map(|m| format!("`{}`", m.hook))
-        .collect();
-    if names.is_empty() {
-        "by a hook".to_owned()
-    } else {
-        format!("by {}", names.join(", "))
-    }
-}
-
-/// The JSON answer the protocols share: `hookSpecificOutput` (`specific`, plus the context
-/// when the event takes it), `systemMessage` (the user messages, failures, and the context when
-/// the event takes none: the user is told rather than nobody) and `suppressOutput`.
-fn json_answer(
-    agent: &str,
-    agent_event: &str,
-    mut specific: Map<String, Value>,
-    takes_context: bool,
-    outcome: &hooks_core::EmitResult,
-) -> AgentAnswer {
-    let mut system_message = messages_of(outcome);
-    if let Some(context) = context_of(outcome) {
-        if takes_context {
-            specific.insert("additionalContext".into(), Value::from(context));
-        } else {
-            let note = format!("hook context ({agent} takes none on {agent_event}): {context}");
-            system_message = Some(match system_message {
-                Some(messages) => format!("{messages}\n{note}"),
-                None => note,
-            });
-        }
-    }
-    let mut answer = Map::new();
-    if !specific.is_empty() {
-        specific.insert("hookEventName".into(), Value::from(agent_event));
-        answer.insert("hookSpecificOutput".into(), Value::Object(specific));
-    }
-    if let Some(message) = system_message {
-        answer.insert("systemMessage".into(), Value::from(message));
-    }
-    if outcome.result.suppress_output {
-        answer.insert("suppressOutput".into(), Value::Bool(true));
-    }
-    AgentAnswer::json(answer)
-}
-
-/// Every injection of an emit, joined as the kernel joins them.
-fn context_of(outcome: &hooks_core::EmitResult) -> Option<String> {
-    outcome
-        .result
-        .context_injection
-        .clone()
-        .filter(|text| !text.is_empty())
-}
-
-/// Every user message of an emit, and every hook that failed (and was skipped), one a line:
-/// the agent's user sees them rather than nobody.
-fn messages_of(outcome: &hooks_core::EmitResult) -> Option<String> {
-    let lines: Vec<String> = outcome
-        .result
-        .user_message
-        .iter()
-        .filter(|text| !text.is_empty())
-        .cloned()
-        .chain(outcome.failures.iter().map(|f| format!("{f}; skipped")))
-        .collect();
-    (!lines.is_empty()).then(|| lines.join("\n"))
-}
-
-/// What an ask_user asks: its prompt, else its reason, else a generic question.
-fn question_of(outcome: &hooks_core::EmitResult) -> String {
-    let result = &outcome.result;
-    result
-        .approval_prompt
-        .clone()
-        .or_else(|| result.reason.clone())
-        .unwrap_or_else(|| "a hook asks for your approval".to_owned())
-}
-
-/// The reason of a deny, or a generic one naming the hook that decided.
-fn reason_of(outcome: &hooks_core::EmitResult) -> String {
-    match (&outcome.result.reason, &outcome.decided_by) {
-        (Some(reason), _) if !reason.is_empty() => reason.clone(),
-        (_, Some(hook)) => format!("blocked by the hook `{hook}`"),
-        _ => "blocked by a hook".to_owned(),
     }
 }

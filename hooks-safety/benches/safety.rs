@@ -1,24 +1,24 @@
-//! The safety module's cost per tool call: typical commands, and adversarial ones (deep
+//! The guard's cost per tool call: typical commands, and adversarial ones (deep
 //! nesting, long quoting, many segments, a long heredoc) at 1, 16 and 64 KB, in one run, so
 //! that the curve shows whether the cost grows faster than the input.
 //!
-//! Run with `cargo bench -p hooks-std --bench safety`.
+//! Run with `cargo bench -p hooks-safety --bench safety`.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use hooks_std::safety::{SafetyConfig, SafetyModule};
+use hooks_safety::{Guard, SafetyConfig};
 use serde_json::{Value, json};
 
-fn module(packs: &[&str]) -> SafetyModule {
+fn module(packs: &[&str]) -> Guard {
     let config = SafetyConfig {
         workspace: Some("/srv/project".into()),
         home: Some("/home/dev".into()),
         packs: packs.iter().map(|p| (*p).to_owned()).collect(),
         ..SafetyConfig::default()
     };
-    SafetyModule::new(config).expect("the bench config is valid")
+    Guard::new(config).expect("the bench config is valid")
 }
 
 fn input(command: &str) -> Value {
@@ -45,7 +45,9 @@ fn typical(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("safety_typical_{label}"));
         for (name, command) in commands {
             let input = input(command);
-            group.bench_function(name, |b| b.iter(|| safety.check(black_box(&input))));
+            group.bench_function(name, |b| {
+                b.iter(|| safety.check_tool_input(black_box(&input)))
+            });
         }
         group.finish();
     }
@@ -116,7 +118,7 @@ fn adversarial(c: &mut Criterion) {
             group.bench_with_input(
                 BenchmarkId::from_parameter(format!("{kilobytes}KB")),
                 &input,
-                |b, input| b.iter(|| safety.check(black_box(input))),
+                |b, input| b.iter(|| safety.check_tool_input(black_box(input))),
             );
         }
         group.finish();

@@ -101,6 +101,14 @@ pub(crate) const RM_FORCE: Rule = Rule {
     reason: "deletes files even when they have changes no commit holds",
     alternative: "commit the changes first, or use `git rm --cached` to untrack only",
 };
+/// `git worktree remove --force`.
+pub(crate) const WORKTREE_FORCE_REMOVE: Rule = Rule {
+    pack: PACK,
+    name: "worktree-force-remove",
+    severity: Severity::High,
+    reason: "removes a worktree with its uncommitted changes and untracked files",
+    alternative: "run `git worktree remove` without `--force`, which refuses when there are changes",
+};
 /// `git update-ref -d`, `git read-tree --reset -u`: plumbing that drops refs or work.
 pub(crate) const PLUMBING_RESET: Rule = Rule {
     pack: PACK,
@@ -125,6 +133,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &BRANCH_FORCE_MOVE,
     &SWITCH_DISCARD,
     &RM_FORCE,
+    &WORKTREE_FORCE_REMOVE,
     &PLUMBING_RESET,
 ];
 
@@ -158,18 +167,66 @@ fn subcommand(args: &[String]) -> Option<(&str, &[String])> {
 }
 
 /// Whether `args` hold the short flag `letter` (alone or in a cluster such as `-fd`) or
-/// one of the long forms.
+/// one of the long forms, before any `--`.
 fn flag(args: &[String], letter: char, long: &[&str]) -> bool {
-    args.iter().any(|arg| {
+    flag_of(args, letter, long, "")
+}
+
+/// [`flag`] for a subcommand whose short options in `valued` take a value: a cluster ends
+/// at one of them, the rest of the word being its value (`-cfix` creates `fix`).
+fn flag_of(args: &[String], letter: char, long: &[&str], valued: &str) -> bool {
+    args.iter().take_while(|a| *a != "--").any(|arg| {
         if let Some(name) = arg.strip_prefix("--") {
             long.iter()
                 .any(|l| name == *l || name.starts_with(&format!("{l}=")))
         } else {
             arg.strip_prefix('-').is_some_and(|cluster| {
-                cluster.chars().all(|c| c.is_ascii_alphabetic()) && cluster.contains(letter)
+                for c in cluster.chars() {
+                    if c == letter {
+                        return true;
+                    }
+                    if valued.contains(c) || !c.is_ascii_alphabetic() {
+                        return false;
+                    }
+                }
+                false
             })
         }
     })
+}
+
+/// The operands of `git checkout` before any `--` (branch, commit, paths), the values of its
+/// options left out.
+fn checkout_operands(args: &[String]) -> Vec<&str> {
+    let mut operands = Vec::new();
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        at += 1;
+        if arg == "--" {
+            break;
+        }
+        let next = args.get(at).map_or("", String::as_str);
+        let value_follows = match arg.as_str() {
+            "--orphan" | "--conflict" | "--pathspec-from-file" => true,
+            // Values these options take only when attached (`--track=direct`); written apart,
+            // git refuses the line, so the word is not read as a path.
+            "--track" => matches!(next, "direct" | "inherit"),
+            "--recurse-submodules" => matches!(next, "checkout" | "on-demand"),
+            "--unified" | "--inter-hunk-context" => next.bytes().all(|b| b.is_ascii_digit()),
+            _ => false,
+        };
+        if value_follows {
+            at += 1;
+        } else if let Some(cluster) = arg.strip_prefix('-').filter(|c| !c.starts_with('-')) {
+            // `-b NAME`, `-B NAME`: the name is the option's; attached, it is in the word.
+            if cluster.ends_with(['b', 'B']) {
+                at += 1;
+            }
+        } else if !arg.starts_with("--") {
+            operands.push(arg.as_str());
+        }
+    }
+    operands
 }
 
 /// The rule a `git` command breaks, if any.
@@ -195,9 +252,18 @@ pub(crate) fn check(args: &[String]) -> Option<&'static Rule> {
             forced.then_some(&PUSH_FORCE)
         }
         "checkout" => {
-            let creates = flag(rest, 'b', &["orphan"]) || flag(rest, 'B', &[]);
-            let discards = has("--") || has(".") || flag(rest, 'f', &["force"]);
-            (discards && !creates).then_some(&CHECKOUT_DISCARD)
+            let creates = flag_of(rest, 'b', &["orphan"], "bB") || flag_of(rest, 'B', &[], "bB");
+            let forced = flag_of(rest, 'f', &["force"], "bB");
+            // `checkout REF PATH…` overwrites the paths, as `checkout -- PATH` does.
+            let paths = checkout_operands(rest).len() > 1
+                || rest.iter().any(|a| a.starts_with("--pathspec-from-file"));
+            let discards = has("--") || has(".") || paths;
+            (forced || (discards && !creates)).then_some(&CHECKOUT_DISCARD)
+        }
+        "worktree"
+            if rest.first().is_some_and(|a| a == "remove") && flag(&rest[1..], 'f', &["force"]) =>
+        {
+            Some(&WORKTREE_FORCE_REMOVE)
         }
         "restore" => {
             let staged = flag(rest, 'S', &["staged"]);
@@ -210,7 +276,13 @@ pub(crate) fn check(args: &[String]) -> Option<&'static Rule> {
             Some("drop") => Some(&STASH_DROP),
             _ => None,
         },
-        "switch" if has("--discard-changes") || flag(rest, 'f', &["force"]) => {
+        "switch"
+            if rest
+                .iter()
+                .take_while(|a| *a != "--")
+                .any(|a| a == "--discard-changes")
+                || flag_of(rest, 'f', &["force"], "cC") =>
+        {
             Some(&SWITCH_DISCARD)
         }
         "rm" if flag(rest, 'f', &["force"]) && !has("--cached") => Some(&RM_FORCE),

@@ -1,11 +1,14 @@
-//! The safety module (`tool:pre`): denies destructive shell commands and file operations on
-//! system directories, secrets, or outside the workspace, with a reason that tells the agent
-//! what to do instead.
+//! The safety checker: refuses destructive shell commands and file operations on system
+//! directories, secrets, or outside the workspace, with a reason that tells the agent what to
+//! do instead. It needs no hook framework: [`Guard::check`] takes a command line and the
+//! directory it runs in, [`Guard::check_path`] a file path, and [`Guard::check_tool_input`] a
+//! tool call's input; hooks-std's `safety` module is its adapter to the hook registry.
 //!
-//! It looks at every tool call, whatever the tool is called: any `command`-like field of the
-//! input is read as a shell command line (through quoting, `bash -c`, `eval`, `sudo`, `env`,
-//! substitutions, `;`, `&&`, `|`), and any `path`-like field as a file path (normalised, `..`
-//! and symbolic links resolved). A field of the wrong type fails closed: it is denied.
+//! For a tool call it reads every field, whatever the tool is called: any `command`-like field
+//! of the input is read as a shell command line (through quoting, `bash -c`, `eval`, `sudo`,
+//! `env`, substitutions, `;`, `&&`, `|`), and any `path`-like field as a file path
+//! (normalised, `..` and symbolic links resolved). A field of the wrong type fails closed: it
+//! is denied.
 //!
 //! Config keys (all optional; unknown keys are an error naming the key). A list with built-in
 //! entries is **added to** them: `protected_files: ["**/secrets.toml"]` protects that file
@@ -40,42 +43,54 @@
 //! a heredoc, a here-string, a pipe) is read for destructive calls and the shell commands it
 //! runs; text fed to a command that does not run it (`cat`, `tee`, `grep`) is data.
 //!
+//! A command is followed wherever it is handed on, each program read by its own option
+//! grammar (see `handoff.rs`): wrappers (`sudo`, `env`, `nice`, `timeout`, `chroot`, `flock`,
+//! `watch`, `busybox`, ...), `xargs` and GNU `parallel` with the items they add, `find -exec`,
+//! `ssh host command`, and an unknown program placed before a command that destroys data.
+//! Variables the line assigns keep their values to its end, and a `cd` to a place computed
+//! when the line runs makes later relative paths unknown. SAFETY.md, at the repository's
+//! root, gives the rules in full and how they are measured.
+//!
 //! ```
-//! use hooks_std::safety::{SafetyConfig, SafetyModule};
+//! use std::path::Path;
+//! use hooks_safety::{Guard, SafetyConfig};
 //! use serde_json::json;
 //!
 //! let config: SafetyConfig = serde_json::from_value(json!({"workspace": "/srv/app"})).unwrap();
-//! let safety = SafetyModule::new(config).unwrap();
-//! let denial = safety.check(&json!({"command": "bash -c 'cd / && rm -rf *'"}));
-//! assert!(denial.unwrap().starts_with("[filesystem:rm-root]"));
-//! let git = safety.check(&json!({"command": "git -C app reset --hard"}));
-//! assert!(git.unwrap().starts_with("[git:reset-hard]"));
-//! assert_eq!(safety.check(&json!({"command": "cargo test"})), None);
+//! let guard = Guard::new(config).unwrap();
+//! let here = Path::new("/srv/app");
+//! let denial = guard.check("bash -c 'cd / && rm -rf *'", here).unwrap();
+//! assert_eq!(denial.id(), "filesystem:rm-root");
+//! let git = guard.check("git -C app reset --hard", here).unwrap();
+//! assert_eq!(git.id(), "git:reset-hard");
+//! assert_eq!(guard.check("cargo test", here), None);
+//! assert!(guard.check_path("/etc/passwd").is_some());
 //! ```
 
-mod commands;
+mod handoff;
 mod inline;
+mod lists;
+mod literals;
 pub mod packs;
 mod paths;
+mod programs;
 mod shell;
+mod walk;
 
 use std::cell::RefCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
-use hooks_core::module::{HookModule, MountError, Mounted};
-use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::defaults::{BuiltInLists, strings};
-use commands::{CommandRules, UserRule};
+use lists::{BuiltInLists, strings};
 use packs::builtin as rules;
 pub use packs::{Denial, Severity};
 use packs::{Enabled, catalog};
 use paths::{Globs, PathRules, Verdict};
+use walk::{CommandRules, UserRule};
 
 /// Where recursive deletion is allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -120,7 +135,7 @@ pub struct BlockedCommand {
 /// [`SafetyConfig::with_built_in_lists`] writes them out, to start a replacement from.
 ///
 /// ```
-/// use hooks_std::safety::{SafetyConfig, SafetyModule};
+/// use hooks_safety::{Guard, SafetyConfig};
 /// use serde_json::json;
 ///
 /// // `.env` stays protected: the list is added to the built-in one.
@@ -128,9 +143,9 @@ pub struct BlockedCommand {
 ///     "workspace": "/srv/app",
 ///     "protected_files": ["**/secrets.toml"]
 /// })).unwrap();
-/// let safety = SafetyModule::new(config).unwrap();
-/// assert!(safety.check(&json!({"file_path": "config/secrets.toml"})).is_some());
-/// assert!(safety.check(&json!({"file_path": ".env"})).is_some());
+/// let guard = Guard::new(config).unwrap();
+/// assert!(guard.check_path("config/secrets.toml").is_some());
+/// assert!(guard.check_path(".env").is_some());
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -290,16 +305,15 @@ impl SafetyConfig {
     /// take a built-in entry out.
     ///
     /// ```
-    /// use hooks_std::safety::{SafetyConfig, SafetyModule};
-    /// use serde_json::json;
+    /// use hooks_safety::{Guard, SafetyConfig};
     ///
     /// // Public keys protected too: `*.pub` taken out of the exceptions.
     /// let mut config = SafetyConfig::with_built_in_lists();
     /// config.allowed_files.retain(|glob| glob != "**/*.pub");
     /// config.workspace = Some("/srv/app".into());
-    /// let safety = SafetyModule::new(config).unwrap();
-    /// assert!(safety.check(&json!({"file_path": "deploy/id_ed25519.pub"})).is_some());
-    /// assert!(safety.check(&json!({"file_path": ".env"})).is_some());
+    /// let guard = Guard::new(config).unwrap();
+    /// assert!(guard.check_path("deploy/id_ed25519.pub").is_some());
+    /// assert!(guard.check_path(".env").is_some());
     /// ```
     pub fn with_built_in_lists() -> Self {
         SafetyConfig {
@@ -372,13 +386,14 @@ struct Rules {
     catalog: catalog::Compiled,
 }
 
-/// The safety module: see the [module docs](self).
+/// The safety checker, compiled from a [`SafetyConfig`]: see the [crate docs](crate).
+/// Cloning it is cheap (the rules are shared).
 #[derive(Debug, Clone)]
-pub struct SafetyModule {
+pub struct Guard {
     rules: Arc<Rules>,
 }
 
-impl SafetyModule {
+impl Guard {
     /// Compiles `config`; every glob and regex is checked now, not at the first tool call.
     pub fn new(config: SafetyConfig) -> Result<Self, SafetyConfigError> {
         let workspace = match &config.workspace {
@@ -439,7 +454,7 @@ impl SafetyModule {
         let enabled = Enabled::resolve(&config.packs).map_err(SafetyConfigError)?;
         let catalog =
             catalog::Compiled::new(|pack| enabled.has(pack)).map_err(SafetyConfigError)?;
-        Ok(SafetyModule {
+        Ok(Guard {
             rules: Arc::new(Rules {
                 config,
                 paths,
@@ -450,27 +465,60 @@ impl SafetyModule {
         })
     }
 
-    /// The module with the default configuration, the workspace being the current directory.
+    /// The guard with the default configuration, the workspace being the current directory.
     pub fn with_defaults() -> Result<Self, SafetyConfigError> {
-        SafetyModule::new(SafetyConfig::default())
+        Guard::new(SafetyConfig::default())
     }
 
-    /// Why the tool call with input `tool_input` must not run, if it must not: the rule's
-    /// id, then what to do instead.
-    pub fn check(&self, tool_input: &Value) -> Option<String> {
-        self.evaluate(tool_input)
-            .denial
-            .map(|denial| denial.to_string())
+    /// The configuration in force, built-in lists merged in.
+    pub fn config(&self) -> &SafetyConfig {
+        &self.rules.config
+    }
+
+    /// The project root relative paths start from.
+    pub fn workspace(&self) -> &Path {
+        &self.rules.paths.workspace
+    }
+
+    /// Why the command line `command`, run in the directory `cwd`, must not run, if it must
+    /// not. A relative `cwd` is taken from the workspace.
+    pub fn check(&self, command: &str, cwd: &Path) -> Option<Denial> {
+        self.evaluate(command, cwd).denial
+    }
+
+    /// The full verdict on the command line `command` run in `cwd`: the denial, and the
+    /// policy allowances that let deletions through.
+    pub fn evaluate(&self, command: &str, cwd: &Path) -> Evaluation {
+        let cwd = self.rules.paths.workspace.join(cwd);
+        self.evaluated(|walker| walker.check(command, &cwd))
+    }
+
+    /// Why a file tool must not touch `path`, if it must not: a system directory, a secret,
+    /// outside the workspace (when confined), or not a usable path.
+    pub fn check_path(&self, path: &str) -> Option<Denial> {
+        path_denial(&self.rules.paths, path)
+    }
+
+    /// Why the tool call with input `tool_input` must not run, if it must not: every
+    /// command-like field read as a command line run in the workspace, every path-like field
+    /// as a file path.
+    pub fn check_tool_input(&self, tool_input: &Value) -> Option<Denial> {
+        self.evaluate_tool_input(tool_input).denial
     }
 
     /// The full verdict on the tool call with input `tool_input`: the denial, with its pack
     /// and rule, and the policy allowances that let deletions through.
-    pub fn evaluate(&self, tool_input: &Value) -> Evaluation {
+    pub fn evaluate_tool_input(&self, tool_input: &Value) -> Evaluation {
         let Value::Object(fields) = tool_input else {
             return Evaluation::default();
         };
+        self.evaluated(|walker| self.denial(fields, walker))
+    }
+
+    /// Runs `check` with a walker over the rules, and gathers the allowances it recorded.
+    fn evaluated(&self, check: impl FnOnce(&CommandRules<'_>) -> Option<Denial>) -> Evaluation {
         let rules = &*self.rules;
-        let commands = CommandRules {
+        let walker = CommandRules {
             paths: &rules.paths,
             user_rules: &rules.user_rules,
             enabled: &rules.enabled,
@@ -478,9 +526,9 @@ impl SafetyModule {
             rm_policy: rules.config.rm_policy,
             exemptions: RefCell::new(Vec::new()),
         };
-        let denial = self.denial(fields, &commands);
+        let denial = check(&walker);
         let mut allowances: Vec<String> = Vec::new();
-        for rule in commands.exemptions.into_inner() {
+        for rule in walker.exemptions.into_inner() {
             let id = rule.id();
             if !allowances.contains(&id) {
                 allowances.push(id);
@@ -495,14 +543,15 @@ impl SafetyModule {
         commands: &CommandRules<'_>,
     ) -> Option<Denial> {
         let rules = &*self.rules;
+        let workspace = &rules.paths.workspace;
         for field in &rules.config.command_fields {
             let denial = match fields.get(field) {
                 None | Some(Value::Null) => None,
-                Some(Value::String(line)) => commands.check(line),
+                Some(Value::String(line)) => commands.check(line, workspace),
                 // Some tools take argv lists; they are checked as the command they form.
                 Some(Value::Array(words)) if words.iter().all(Value::is_string) => {
                     let line: Vec<&str> = words.iter().filter_map(Value::as_str).collect();
-                    commands.check(&shell_join(&line))
+                    commands.check(&shell_join(&line), workspace)
                 }
                 Some(other) => Some(Denial::new(
                     &rules::BAD_FIELD,
@@ -601,40 +650,5 @@ fn kind(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "a list",
         Value::Object(_) => "an object",
-    }
-}
-
-impl Hook for SafetyModule {
-    async fn handle(&self, _event: &str, data: &Value) -> HookResult {
-        let tool = data[TOOL_NAME].as_str().unwrap_or("the tool");
-        match self.evaluate(&data[TOOL_INPUT]).denial {
-            Some(denial) => HookResult::deny(denial.to_string()).with_user_message(
-                format!(
-                    "safety: blocked a call to `{tool}` (rule {}, {})",
-                    denial.id(),
-                    denial.severity
-                ),
-                MessageLevel::Warning,
-            ),
-            None => HookResult::cont(),
-        }
-    }
-}
-
-impl HookModule for SafetyModule {
-    fn name(&self) -> &str {
-        "safety"
-    }
-
-    fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
-        let mut mounted = Mounted::new(self.name());
-        mounted.register(
-            registry,
-            hooks_core::events::TOOL_PRE,
-            self.clone(),
-            self.rules.config.priority,
-            "safety",
-        )?;
-        Ok(mounted)
     }
 }

@@ -1,7 +1,7 @@
 //! Whether Gemini CLI will run a project's hooks: it runs the hooks of `.gemini/settings.json`
 //! only in a trusted folder (and `--skip-trust` drops them without a word). `hooks init gemini`
-//! and `hooks check` read what they can of Gemini CLI's own records to warn before that
-//! happens.
+//! and `hooks check` read what they can of Gemini CLI's own records ([`of`]) to warn before
+//! that happens.
 //!
 //! Gemini CLI keeps its trust decisions in `~/.gemini/trustedFolders.json` (or the file
 //! `GEMINI_CLI_TRUSTED_FOLDERS_PATH` names): an object mapping a path to `TRUST_FOLDER` (that
@@ -14,14 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-/// What Gemini CLI's records say of a folder.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Trust {
-    /// Its hooks run; the reason says why.
-    Trusted(String),
-    /// Its hooks do not run; the reason says why.
-    Untrusted(String),
-}
+use crate::interop::Trust;
 
 /// The trust Gemini CLI's records give `project` (see the [module docs](self)).
 pub fn of(project: &Path) -> Trust {
@@ -112,14 +105,3 @@ this folder when Gemini CLI asks (it records it in ~/.gemini/trustedFolders.json
 GEMINI_CLI_TRUST_WORKSPACE=true, or put the hooks in ~/.gemini/settings.json instead. \
 `gemini --skip-trust` drops the project's hooks without a word, and every tool call then runs \
 unguarded.";
-
-/// The warning for a project Gemini CLI will not run hooks in, or `None` when it will.
-pub fn warning(project: &Path) -> Option<String> {
-    match of(project) {
-        Trust::Trusted(_) => None,
-        Trust::Untrusted(why) => Some(format!(
-            "warning: Gemini CLI will not run the hooks of {} until the folder is trusted ({why})",
-            project.display()
-        )),
-    }
-}

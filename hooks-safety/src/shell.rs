@@ -462,9 +462,22 @@ impl<'a> Parser<'a, '_> {
         self.report_pending();
     }
 
-    /// `$( … )`, its `$` already read: a nested script, kept in the word as written.
+    /// `$( … )`, its `$` already read: a nested script, kept in the word as written. `$(( … ))`
+    /// is arithmetic, not a command: kept in the word, and read as a script only for the
+    /// substitutions it may hold.
     fn command_substitution(&mut self) {
         self.at += 1;
+        if self.peek(0) == Some(b'(') {
+            let inner = self.take_balanced();
+            if inner.contains(&b'`') || inner.windows(2).any(|pair| pair == b"$(") {
+                self.wrap_nested(b"$(", inner, b")");
+            } else {
+                self.push_bytes(b"$(");
+                self.push_bytes(inner);
+                self.push_bytes(b")");
+            }
+            return;
+        }
         let inner = self.take_balanced();
         self.wrap_nested(b"$(", inner, b")");
     }

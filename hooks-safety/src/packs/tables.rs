@@ -1,8 +1,20 @@
 //! The rules of the optional packs, as data: pack, rule name, severity, programs, pattern
 //! over `program args…`, the pattern that excuses a match, the reason and the alternative.
 
-use super::catalog::PatternRule;
 use super::{Rule, Severity};
+
+/// A rule of an optional pack.
+#[derive(Debug)]
+pub(crate) struct PatternRule {
+    pub rule: Rule,
+    /// The programs it applies to, in lower case; one ending in `.` is a prefix
+    /// (`gateway.` for `gateway.customer.delete`).
+    pub programs: &'static [&'static str],
+    /// A regex over `program args…` (and stdin text).
+    pub pattern: &'static str,
+    /// A regex that excuses a match; empty for none.
+    pub unless: &'static str,
+}
 
 /// The rule table: one line per rule.
 macro_rules! rules {

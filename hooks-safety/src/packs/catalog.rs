@@ -12,21 +12,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use rustc_hash::FxHashMap;
 
-use super::tables;
+use super::tables::{self, PatternRule};
 use super::{Pack, Rule};
-
-/// A rule of an optional pack.
-#[derive(Debug)]
-pub(crate) struct PatternRule {
-    pub rule: Rule,
-    /// The programs it applies to, in lower case; one ending in `.` is a prefix
-    /// (`gateway.` for `gateway.customer.delete`).
-    pub programs: &'static [&'static str],
-    /// A regex over `program args…` (and stdin text).
-    pub pattern: &'static str,
-    /// A regex that excuses a match; empty for none.
-    pub unless: &'static str,
-}
 
 /// The optional packs, by name.
 pub(crate) fn packs() -> Vec<Pack> {

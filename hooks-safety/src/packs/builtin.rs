@@ -39,6 +39,10 @@ rule!(/// `rm -rf` of anything but a temporary directory, under `rm_policy: temp
     RM_OUTSIDE_TEMP = "filesystem" "rm-outside-temp" High,
     "deletes recursively outside the temporary directories, which this configuration forbids",
     "delete specific files, or ask the user");
+rule!(/// `rm -r /tmp`: a whole temporary directory, not something in it.
+    RM_TEMP_ROOT = "filesystem" "rm-temp-root" High,
+    "deletes a whole temporary directory that other programs and sessions use",
+    "delete the specific directory you made under it");
 rule!(/// `rm --no-preserve-root`.
     NO_PRESERVE_ROOT = "filesystem" "no-preserve-root" Critical,
     "exists only to delete the whole file system", "delete a specific directory");
@@ -109,6 +113,9 @@ rule!(/// Not a denial: deletion allowed because the path is in a temporary dire
 rule!(/// Not a denial: deletion allowed because the path is inside the workspace.
     POLICY_WORKSPACE = "policy" "workspace" Medium,
     "deletes inside the workspace, which `rm_policy: workspace` allows", "");
+rule!(/// Not a denial: `find -delete` with tests, which deletes only the files they select.
+    POLICY_FILTERED = "policy" "filtered-find" Medium,
+    "deletes only the files `find`'s tests select, which the policy allows", "");
 rule!(/// Not a denial: destructive-looking text fed to a command that does not run it.
     POLICY_DATA = "policy" "data" Medium,
     "is text fed to a command that does not run it, which is data", "");
@@ -123,6 +130,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &RM_OUTSIDE,
     &RM_COMPUTED,
     &RM_OUTSIDE_TEMP,
+    &RM_TEMP_ROOT,
     &NO_PRESERVE_ROOT,
     &ELEVATED_DELETE,
     &COMPUTED_PROGRAM,

@@ -1,17 +1,28 @@
-//! The safety module's packs: every rule fires on a command of its own, through wrappers,
+//! The guard's packs: every rule fires on a command of its own, through wrappers,
 //! nesting, heredocs and inline code, and its near miss passes; optional packs are off until
 //! named; denials name their pack and rule.
 
 #![allow(clippy::unwrap_used)]
 
-use hooks_core::{HookModule, HookRegistry};
-use hooks_std::safety::{RmPolicy, SafetyConfig, SafetyModule};
-use serde_json::json;
+use hooks_safety::{Guard, RmPolicy, SafetyConfig};
+use serde_json::{Value, json};
+
+/// The text of a denial of a tool call, as the agent reads it.
+trait Verdict {
+    fn verdict(&self, tool_input: &Value) -> Option<String>;
+}
+
+impl Verdict for Guard {
+    fn verdict(&self, tool_input: &Value) -> Option<String> {
+        self.check_tool_input(tool_input)
+            .map(|denial| denial.to_string())
+    }
+}
 
 const WORKSPACE: &str = "/srv/project";
 
 /// The module with exactly `packs` switched on.
-fn module(packs: &[&str], policy: RmPolicy) -> SafetyModule {
+fn module(packs: &[&str], policy: RmPolicy) -> Guard {
     let config = SafetyConfig {
         workspace: Some(WORKSPACE.into()),
         home: Some("/home/dev".into()),
@@ -20,7 +31,7 @@ fn module(packs: &[&str], policy: RmPolicy) -> SafetyModule {
         rm_policy: policy,
         ..SafetyConfig::default()
     };
-    SafetyModule::new(config).unwrap()
+    Guard::new(config).unwrap()
 }
 
 /// The id of the rule that denies `line` with the default packs, if any.
@@ -30,7 +41,7 @@ fn rule(line: &str) -> Option<String> {
 
 fn rule_with(packs: &[&str], line: &str) -> Option<String> {
     module(packs, RmPolicy::Workspace)
-        .evaluate(&json!({ "command": line }))
+        .evaluate_tool_input(&json!({ "command": line }))
         .denial
         .map(|denial| denial.id())
 }
@@ -142,10 +153,10 @@ fn a_workspace_in_a_temporary_directory_and_secrets_there_are_still_kept() {
         home: Some("/tmp/ci-42/home".into()),
         ..SafetyConfig::default()
     };
-    let module = SafetyModule::new(config).unwrap();
+    let module = Guard::new(config).unwrap();
     let id = |line: &str| {
         module
-            .evaluate(&json!({ "command": line }))
+            .evaluate_tool_input(&json!({ "command": line }))
             .denial
             .map(|d| d.id())
     };
@@ -195,7 +206,7 @@ fn temp_only_policy_denies_recursive_deletion_elsewhere() {
     let strict = module(&["default"], RmPolicy::TempOnly);
     let id = |line: &str| {
         strict
-            .evaluate(&json!({ "command": line }))
+            .evaluate_tool_input(&json!({ "command": line }))
             .denial
             .map(|d| d.id())
     };
@@ -213,12 +224,12 @@ fn temp_only_policy_denies_recursive_deletion_elsewhere() {
 #[test]
 fn policy_allowances_are_reported() {
     let safety = module(&["default"], RmPolicy::Workspace);
-    let workspace = safety.evaluate(&json!({"command": "rm -rf target"}));
+    let workspace = safety.evaluate_tool_input(&json!({"command": "rm -rf target"}));
     assert_eq!(workspace.denial, None);
     assert_eq!(workspace.allowances, ["policy:workspace"]);
-    let temp = safety.evaluate(&json!({"command": "rm -rf /tmp/x"}));
+    let temp = safety.evaluate_tool_input(&json!({"command": "rm -rf /tmp/x"}));
     assert_eq!(temp.allowances, ["policy:temp-dir"]);
-    let data = safety.evaluate(&json!({"command": "cat <<'X'\nrm -rf /\nX"}));
+    let data = safety.evaluate_tool_input(&json!({"command": "cat <<'X'\nrm -rf /\nX"}));
     assert_eq!(data.denial, None);
     assert_eq!(data.allowances, ["policy:data"]);
 }
@@ -765,7 +776,7 @@ fn optional_packs_are_off_until_named() {
 
 #[test]
 fn every_optional_pack_has_its_own_case() {
-    let untested: Vec<&str> = hooks_std::safety::packs::all_packs()
+    let untested: Vec<&str> = hooks_safety::packs::all_packs()
         .into_iter()
         .filter(|pack| !pack.default_on)
         .map(|pack| pack.name)
@@ -778,7 +789,7 @@ fn every_optional_pack_has_its_own_case() {
 fn a_denial_names_its_pack_rule_and_alternative() {
     let safety = module(&["default"], RmPolicy::Workspace);
     let text = safety
-        .check(&json!({"command": "git reset --hard"}))
+        .verdict(&json!({"command": "git reset --hard"}))
         .unwrap();
     assert!(text.starts_with("[git:reset-hard] "), "{text}");
     assert!(
@@ -786,19 +797,19 @@ fn a_denial_names_its_pack_rule_and_alternative() {
         "{text}"
     );
     let denial = safety
-        .evaluate(&json!({"command": "git reset --hard"}))
+        .evaluate_tool_input(&json!({"command": "git reset --hard"}))
         .denial
         .unwrap();
     assert_eq!(
         (denial.pack.as_str(), denial.rule.as_str()),
         ("git", "reset-hard")
     );
-    assert_eq!(denial.severity, hooks_std::safety::Severity::Critical);
+    assert_eq!(denial.severity, hooks_safety::Severity::Critical);
 }
 
 #[test]
 fn packs_config_rejects_unknown_names_and_accepts_groups() {
-    let bad = SafetyModule::new(SafetyConfig {
+    let bad = Guard::new(SafetyConfig {
         packs: vec!["default".into(), "databse".into()],
         ..SafetyConfig::default()
     })
@@ -811,58 +822,30 @@ fn packs_config_rejects_unknown_names_and_accepts_groups() {
     let group = module(&["default", "database"], RmPolicy::Workspace);
     assert!(
         group
-            .check(&json!({"command": "psql -c 'drop database shop'"}))
+            .verdict(&json!({"command": "psql -c 'drop database shop'"}))
             .is_some()
     );
     let without_git = module(&["filesystem"], RmPolicy::Workspace);
     assert_eq!(
-        without_git.check(&json!({"command": "git reset --hard"})),
+        without_git.verdict(&json!({"command": "git reset --hard"})),
         None
     );
     // A pack named without `replace_defaults` is switched on besides the default ones.
     let added: SafetyConfig =
         serde_json::from_value(json!({"workspace": WORKSPACE, "packs": ["database"]})).unwrap();
-    let added = SafetyModule::new(added).unwrap();
+    let added = Guard::new(added).unwrap();
     assert!(
         added
-            .check(&json!({"command": "psql -c 'drop database shop'"}))
+            .verdict(&json!({"command": "psql -c 'drop database shop'"}))
             .is_some()
     );
     assert!(
         added
-            .check(&json!({"command": "git reset --hard"}))
+            .verdict(&json!({"command": "git reset --hard"}))
             .is_some_and(|denial| denial.starts_with("[git:reset-hard]"))
     );
     let unknown_key = serde_json::from_value::<SafetyConfig>(json!({"pack": ["git"]})).unwrap_err();
     assert!(unknown_key.to_string().contains("unknown field `pack`"));
-}
-
-#[tokio::test]
-async fn the_hook_tells_the_user_which_rule_fired() {
-    let registry = HookRegistry::new();
-    let _mounted = module(&["default"], RmPolicy::Workspace)
-        .mount(&registry)
-        .unwrap();
-    let result = registry
-        .emit(
-            "tool:pre",
-            json!({"tool_name": "Bash", "tool_input": {"command": "git clean -fdx"}}),
-        )
-        .await;
-    assert!(
-        result
-            .reason
-            .as_deref()
-            .is_some_and(|r| r.starts_with("[git:clean-force]")),
-        "{result:?}"
-    );
-    assert!(
-        result
-            .user_message
-            .as_deref()
-            .is_some_and(|m| m.contains("git:clean-force")),
-        "{result:?}"
-    );
 }
 
 #[test]
@@ -919,8 +902,8 @@ fn any_text_gets_the_same_answer_twice_and_never_a_panic() {
             line.push_str(PIECES[(state >> 33) as usize % PIECES.len()]);
         }
         let input = json!({ "command": line });
-        let first = all.check(&input);
-        assert_eq!(first, all.check(&input), "{line:?}");
+        let first = all.verdict(&input);
+        assert_eq!(first, all.verdict(&input), "{line:?}");
         if let Some(reason) = first {
             assert!(reason.starts_with('['), "{line:?}: {reason}");
         }

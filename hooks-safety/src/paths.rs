@@ -171,6 +171,17 @@ impl PathRules {
         if raw.contains('\0') {
             return Err("it contains a NUL byte".to_owned());
         }
+        if let Some(user) = raw.strip_prefix('~')
+            && home_relative(raw).is_none()
+            && !user.starts_with(['+', '-'])
+        {
+            // `~name/…` is another user's home directory, which a shell expands and this
+            // check cannot.
+            let name = user.split('/').next().unwrap_or(user);
+            return Err(format!(
+                "it is in the home directory of the user `{name}`, which cannot be checked"
+            ));
+        }
         let expanded = match (&self.home, home_relative(raw)) {
             (Some(home), Some(rest)) => home.join(rest),
             (None, Some(_)) => {
@@ -389,7 +400,7 @@ mod tests {
 
     #[test]
     fn the_built_in_lists_compile_so_they_need_no_check_at_start() {
-        let defaults = crate::safety::SafetyConfig::with_built_in_lists();
+        let defaults = crate::SafetyConfig::with_built_in_lists();
         for (field, list) in [
             ("blocked_paths", &defaults.blocked_paths),
             ("protected_files", &defaults.protected_files),

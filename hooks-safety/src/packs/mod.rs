@@ -22,6 +22,7 @@
 //! | `filesystem:rm-outside-workspace` | high | deletes a directory outside the project | delete inside the project or a temporary directory |
 //! | `filesystem:rm-computed-path` | high | deletes a path computed when the command runs, which cannot be checked | name the directory directly |
 //! | `filesystem:rm-outside-temp` | high | deletes recursively outside the temporary directories, which this configuration forbids | delete specific files, or ask the user |
+//! | `filesystem:rm-temp-root` | high | deletes a whole temporary directory that other programs and sessions use | delete the specific directory you made under it |
 //! | `filesystem:no-preserve-root` | critical | exists only to delete the whole file system | delete a specific directory |
 //! | `filesystem:elevated-delete` | critical | deletes as root, which can destroy the system | delete files you own, inside the project |
 //! | `filesystem:computed-program` | high | runs a program computed when the command runs, which cannot be checked | name the program directly |
@@ -48,6 +49,7 @@
 //! | `git:branch-force-move` | medium | moves an existing branch, leaving its commits unreachable | create a new branch with `git branch NAME` |
 //! | `git:switch-discard` | high | switches branch by throwing away uncommitted changes | commit or `git stash` first, then switch |
 //! | `git:rm-force` | high | deletes files even when they have changes no commit holds | commit the changes first, or use `git rm --cached` to untrack only |
+//! | `git:worktree-force-remove` | high | removes a worktree with its uncommitted changes and untracked files | run `git worktree remove` without `--force`, which refuses when there are changes |
 //! | `git:plumbing-reset` | high | deletes a ref or overwrites the working tree through plumbing, with no safety net | use `git branch -d` or `git restore --staged`, or ask the user |
 //! | `inline:delete-call` | critical | deletes, from code given to an interpreter, what `rm` would not be allowed to | delete the specific directory inside the project |
 //!
@@ -134,7 +136,12 @@
 
 pub(crate) mod builtin;
 pub(crate) mod catalog;
+pub(crate) mod disk;
+pub(crate) mod filesystem;
 pub(crate) mod git;
+pub(crate) mod here;
+pub(crate) mod secrets;
+pub(crate) mod system;
 pub(crate) mod tables;
 
 use std::fmt;

@@ -1,0 +1,296 @@
+//! [`Agent`]: everything `hooks` knows of one coding agent's hooks, in one place: its events,
+//! its hook settings, how its stdin becomes an event, how a merged result becomes its answer,
+//! what it does when the policy cannot decide, what it accepts, and what it can and cannot do.
+
+use std::path::Path;
+
+use hooks_core::EmitResult;
+use serde_json::Value;
+
+use super::{AgentAnswer, Rewrites};
+use crate::ConfigErrors;
+use crate::agent_protocol::{InputError, MappedEvent, Protocol};
+use crate::settings::Imported;
+
+/// One coding agent whose hooks `hooks` serves (`hooks <name> --config FILE`) and sets up
+/// (`hooks init <name>`). Each agent is one file of [`interop`](super) with a unit struct
+/// implementing this trait, listed in [`AGENTS`](super::AGENTS); the command line iterates that
+/// list, so adding an agent adds its subcommands.
+pub trait Agent: std::fmt::Debug + Sync {
+    /// Its events, its field names and its name (`claude`: the subcommand and the namespace of
+    /// its events that have no canonical equivalent).
+    fn protocol(&self) -> &'static Protocol;
+
+    /// Its name for people: `Claude Code`.
+    fn display_name(&self) -> &'static str;
+
+    /// What it can take from a hook, and what our answer becomes where it cannot.
+    fn capabilities(&self) -> &'static Capabilities;
+
+    /// Its hook settings: where they are, and what `hooks init` writes into them.
+    fn settings(&self) -> &'static HookSettings;
+
+    /// Its name: the subcommand (`hooks claude`), lowercase.
+    fn name(&self) -> &'static str {
+        self.protocol().agent
+    }
+
+    /// Its hook input (what it writes on stdin) as our event.
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        self.protocol().event_in(input)
+    }
+
+    /// Our merged result for its event `agent_event`, in its protocol; `input` is the event
+    /// data as it was emitted, `rewrites` the hooks whose rewrites run unconfirmed. A question
+    /// or a rewrite it cannot take is a deny whose reason says what would have been asked or
+    /// run, never an allow.
+    fn answer(
+        &self,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        rewrites: &Rewrites,
+    ) -> AgentAnswer;
+
+    /// The answer when the policy cannot decide (unreadable input, a broken hooks file):
+    /// a block with `reason` wherever it lets a hook block; `agent_event` is `None` when the
+    /// input could not be read. By default exit 2 with the reason on stderr.
+    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
+        let _ = agent_event;
+        AgentAnswer::block(reason)
+    }
+
+    /// What it does with `answer` to its event `agent_event`, read by its documented rules; an
+    /// error when it would reject the answer (and count the hook as failed, which most agents
+    /// take as "go on"). Narrowed to what a guard may say. Every answer in the tests of an
+    /// agent goes through this.
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String>;
+
+    /// Converts a hooks file of its own into our entries (`hooks import <name>`); `None` when
+    /// it has no hooks file to import.
+    fn importer(&self) -> Option<Importer> {
+        None
+    }
+
+    /// Whether it will run the hooks of the project in `project` (some agents run project
+    /// hooks only in a folder the user trusted); `None` when it has no such step.
+    fn trust(&self, project: &Path) -> Option<Trust> {
+        let _ = project;
+        None
+    }
+
+    /// What every `hooks init` of it tells the user about its trust step, if it has one.
+    fn trust_note(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The command its settings run: `hooks <name> --config <file>`, with `file` (relative to
+    /// the project) named from the project directory as it runs the command.
+    fn command(&self, file: &str) -> String {
+        format!(
+            "hooks {} --config {}",
+            self.name(),
+            self.settings().project_dir.argument(file)
+        )
+    }
+}
+
+/// Reads one of an agent's hooks files (`hooks import <agent> FILE`).
+pub type Importer = fn(&Path) -> Result<Imported, ConfigErrors>;
+
+/// What an agent does with an answer to one of its events.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// It goes on as it would without the hook (its own permission rules still apply).
+    Proceed,
+    /// It stops what the event is about (the tool call, the prompt, the stop), with the
+    /// reason it reads.
+    Block(String),
+    /// It puts the question to the user.
+    Ask(String),
+    /// It runs the call with this tool input instead, without asking anyone.
+    RunRewritten(Value),
+}
+
+/// What an agent can take from a hook: stated once, used by its answers, shown in
+/// `hooks <agent> --help`.
+#[derive(Debug)]
+pub struct Capabilities {
+    /// The events on which a question (`ask_user`) reaches the user, by the hook's answer or by
+    /// the agent's own prompt; elsewhere a question is a deny whose reason is the question.
+    pub asks_on: &'static [&'static str],
+    /// How it takes a rewritten tool input.
+    pub rewrite: RewriteSupport,
+    /// The events whose context reaches the model; elsewhere the user is shown the context.
+    pub context_on: &'static [&'static str],
+    /// The event that submits a prompt, when a hook can stop it.
+    pub blocks_prompt: Option<&'static str>,
+}
+
+/// How an agent takes a rewritten tool input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RewriteSupport {
+    /// It shows the rewrite to the user to confirm, or runs it unconfirmed when every hook that
+    /// rewrote the call says `rewrite: apply` (Claude Code).
+    ConfirmedOrApplied,
+    /// It runs a rewrite without asking anyone: applied when every hook that rewrote the call
+    /// says `rewrite: apply`, a deny saying what would have run otherwise.
+    AppliedOnly,
+    /// It cannot take one: a deny saying so.
+    None,
+}
+
+impl Capabilities {
+    /// The capabilities as lines for a person (`hooks <agent> --help`).
+    pub fn describe(&self, agent: &str) -> String {
+        let list = |events: &[&str]| {
+            if events.is_empty() {
+                "no event".to_owned()
+            } else {
+                events.join(", ")
+            }
+        };
+        let ask = if self.asks_on.is_empty() {
+            format!("{agent} cannot ask: a question is a deny whose reason is the question")
+        } else {
+            format!(
+                "questions reach the user on {}; elsewhere a question is a deny whose reason is \
+                 the question",
+                list(self.asks_on)
+            )
+        };
+        let rewrite = match self.rewrite {
+            RewriteSupport::ConfirmedOrApplied => {
+                "a rewritten tool input is shown to the user to confirm, or runs unconfirmed \
+                 when every hook that rewrote it says `rewrite: apply`"
+            }
+            RewriteSupport::AppliedOnly => {
+                "a rewritten tool input runs unconfirmed when every hook that rewrote it says \
+                 `rewrite: apply`; otherwise the call is denied, saying what would have run"
+            }
+            RewriteSupport::None => {
+                "a rewritten tool input cannot be applied: the call is denied, saying so"
+            }
+        };
+        let prompt = match self.blocks_prompt {
+            Some(event) => format!("a prompt can be blocked ({event})"),
+            None => "a prompt cannot be blocked".to_owned(),
+        };
+        format!(
+            "Asking: {ask}.\nRewrites: {rewrite}.\nContext reaches the model on {}; elsewhere \
+             the user is shown it.\nPrompts: {prompt}.\nWhen the policy cannot decide (a broken \
+             hooks file, unreadable input), the call is blocked.",
+            list(self.context_on)
+        )
+    }
+}
+
+/// An agent's hook settings: where they are, how a command in them names the project, and
+/// what `hooks init` adds.
+#[derive(Debug)]
+pub struct HookSettings {
+    /// The project's settings file, relative to the project directory.
+    pub project: &'static str,
+    /// The user's settings file, relative to the home directory.
+    pub user: &'static str,
+    /// How a command in them names the project directory.
+    pub project_dir: ProjectDir,
+    /// How they list an event's commands.
+    pub layout: Layout,
+    /// The events `hooks init` runs `hooks` on: tool calls before and after, prompts.
+    pub init_events: &'static [&'static str],
+}
+
+/// How an agent's settings list the commands of an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Matcher groups, each with its `hooks` list of commands (Claude Code's shape).
+    MatcherGroups,
+    /// The commands themselves, in a file that says its `version` (Cursor's shape).
+    Commands,
+}
+
+/// How a hook's command names the project directory, as the agent runs it (`sh -c`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProjectDir {
+    /// `"$VAR"/file`: an environment variable the agent sets.
+    Var(&'static str),
+    /// `"${VAR}/file"`: a variable the agent sets, braced so that the agent's own textual
+    /// substitution of `$VAR` leaves it to the shell.
+    BracedVar(&'static str),
+    /// `"$(git rev-parse --show-toplevel)/file"`: the repository's root.
+    GitRoot,
+    /// `file`: the agent runs hooks in the project directory.
+    Cwd,
+}
+
+impl ProjectDir {
+    /// `file` (relative to the project) after the project directory, quoted so that spaces
+    /// and quotes in either stay one argument of the agent's shell.
+    pub fn argument(self, file: &str) -> String {
+        let plain = file
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/+".contains(c));
+        // Inside double quotes, the shell still reads `"`, `\`, `$` and backquotes.
+        let escaped: String = file
+            .chars()
+            .flat_map(|c| {
+                let escape = matches!(c, '"' | '\\' | '$' | '`').then_some('\\');
+                escape.into_iter().chain([c])
+            })
+            .collect();
+        match self {
+            ProjectDir::Var(var) if plain => format!("\"${var}\"/{file}"),
+            ProjectDir::Var(var) => format!("\"${var}\"/\"{escaped}\""),
+            ProjectDir::BracedVar(var) => format!("\"${{{var}}}/{escaped}\""),
+            ProjectDir::GitRoot => format!("\"$(git rev-parse --show-toplevel)/{escaped}\""),
+            ProjectDir::Cwd if plain => file.to_owned(),
+            ProjectDir::Cwd => format!("'{}'", file.replace('\'', "'\\''")),
+        }
+    }
+}
+
+impl HookSettings {
+    /// The events of the settings `text` whose hooks run `hooks <agent>` (any `--config`),
+    /// in the file's order: what a check of the settings reads. Text that is not a settings
+    /// file has none.
+    pub fn events_running(&self, agent: &str, text: &str) -> Vec<String> {
+        let Ok(Value::Object(settings)) = serde_json::from_str::<Value>(text) else {
+            return Vec::new();
+        };
+        let Some(Value::Object(hooks)) = settings.get("hooks") else {
+            return Vec::new();
+        };
+        let ours = format!("hooks {agent} ");
+        let runs_us = |hook: &Value| {
+            hook.get("command")
+                .and_then(Value::as_str)
+                .is_some_and(|command| command.starts_with(&ours))
+        };
+        let listed = |entries: &Value| {
+            entries.as_array().is_some_and(|entries| {
+                entries.iter().any(|entry| match self.layout {
+                    Layout::Commands => runs_us(entry),
+                    Layout::MatcherGroups => entry
+                        .get("hooks")
+                        .and_then(Value::as_array)
+                        .is_some_and(|hooks| hooks.iter().any(runs_us)),
+                })
+            })
+        };
+        hooks
+            .iter()
+            .filter(|(_, entries)| listed(entries))
+            .map(|(event, _)| event.clone())
+            .collect()
+    }
+}
+
+/// Whether an agent will run a project's hooks, by its own records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trust {
+    /// Its hooks run; the reason says why.
+    Trusted(String),
+    /// Its hooks do not run; the reason says why.
+    Untrusted(String),
+}
