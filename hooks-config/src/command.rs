@@ -10,9 +10,10 @@ use hooks_core::HookResult;
 use hooks_std::process::{self, Finished, OUTPUT_CAP, ProcessError};
 use serde_json::Value;
 
-use crate::answer::parse_stdout;
+use crate::answer::{AnswerError, AnswerProtocol};
 use crate::failure::Failure;
 use crate::request::request;
+use crate::runner::Runner;
 use crate::{CommandHook, Entry};
 
 /// Where the command hooks of a file run, and what they are told about it.
@@ -36,37 +37,50 @@ pub(crate) fn shell(command: &str, site: &Site) -> tokio::process::Command {
     shell
 }
 
-/// The answer of a per-event command hook to one event, `on_failure` applied.
-pub(crate) async fn answer(
-    hook: &CommandHook,
-    entry: &Entry,
-    site: &Site,
-    data: &Value,
-) -> HookResult {
-    let input = Value::Object(request(entry, &site.project_dir, data)).to_string();
-    if hook.fire_and_forget {
-        let (hook, name, site) = (hook.clone(), entry.name.clone(), site.clone());
-        tokio::spawn(async move {
-            let ended = process::run(shell(&hook.command, &site), input.as_bytes(), hook.timeout);
-            let failure = match ended.await {
-                Ok(finished) => finished.failure(),
-                Err(failure) => Some(failure),
-            };
-            if let Some(failure) = failure {
-                tracing::warn!(hook = %name, "async command hook failed: {failure}");
-            }
-        });
-        return HookResult::cont();
-    }
-    let ended = process::run(shell(&hook.command, site), input.as_bytes(), hook.timeout).await;
-    ended
-        .map_err(Failure::from)
-        .and_then(|finished| interpret(&finished, &entry.event, data))
-        .unwrap_or_else(|failure| hook.on_failure.apply(&entry.name, &failure))
+/// A command hook run as a process per event.
+pub(crate) struct CommandRunner {
+    pub(crate) hook: CommandHook,
+    pub(crate) site: Site,
 }
 
-/// Reads a finished process: exit 2 blocks, exit 0 answers on stdout, anything else failed.
-fn interpret(finished: &Finished, event: &str, data: &Value) -> Result<HookResult, Failure> {
+impl Runner for CommandRunner {
+    /// The process's answer to one event; its process group is killed at the entry's timeout.
+    async fn run(&self, entry: &Entry, data: &Value) -> Result<HookResult, Failure> {
+        let (hook, site) = (&self.hook, &self.site);
+        let input = Value::Object(request(entry, &site.project_dir, data)).to_string();
+        if hook.fire_and_forget {
+            let (command, name, site, timeout) = (
+                hook.command.clone(),
+                entry.name.clone(),
+                site.clone(),
+                entry.timeout,
+            );
+            tokio::spawn(async move {
+                let ended = process::run(shell(&command, &site), input.as_bytes(), timeout);
+                let failure = match ended.await {
+                    Ok(finished) => finished.failure(),
+                    Err(failure) => Some(failure),
+                };
+                if let Some(failure) = failure {
+                    tracing::warn!(hook = %name, "async command hook failed: {failure}");
+                }
+            });
+            return Ok(HookResult::cont());
+        }
+        let finished =
+            process::run(shell(&hook.command, site), input.as_bytes(), entry.timeout).await?;
+        interpret(&finished, hook.protocol, &entry.event, data)
+    }
+}
+
+/// Reads a finished process: exit 2 blocks, exit 0 answers on stdout (read by `protocol`),
+/// anything else failed.
+fn interpret(
+    finished: &Finished,
+    protocol: AnswerProtocol,
+    event: &str,
+    data: &Value,
+) -> Result<HookResult, Failure> {
     match finished.status.code() {
         Some(2) => {
             let stderr = finished.stderr_text();
@@ -81,12 +95,11 @@ fn interpret(finished: &Finished, event: &str, data: &Value) -> Result<HookResul
             Err(ProcessError::OutputOverCap { cap: OUTPUT_CAP }.into())
         }
         Some(0) => match std::str::from_utf8(&finished.stdout) {
-            Ok(stdout) => parse_stdout(stdout.trim(), event, data).map_err(Failure::Answer),
-            // Not text at all: not the plain output Claude Code reads as a success.
-            Err(_) => Err(Failure::Answer(format!(
-                "printed bytes that are not UTF-8 text: `{}`",
-                finished.stdout_text().chars().take(60).collect::<String>()
-            ))),
+            Ok(stdout) => Ok(protocol.read(stdout, event, data)?),
+            // Not text at all: not even the plain output Claude Code reads as a success.
+            Err(_) => {
+                Err(AnswerError::NotText(finished.stdout_text().chars().take(60).collect()).into())
+            }
         },
         _ => Err(finished.failure().unwrap_or(ProcessError::Signal(0)).into()),
     }

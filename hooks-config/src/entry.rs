@@ -1,5 +1,6 @@
-//! What a hooks file says: each configured hook with its event, name, priority and place, and
-//! what each kind of hook needs to run. The runners read these; nothing here runs anything.
+//! What a hooks file says: each configured hook is a common part (its event, name, priority,
+//! place, event matcher, deadline, `on_failure` and rewrite policy) and its kind, with what that
+//! kind needs to run. The runners read these; nothing here runs anything.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -7,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::{AnswerCache, EventMatcher, MatcherHook, OnFailure};
+use crate::{AnswerCache, AnswerProtocol, EventMatcher, MatcherHook, OnFailure};
 
 /// The kind of a configured hook.
 #[derive(Debug, Clone)]
@@ -24,7 +25,11 @@ pub enum HookKind {
     Wasm(ComponentHook),
 }
 
-/// One configured hook.
+/// One configured hook: what every kind shares, and its kind ([`hook`](Entry::hook)).
+///
+/// Every entry runs in the same layer: its `matcher` is checked, then its runner runs within
+/// its `timeout`, and a failure of the runner (it crashed, hung, or answered garbage) is decided
+/// by its `on_failure`.
 #[derive(Debug, Clone)]
 pub struct Entry {
     /// The canonical event.
@@ -39,15 +44,45 @@ pub struct Entry {
     pub line: usize,
     /// Which events the entry runs for (`matcher`, Claude Code's semantics); `None` for all.
     pub matcher: Option<EventMatcher>,
-    /// What it does.
-    pub hook: HookKind,
+    /// How long its runner may take (`timeout_ms`; the kind's default when absent): past it,
+    /// the call is a failure that `on_failure` decides.
+    pub timeout: Duration,
+    /// What a failure of its runner gives (`on_failure`; `warn` when absent).
+    pub on_failure: OnFailure,
     /// What an agent adapter does with this entry's rewrite of a tool call.
     pub rewrite: Rewrite,
+    /// What it does.
+    pub hook: HookKind,
+}
+
+impl HookKind {
+    /// The name of the kind, as a hooks file's `type` says it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            HookKind::Command(_) => "command",
+            HookKind::Matcher(_) => "matcher",
+            HookKind::Http(_) => "http",
+            HookKind::Llm(_) => "llm",
+            HookKind::Wasm(_) => "wasm",
+        }
+    }
+
+    /// The deadline of an entry of this kind that gives none.
+    pub fn default_timeout(&self) -> Duration {
+        match self {
+            HookKind::Command(_) | HookKind::Http(_) | HookKind::Matcher(_) => {
+                DEFAULT_COMMAND_TIMEOUT
+            }
+            HookKind::Llm(_) => DEFAULT_LLM_TIMEOUT,
+            HookKind::Wasm(_) => DEFAULT_WASM_TIMEOUT,
+        }
+    }
 }
 
 /// What an agent adapter (`hooks claude`, ...) does with an entry's rewrite of a tool call
 /// (`rewrite:` in a hooks file).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Rewrite {
     /// The agent's user confirms the rewritten call (Claude Code's `ask`); where the agent
     /// cannot ask, the call is blocked with what would have run. The default: a rewrite nobody
@@ -63,7 +98,10 @@ pub enum Rewrite {
 /// A command hook's timeout when the entry gives none.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The longest timeout a command hook may have.
+/// An LLM hook's timeout when the entry gives none.
+pub const DEFAULT_LLM_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The longest timeout an entry may have.
 pub const MAX_COMMAND_TIMEOUT: Duration = Duration::from_secs(3600);
 
 /// A command hook.
@@ -71,10 +109,8 @@ pub const MAX_COMMAND_TIMEOUT: Duration = Duration::from_secs(3600);
 pub struct CommandHook {
     /// The shell command (`sh -c`).
     pub command: String,
-    /// When the whole process group is killed.
-    pub timeout: Duration,
-    /// What a failure gives.
-    pub on_failure: OnFailure,
+    /// How its output is read: ours, or Claude Code's for hooks from its settings.
+    pub protocol: AnswerProtocol,
     /// Fire and forget: the emit does not wait.
     pub fire_and_forget: bool,
     /// One long-lived process answering a JSON line per event (`persistent: true`), rather
@@ -89,14 +125,13 @@ pub struct HttpHook {
     pub url: String,
     /// Extra headers; `${VAR}` in a value is replaced by that environment variable.
     pub headers: Vec<(String, String)>,
-    /// How long to wait.
-    pub timeout: Duration,
-    /// What a failure gives.
-    pub on_failure: OnFailure,
+    /// How its answer is read: ours, or Claude Code's for hooks from its settings.
+    pub protocol: AnswerProtocol,
 }
 
 /// Which API an LLM hook speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Provider {
     /// OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp, vLLM, ...).
     OpenAi,
@@ -119,10 +154,6 @@ pub struct LlmHook {
     pub base_url: String,
     /// The environment variable holding the API key, if any.
     pub api_key_env: Option<String>,
-    /// How long to wait.
-    pub timeout: Duration,
-    /// What a failure gives.
-    pub on_failure: OnFailure,
     /// Identical rendered prompts answered from memory, when set.
     pub cache: Option<Arc<AnswerCache>>,
 }
@@ -134,7 +165,8 @@ pub const DEFAULT_WASM_TIMEOUT: Duration = Duration::from_secs(1);
 pub const DEFAULT_WASM_MEMORY_MB: u64 = 64;
 
 /// The interface a WebAssembly component speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum WasmAbi {
     /// Ours, `hooks:guest@0.1.0` (`abi: hooks`, the default).
     Hooks,
@@ -152,14 +184,10 @@ pub struct ComponentHook {
     pub abi: WasmAbi,
     /// Its configuration, handed to its `subscriptions` (an object; `{}` when none).
     pub config: Value,
-    /// The deadline of a call.
-    pub timeout: Duration,
     /// The most memory it may take, in MiB.
     pub memory_mb: u64,
     /// Directories it may read (`allow_read`).
     pub read_dirs: Vec<PathBuf>,
     /// Environment variables it may read (`allow_env`).
     pub env: Vec<String>,
-    /// What a failure gives.
-    pub on_failure: OnFailure,
 }

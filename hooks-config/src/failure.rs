@@ -1,10 +1,14 @@
 //! The failures of the runners that the `on_failure` policy ([`OnFailure`], shared by every
 //! runner and kept in hooks-core) decides about.
 
+use std::time::Duration;
+
 pub use hooks_core::OnFailure;
 use hooks_std::process::{OUTPUT_CAP, ProcessError};
 
-/// Why an external hook (command, persistent, HTTP or LLM) gave no usable answer.
+use crate::answer::AnswerError;
+
+/// Why an external hook (command, persistent, HTTP, LLM or WebAssembly) gave no usable answer.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum Failure {
     /// Its process could not start, timed out, flooded or exited badly.
@@ -15,14 +19,22 @@ pub(crate) enum Failure {
     Persistent(#[from] NoAnswer),
     /// A persistent hook answered a line that cannot be read; its process was restarted.
     #[error("{0}; it was restarted")]
-    Restarted(String),
+    Restarted(AnswerError),
     /// It answered something that cannot be read as a decision.
-    #[error("{0}")]
-    Answer(String),
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
     /// The service or model could not be asked, or answered an error.
     #[cfg_attr(not(any(feature = "http", feature = "llm")), allow(dead_code))]
     #[error("{0}")]
     Remote(String),
+    /// A WebAssembly component's call gave no usable answer.
+    #[cfg(feature = "wasm")]
+    #[error(transparent)]
+    Component(#[from] hooks_wasm::CallFailure),
+    /// The runner gave no answer by the entry's deadline (and a grace period): the layer
+    /// stopped waiting.
+    #[error("gave no answer within its timeout of {} ms", .0.as_millis())]
+    Deadline(Duration),
 }
 
 /// Why a persistent hook's process gave no answer line.

@@ -4,15 +4,15 @@
 
 #[cfg(feature = "http")]
 mod run {
-    use std::path::Path;
+    use std::path::PathBuf;
 
     use hooks_core::HookResult;
     use serde_json::Value;
 
-    use crate::answer::parse_stdout;
     use crate::client::post;
     use crate::failure::Failure;
     use crate::request::request;
+    use crate::runner::Runner;
     use crate::{Entry, HttpHook};
 
     /// `text` with `${VAR}` replaced by the environment; an unset variable is an error naming it.
@@ -36,32 +36,29 @@ mod run {
         Ok(out)
     }
 
-    /// The answer of an HTTP hook to one event, `on_failure` applied.
-    pub(crate) async fn answer(
-        hook: &HttpHook,
-        entry: &Entry,
-        project_dir: &Path,
-        data: &Value,
-    ) -> HookResult {
-        let body = Value::Object(request(entry, project_dir, data))
-            .to_string()
-            .into_bytes();
-        let headers = hook
-            .headers
-            .iter()
-            .map(|(name, value)| with_env(value).map(|value| (name.clone(), value)))
-            .collect::<Result<Vec<_>, _>>();
-        let answer = match headers {
-            Ok(headers) => post(&hook.url, &headers, body, hook.timeout)
-                .await
-                .and_then(|text| {
-                    parse_stdout(text.trim(), &entry.event, data).map_err(Failure::Answer)
-                }),
-            Err(why) => Err(Failure::Remote(why)),
-        };
-        answer.unwrap_or_else(|failure| hook.on_failure.apply(&entry.name, &failure))
+    /// An HTTP hook, with the project directory its requests name.
+    pub(crate) struct HttpRunner {
+        pub(crate) hook: HttpHook,
+        pub(crate) project_dir: PathBuf,
+    }
+
+    impl Runner for HttpRunner {
+        async fn run(&self, entry: &Entry, data: &Value) -> Result<HookResult, Failure> {
+            let hook = &self.hook;
+            let body = Value::Object(request(entry, &self.project_dir, data))
+                .to_string()
+                .into_bytes();
+            let headers = hook
+                .headers
+                .iter()
+                .map(|(name, value)| with_env(value).map(|value| (name.clone(), value)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(Failure::Remote)?;
+            let text = post(&hook.url, &headers, body, entry.timeout).await?;
+            Ok(hook.protocol.read(&text, &entry.event, data)?)
+        }
     }
 }
 
 #[cfg(feature = "http")]
-pub(crate) use run::answer;
+pub(crate) use run::HttpRunner;

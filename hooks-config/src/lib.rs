@@ -20,23 +20,33 @@
 //!       name: pre_tool_policy
 //! ```
 //!
-//! Entry keys: `type` (`command`, `matcher`, `http`, `llm` or `wasm`), `name` (default: file,
-//! line and type), `priority` (default 0; equal priorities keep file order), and for command,
-//! HTTP, LLM and WebAssembly entries `matcher` (Claude Code's semantics: see [`EventMatcher`]). Command hooks: `command`
-//! (run by `sh -c`), `timeout_ms` (default 60,000; at most one hour), `on_failure`, `async`,
-//! `persistent` (see below).
+//! Every entry has `type` (`command`, `matcher`, `http`, `llm` or `wasm`), `name` (default:
+//! file, line and type; not empty), `priority` (default 0; equal priorities keep file order)
+//! and `matcher` (which events it runs for, Claude Code's semantics: see [`EventMatcher`]).
+//! Every entry that runs something (all but `matcher` entries) has `timeout_ms` (at most one
+//! hour), `on_failure` (`warn`, the default, `block` or `ignore`: what a crash, a timeout or an
+//! unusable answer gives) and `rewrite` (see [`Rewrite`]); they apply the same way whatever
+//! runs the entry.
+//!
+//! Command hooks: `command` (run by `sh -c`; `timeout_ms` 60,000 by default), `async`,
+//! `persistent` (see below), `protocol` (not with `persistent`, which answers JSON lines). A
+//! command hook answers on stdout with nothing (continue) or a JSON answer (exit code 2 blocks,
+//! with stderr as the reason); anything else it prints is a failure its `on_failure` decides.
+//! `protocol: claude` reads its output as Claude Code reads a hook's instead, plain text being
+//! context on `prompt:submit` and `session:start` and transcript text elsewhere: what hooks
+//! converted from Claude Code's settings files get (see [`AnswerProtocol`]).
 //! Matcher hooks: `match.tool` and `match.args.<field>` (globs, or `regex:...`), `action`
 //! (`block`, `allow`, `ask`, `inject`), `message`. HTTP hooks: `url`, `headers` (`${VAR}` is
-//! read from the environment), `timeout_ms`, `on_failure`. LLM hooks: `model`, `prompt`
+//! read from the environment), `protocol`. LLM hooks: `model`, `prompt`
 //! (`{{event}}`, `{{tool}}`, `{{args}}`, `{{data}}`), `max_tokens` (256), `provider` (`openai`,
 //! the default, for any OpenAI-compatible server; or `anthropic`), `base_url`, `api_key_env`,
-//! `cache`, `cache_ttl_secs` (300), `cache_size` (256), `timeout_ms` (30,000), `on_failure`.
+//! `cache`, `cache_ttl_secs` (300), `cache_size` (256); `timeout_ms` is 30,000 by default.
 //! WebAssembly hooks (run by `hooks-wasm` in a sandbox): `path` (the component, relative to
 //! the file), `abi` (`hooks`, the default, for the `hooks:guest@0.1.0` world; `amplifier` for
 //! amplifier-core's protobuf `hook-handler`), `config` (a mapping handed to the component's
 //! `subscriptions`; a component that names its events must name the one it is listed under),
-//! `timeout_ms` (1,000), `memory_mb` (64), `allow_read` (directories it may read; none by
-//! default), `allow_env` (environment variables it may read; none by default), `on_failure`.
+//! `memory_mb` (64), `allow_read` (directories it may read; none by default), `allow_env`
+//! (environment variables it may read; none by default); `timeout_ms` is 1,000 by default.
 //!
 //! ```yaml
 //! hooks:
@@ -86,7 +96,9 @@
 //!   PreToolUse: [...]
 //! ```
 //!
-//! [`load_file`] reports every problem at once, each with file, line and column. It also loads a
+//! [`load_file`] reports every problem at once, each with file, line and column; a file holding
+//! a character YAML forbids (a NUL, another control character) is refused, never read only up
+//! to it. It also loads a
 //! Claude Code settings file (`.json`), converted as
 //! [`import_settings`](crate::interop::claude::import_settings) converts it.
 //!
@@ -118,21 +130,23 @@ mod modules;
 mod mount;
 mod persistent;
 mod request;
+mod runner;
+mod schema;
 pub mod settings;
 mod wasm;
 
-pub use answer::{decision, parse_output};
+pub use answer::{AnswerError, AnswerProtocol, decision};
 pub use answer_cache::AnswerCache;
 pub use config_error::{ConfigError, ConfigErrors};
 pub use entry::{
-    CommandHook, ComponentHook, DEFAULT_COMMAND_TIMEOUT, DEFAULT_WASM_MEMORY_MB,
-    DEFAULT_WASM_TIMEOUT, Entry, HookKind, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, Provider,
-    Rewrite, WasmAbi,
+    CommandHook, ComponentHook, DEFAULT_COMMAND_TIMEOUT, DEFAULT_LLM_TIMEOUT,
+    DEFAULT_WASM_MEMORY_MB, DEFAULT_WASM_TIMEOUT, Entry, HookKind, HttpHook, LlmHook,
+    MAX_COMMAND_TIMEOUT, Provider, Rewrite, WasmAbi,
 };
 pub use event_matcher::EventMatcher;
 pub use failure::OnFailure;
 // What `load_file_with` and `load_str_with` take, so that a caller needs no `hooks-std` import.
-pub use hooks_std::catalog::{ModuleCatalog, ModuleContext};
+pub use hooks_std::catalog::{BoxError, ModuleCatalog, ModuleContext};
 pub use hooks_std::process::OUTPUT_CAP;
 pub use llm::render;
 pub use load::{load_file, load_file_with, load_str, load_str_with};

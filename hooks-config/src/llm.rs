@@ -23,6 +23,8 @@ pub fn render(template: &str, event: &str, data: &Value) -> String {
 
 #[cfg(feature = "llm")]
 mod run {
+    use std::time::Duration;
+
     use hooks_core::HookResult;
     use serde_json::{Value, json};
 
@@ -30,30 +32,27 @@ mod run {
     use crate::answer::decision;
     use crate::client::post;
     use crate::failure::Failure;
+    use crate::runner::Runner;
     use crate::{Entry, LlmHook, Provider};
 
-    /// The answer of an LLM hook to one event, `on_failure` applied.
-    pub(crate) async fn answer(hook: &LlmHook, entry: &Entry, data: &Value) -> HookResult {
-        let prompt = render(&hook.prompt, &entry.event, data);
-        let key = format!("{}\u{0}{prompt}", hook.model);
-        if let Some(cached) = hook.cache.as_ref().and_then(|cache| cache.get(&key)) {
-            return cached;
-        }
-        match ask_model(hook, &prompt)
-            .await
-            .and_then(|answer| decision(&answer).map_err(Failure::Answer))
-        {
-            Ok(result) => {
-                if let Some(cache) = &hook.cache {
-                    cache.put(key, result.clone());
-                }
-                result
+    impl Runner for LlmHook {
+        /// The model's decision; identical prompts answered from the cache when it has one.
+        async fn run(&self, entry: &Entry, data: &Value) -> Result<HookResult, Failure> {
+            let prompt = render(&self.prompt, &entry.event, data);
+            let key = format!("{}\u{0}{prompt}", self.model);
+            if let Some(cached) = self.cache.as_ref().and_then(|cache| cache.get(&key)) {
+                return Ok(cached);
             }
-            Err(failure) => hook.on_failure.apply(&entry.name, &failure),
+            let answer = ask_model(self, &prompt, entry.timeout).await?;
+            let result = decision(&answer)?;
+            if let Some(cache) = &self.cache {
+                cache.put(key, result.clone());
+            }
+            Ok(result)
         }
     }
 
-    async fn ask_model(hook: &LlmHook, prompt: &str) -> Result<String, Failure> {
+    async fn ask_model(hook: &LlmHook, prompt: &str, timeout: Duration) -> Result<String, Failure> {
         let mut headers = Vec::new();
         if let Some(variable) = &hook.api_key_env {
             let key = std::env::var(variable).map_err(|_| {
@@ -83,7 +82,7 @@ mod run {
                 )
             }
         };
-        let text = post(&url, &headers, body.to_string().into_bytes(), hook.timeout).await?;
+        let text = post(&url, &headers, body.to_string().into_bytes(), timeout).await?;
         let answer: Value = serde_json::from_str(&text).map_err(|_| {
             Failure::Remote("the model API answered something that is not JSON".to_owned())
         })?;
@@ -96,6 +95,3 @@ mod run {
             .ok_or_else(|| Failure::Remote("the model API's answer has no text".to_owned()))
     }
 }
-
-#[cfg(feature = "llm")]
-pub(crate) use run::answer;

@@ -1,23 +1,21 @@
 //! Loading a hooks YAML file: every problem is collected, each with its file, line and column.
 
+mod kinds;
+
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
-use globset::GlobBuilder;
 use marked_yaml::types::{MarkedMappingNode, MarkedScalarNode};
 use marked_yaml::{LoadError, Node, Span};
-use regex::Regex;
+use serde::de::{DeserializeOwned, IntoDeserializer};
 
-use hooks_core::events::fields::TOOL_NAME;
 use hooks_std::catalog::{ModuleCatalog, ModuleContext};
 
 use crate::modules::{self, ConfiguredModule};
+use crate::schema::{self, FileKeys};
 use crate::{
-    Action, AnswerCache, CommandHook, ComponentHook, ConfigError, ConfigErrors,
-    DEFAULT_COMMAND_TIMEOUT, DEFAULT_WASM_MEMORY_MB, DEFAULT_WASM_TIMEOUT, Entry, EventMatcher,
-    HookKind, HooksConfig, HttpHook, LlmHook, MAX_COMMAND_TIMEOUT, MatcherHook, OnFailure, Pattern,
-    Provider, Rewrite, WasmAbi,
+    ConfigError, ConfigErrors, Entry, EventMatcher, HookKind, HooksConfig, MAX_COMMAND_TIMEOUT,
+    OnFailure,
 };
 
 struct Loader<'c> {
@@ -43,67 +41,13 @@ fn position(span: &Span) -> (usize, usize) {
         .map_or((1, 1), |marker| (marker.line(), marker.column()))
 }
 
-/// The keys an entry of hook type `kind` may have; `None` for an unknown type.
-fn keys_of(kind: &str) -> Option<&'static [&'static str]> {
-    Some(match kind {
-        "command" => &[
-            "type",
-            "name",
-            "priority",
-            "matcher",
-            "command",
-            "timeout_ms",
-            "on_failure",
-            "async",
-            "persistent",
-            "rewrite",
-        ],
-        "matcher" => &["type", "name", "priority", "match", "action", "message"],
-        "http" => &[
-            "type",
-            "name",
-            "priority",
-            "matcher",
-            "url",
-            "headers",
-            "timeout_ms",
-            "on_failure",
-            "rewrite",
-        ],
-        "llm" => &[
-            "type",
-            "name",
-            "priority",
-            "matcher",
-            "model",
-            "prompt",
-            "max_tokens",
-            "provider",
-            "base_url",
-            "api_key_env",
-            "cache",
-            "cache_ttl_secs",
-            "cache_size",
-            "timeout_ms",
-            "on_failure",
-        ],
-        "wasm" => &[
-            "type",
-            "name",
-            "priority",
-            "matcher",
-            "path",
-            "abi",
-            "config",
-            "timeout_ms",
-            "memory_mb",
-            "allow_read",
-            "allow_env",
-            "on_failure",
-            "rewrite",
-        ],
-        _ => return None,
-    })
+/// `a, b or c`.
+fn either(values: &[&str]) -> String {
+    match values {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 impl Loader<'_> {
@@ -117,20 +61,45 @@ impl Loader<'_> {
         });
     }
 
-    /// Reports keys of `mapping` that are not in `allowed`.
+    /// Reports keys of `mapping` that are not in `allowed`, with the closest allowed key when
+    /// one is close (a misspelling).
     fn known_keys(&mut self, mapping: &MarkedMappingNode, allowed: &[&str], context: &str) {
         for key in mapping.keys() {
             if !allowed.contains(&key.as_str()) {
+                let suggestion = hooks_core::events::closest(key.as_str(), allowed.iter().copied())
+                    .map(|close| format!(" (did you mean `{close}`?)"))
+                    .unwrap_or_default();
                 self.error(
                     key.span(),
                     format!(
-                        "unknown key `{}` in {context}; expected one of {}",
+                        "unknown key `{}` in {context}{suggestion}; expected one of {}",
                         key.as_str(),
                         allowed.join(", ")
                     ),
                 );
             }
         }
+    }
+
+    /// The value of `key`, one of the variants of the serde enum `T` (`on_failure: block`);
+    /// `None` when absent or wrong (and reported).
+    fn choice<T: DeserializeOwned>(
+        &mut self,
+        mapping: &MarkedMappingNode,
+        key: &str,
+        context: &str,
+    ) -> Option<T> {
+        let values = either(schema::variants::<T>());
+        let scalar = self.scalar(mapping, key, &values, context)?;
+        let text = scalar.as_str();
+        let read: Result<T, serde::de::value::Error> = T::deserialize(text.into_deserializer());
+        read.map_err(|_| {
+            self.error(
+                scalar.span(),
+                format!("`{key}` must be {values}, not `{text}`"),
+            );
+        })
+        .ok()
     }
 
     fn string(&mut self, mapping: &MarkedMappingNode, key: &str, context: &str) -> Option<String> {
@@ -190,7 +159,7 @@ impl Loader<'_> {
             );
             return (Vec::new(), Vec::new());
         };
-        self.known_keys(top, &["modules", "hooks"], "the top level");
+        self.known_keys(top, schema::fields::<FileKeys>(), "the top level");
         let modules = match top.get_node("modules") {
             Some(modules) => self.modules(modules),
             None => Vec::new(),
@@ -284,13 +253,30 @@ impl Loader<'_> {
         // of the entry: without a `type` only its own keys are unknown, the shared ones are not.
         let kind = self.required_string(mapping, "type", context);
         let (line, _) = position(&anchor(mapping));
-        let name = self.string(mapping, "name", context);
+        let name = self.name(mapping, context);
         let priority = self.priority(mapping, context);
         let hook = kind
             .as_deref()
             .and_then(|kind| self.hook(mapping, kind, event, context));
         let matcher = self.event_matcher(mapping, context);
-        let rewrite = self.rewrite(mapping, context);
+        // A matcher entry runs nothing that could fail or take time; the others share these.
+        let runs = kind.as_deref() != Some("matcher");
+        let default_timeout = hook
+            .as_ref()
+            .map_or(crate::DEFAULT_COMMAND_TIMEOUT, HookKind::default_timeout);
+        let timeout = if runs {
+            self.timeout(mapping, context, default_timeout)
+        } else {
+            default_timeout
+        };
+        let on_failure = runs
+            .then(|| self.choice(mapping, "on_failure", context))
+            .flatten()
+            .unwrap_or(OnFailure::Warn);
+        let rewrite = runs
+            .then(|| self.choice(mapping, "rewrite", context))
+            .flatten()
+            .unwrap_or_default();
         let kind = kind?;
         Some(Entry {
             event: event.to_owned(),
@@ -299,9 +285,29 @@ impl Loader<'_> {
             priority,
             line,
             matcher,
-            hook: hook?,
+            timeout,
+            on_failure,
             rewrite,
+            hook: hook?,
         })
+    }
+
+    /// The `name` of an entry, if given: not empty, since reports and adapters name hooks by it.
+    fn name(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<String> {
+        let name = self.string(mapping, "name", context)?;
+        if name.trim().is_empty() {
+            // At the key: an empty value has no place of its own (`name:` ends the line).
+            let span = mapping
+                .keys()
+                .find(|key| key.as_str() == "name")
+                .map_or(*mapping.span(), |key| *key.span());
+            self.error(
+                &span,
+                format!("`name` in {context} must not be empty (leave it out for the default)"),
+            );
+            return None;
+        }
+        Some(name)
     }
 
     /// The `priority` of an entry, 0 when absent.
@@ -329,15 +335,21 @@ impl Loader<'_> {
         event: &str,
         context: &str,
     ) -> Option<HookKind> {
-        let Some(keys) = keys_of(kind) else {
+        let Some(keys) = schema::keys_of(kind) else {
             let span = *mapping.get_node("type").map_or(mapping.span(), Node::span);
+            let suggestion = hooks_core::events::closest(kind, schema::TYPES)
+                .map(|close| format!(" (did you mean `{close}`?)"))
+                .unwrap_or_default();
             self.error(
                 &span,
-                format!("unknown hook type `{kind}`; expected command, matcher, llm, http or wasm"),
+                format!(
+                    "unknown hook type `{kind}`{suggestion}; expected {}",
+                    either(&schema::TYPES)
+                ),
             );
             return None;
         };
-        self.known_keys(mapping, keys, context);
+        self.known_keys(mapping, &keys, context);
         match kind {
             "command" => self.command(mapping, context).map(HookKind::Command),
             "matcher" => self.matcher(mapping, event, context).map(HookKind::Matcher),
@@ -364,33 +376,6 @@ impl Loader<'_> {
                 None
             }
         }
-    }
-
-    fn command(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<CommandHook> {
-        let command = self.required_string(mapping, "command", context);
-        let timeout = self.timeout(mapping, context, DEFAULT_COMMAND_TIMEOUT);
-        let on_failure = self.on_failure(mapping, context);
-        let fire_and_forget = self.flag(mapping, "async", context);
-        let persistent = self.flag(mapping, "persistent", context);
-        if fire_and_forget && persistent {
-            let span = *mapping
-                .get_node("persistent")
-                .map_or(mapping.span(), Node::span);
-            self.error(
-                &span,
-                format!(
-                    "{context}: `persistent` and `async` cannot both be true (a persistent hook \
-                     answers every event in turn)"
-                ),
-            );
-        }
-        Some(CommandHook {
-            command: command?,
-            timeout,
-            on_failure,
-            fire_and_forget,
-            persistent,
-        })
     }
 
     /// A `true`/`false` key, false when absent.
@@ -461,36 +446,6 @@ impl Loader<'_> {
         None
     }
 
-    fn http(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<HttpHook> {
-        let url = self.url(mapping, "url", context, None);
-        let mut headers = Vec::new();
-        match mapping.get_node("headers") {
-            Some(Node::Mapping(fields)) => {
-                for (name, value) in fields.iter() {
-                    match value {
-                        Node::Scalar(value) => {
-                            headers.push((name.as_str().to_owned(), value.as_str().to_owned()))
-                        }
-                        other => self.error(
-                            other.span(),
-                            format!("header `{}` must be a string", name.as_str()),
-                        ),
-                    }
-                }
-            }
-            Some(other) => self.error(other.span(), "`headers` maps header names to values"),
-            None => {}
-        }
-        let timeout = self.timeout(mapping, context, DEFAULT_COMMAND_TIMEOUT);
-        let on_failure = self.on_failure(mapping, context);
-        Some(HttpHook {
-            url: url?,
-            headers,
-            timeout,
-            on_failure,
-        })
-    }
-
     fn positive(
         &mut self,
         mapping: &MarkedMappingNode,
@@ -510,134 +465,6 @@ impl Loader<'_> {
                 default
             }
         }
-    }
-
-    fn llm(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<LlmHook> {
-        let model = self.required_string(mapping, "model", context);
-        let prompt = self.required_string(mapping, "prompt", context);
-        let provider = match self.scalar(mapping, "provider", "openai or anthropic", context) {
-            None => Provider::OpenAi,
-            Some(scalar) => match scalar.as_str() {
-                "openai" => Provider::OpenAi,
-                "anthropic" => Provider::Anthropic,
-                other => {
-                    let message = format!("`provider` must be openai or anthropic, not `{other}`");
-                    self.error(scalar.span(), message);
-                    Provider::OpenAi
-                }
-            },
-        };
-        let default_base = match provider {
-            Provider::OpenAi => "https://api.openai.com/v1",
-            Provider::Anthropic => "https://api.anthropic.com/v1",
-        };
-        let base_url = self.url(mapping, "base_url", context, Some(default_base));
-        let api_key_env = self.string(mapping, "api_key_env", context);
-        if let Some(variable) = &api_key_env
-            && (variable.is_empty()
-                || !variable
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        {
-            let span = *mapping
-                .get_node("api_key_env")
-                .map_or(mapping.span(), Node::span);
-            self.error(&span, format!("`api_key_env` names an environment variable (letters, digits, `_`), not `{variable}`"));
-        }
-        let max_tokens = self.positive(mapping, "max_tokens", context, 256, 100_000);
-        let ttl = self.positive(mapping, "cache_ttl_secs", context, 300, 86_400);
-        let size = self.positive(mapping, "cache_size", context, 256, 1_000_000);
-        let cache = match self.scalar(mapping, "cache", "true or false", context) {
-            Some(scalar) => scalar.as_bool().unwrap_or_else(|| {
-                self.error(
-                    scalar.span(),
-                    format!("`cache` must be true or false, not `{}`", scalar.as_str()),
-                );
-                false
-            }),
-            None => false,
-        };
-        let timeout = self.timeout(mapping, context, Duration::from_secs(30));
-        let on_failure = self.on_failure(mapping, context);
-        let cache = cache.then(|| {
-            let size = usize::try_from(size).unwrap_or(256);
-            Arc::new(AnswerCache::new(size, Duration::from_secs(ttl)))
-        });
-        Some(LlmHook {
-            model: model?,
-            prompt: prompt?,
-            max_tokens: u32::try_from(max_tokens).unwrap_or(256),
-            provider,
-            base_url: base_url?,
-            api_key_env,
-            timeout,
-            on_failure,
-            cache,
-        })
-    }
-
-    /// The `rewrite` of an entry: `confirm` unless it says `apply`.
-    fn rewrite(&mut self, mapping: &MarkedMappingNode, context: &str) -> Rewrite {
-        match self.scalar(mapping, "rewrite", "confirm or apply", context) {
-            Some(scalar) => match scalar.as_str() {
-                "confirm" => Rewrite::Confirm,
-                "apply" => Rewrite::Apply,
-                other => {
-                    self.error(
-                        scalar.span(),
-                        format!("`rewrite` must be confirm or apply, not `{other}`"),
-                    );
-                    Rewrite::Confirm
-                }
-            },
-            None => Rewrite::Confirm,
-        }
-    }
-
-    fn wasm(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<ComponentHook> {
-        let path = self.required_string(mapping, "path", context);
-        let abi = match self.scalar(mapping, "abi", "hooks or amplifier", context) {
-            None => WasmAbi::Hooks,
-            Some(scalar) => match scalar.as_str() {
-                "hooks" => WasmAbi::Hooks,
-                "amplifier" => WasmAbi::Amplifier,
-                other => {
-                    let message = format!("`abi` must be hooks or amplifier, not `{other}`");
-                    self.error(scalar.span(), message);
-                    WasmAbi::Hooks
-                }
-            },
-        };
-        let config = match mapping.get_node("config") {
-            None => serde_json::Value::Object(serde_json::Map::new()),
-            Some(node @ Node::Mapping(_)) => crate::modules::json_of(node),
-            Some(other) => {
-                self.error(
-                    other.span(),
-                    format!("`config` in {context} must be a mapping"),
-                );
-                serde_json::Value::Object(serde_json::Map::new())
-            }
-        };
-        let timeout = self.timeout(mapping, context, DEFAULT_WASM_TIMEOUT);
-        let memory_mb = self.positive(mapping, "memory_mb", context, DEFAULT_WASM_MEMORY_MB, 4096);
-        let read_dirs = self
-            .strings(mapping, "allow_read", context)
-            .into_iter()
-            .map(|dir| self.context.resolve(Path::new(&dir)))
-            .collect();
-        let env = self.strings(mapping, "allow_env", context);
-        let on_failure = self.on_failure(mapping, context);
-        Some(ComponentHook {
-            path: self.context.resolve(Path::new(&path?)),
-            abi,
-            config,
-            timeout,
-            memory_mb,
-            read_dirs,
-            env,
-            on_failure,
-        })
     }
 
     /// A list of strings under `key`, empty when absent.
@@ -665,202 +492,6 @@ impl Loader<'_> {
             }
         }
     }
-
-    fn on_failure(&mut self, mapping: &MarkedMappingNode, context: &str) -> OnFailure {
-        match self.scalar(mapping, "on_failure", "warn, block or ignore", context) {
-            Some(scalar) => match scalar.as_str() {
-                "warn" => OnFailure::Warn,
-                "block" => OnFailure::Block,
-                "ignore" => OnFailure::Ignore,
-                other => {
-                    self.error(
-                        scalar.span(),
-                        format!("`on_failure` must be warn, block or ignore, not `{other}`"),
-                    );
-                    OnFailure::Warn
-                }
-            },
-            None => OnFailure::Warn,
-        }
-    }
-
-    fn matcher(
-        &mut self,
-        mapping: &MarkedMappingNode,
-        event: &str,
-        context: &str,
-    ) -> Option<MatcherHook> {
-        // A wrong `action` does not stop the check: `match` is read whatever it says.
-        let action = self.action(mapping, context);
-        let message = self.string(mapping, "message", context);
-        if matches!(action, Some(Action::Ask | Action::Inject)) && message.is_none() {
-            self.error(
-                mapping.span(),
-                format!(
-                    "{context}: `action: {}` needs a `message`",
-                    match action {
-                        Some(Action::Ask) => "ask",
-                        _ => "inject",
-                    }
-                ),
-            );
-        }
-        let Some(conditions) = mapping.get_node("match") else {
-            self.error(&anchor(mapping), format!("{context} is missing `match`"));
-            return None;
-        };
-        let Some(conditions) = conditions.as_mapping() else {
-            self.error(conditions.span(), "`match` takes `tool` and/or `args`");
-            return None;
-        };
-        self.known_keys(conditions, &["tool", "args"], "`match`");
-        self.conditions_can_match(conditions, event);
-        let tool = self.tool_pattern(conditions);
-        let args = self.arg_patterns(conditions);
-        Some(MatcherHook {
-            tool,
-            args,
-            action: action?,
-            message,
-        })
-    }
-
-    /// On an event without a tool call, `args` keys match the event's own fields: a condition
-    /// on a tool, or on a field the event never carries, could never match, and a rule that
-    /// never fires must not pass as a guard. Custom events, whose fields nobody lists, pass.
-    fn conditions_can_match(&mut self, conditions: &MarkedMappingNode, event: &str) {
-        let Some(fields) = hooks_core::events::fields::of(event) else {
-            return;
-        };
-        let fields = fields.fields();
-        // An approval request carries the tool call it asks about when an agent sends it
-        // (Claude Code's and Codex CLI's PermissionRequest).
-        if fields.contains(&TOOL_NAME) || event == hooks_core::events::APPROVAL_REQUIRED {
-            return;
-        }
-        let listed = fields.join(", ");
-        if let Some(tool) = conditions.get_node("tool") {
-            self.error(
-                tool.span(),
-                format!(
-                    "`match.tool` can never match on `{event}`: the event carries no tool call \
-                     (its fields: {listed})"
-                ),
-            );
-        }
-        if let Some(Node::Mapping(args)) = conditions.get_node("args") {
-            for (key, _) in args.iter() {
-                if !fields.contains(&key.as_str()) {
-                    self.error(
-                        key.span(),
-                        format!(
-                            "`match.args.{}` can never match on `{event}`: without a tool call \
-                             `args` matches the event's own fields ({listed})",
-                            key.as_str()
-                        ),
-                    );
-                }
-            }
-        }
-    }
-
-    /// The `action` of a matcher entry.
-    fn action(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<Action> {
-        Some(
-            match self.required_string(mapping, "action", context)?.as_str() {
-                "block" => Action::Block,
-                "allow" => Action::Allow,
-                "ask" => Action::Ask,
-                "inject" => Action::Inject,
-                other => {
-                    let span = *mapping
-                        .get_node("action")
-                        .map_or(mapping.span(), Node::span);
-                    self.error(
-                        &span,
-                        format!("`action` must be block, allow, ask or inject, not `{other}`"),
-                    );
-                    return None;
-                }
-            },
-        )
-    }
-
-    /// `match.tool`, if given.
-    fn tool_pattern(&mut self, conditions: &MarkedMappingNode) -> Option<Pattern> {
-        match conditions.get_node("tool")? {
-            Node::Scalar(scalar) => self.pattern(scalar, "match.tool"),
-            other => {
-                self.error(
-                    other.span(),
-                    "`match.tool` must be a glob or `regex:...` string",
-                );
-                None
-            }
-        }
-    }
-
-    /// `match.args`: input field → pattern, in file order.
-    fn arg_patterns(&mut self, conditions: &MarkedMappingNode) -> Vec<(String, Pattern)> {
-        let mut args = Vec::new();
-        match conditions.get_node("args") {
-            Some(Node::Mapping(fields)) => {
-                for (key, value) in fields.iter() {
-                    let place = format!("match.args.{}", key.as_str());
-                    match value {
-                        Node::Scalar(scalar) => {
-                            if let Some(pattern) = self.pattern(scalar, &place) {
-                                args.push((key.as_str().to_owned(), pattern));
-                            }
-                        }
-                        other => self.error(
-                            other.span(),
-                            format!("`{place}` must be a glob or `regex:...` string"),
-                        ),
-                    }
-                }
-            }
-            Some(other) => self.error(other.span(), "`match.args` maps input fields to patterns"),
-            None => {}
-        }
-        args
-    }
-
-    fn pattern(&mut self, scalar: &MarkedScalarNode, key: &str) -> Option<Pattern> {
-        let text = scalar.as_str();
-        if let Some(source) = text.strip_prefix("regex:") {
-            return match Regex::new(source) {
-                Ok(regex) => Some(Pattern::Regex(regex)),
-                Err(error) => {
-                    self.error(
-                        scalar.span(),
-                        format!("`{key}`: the regex `{source}` does not compile: {error}"),
-                    );
-                    None
-                }
-            };
-        }
-        if let Some(literal) = Pattern::literal(text) {
-            return Some(literal);
-        }
-        let compiled = GlobBuilder::new(text)
-            .literal_separator(false)
-            .build()
-            .map_err(|error| error.to_string())
-            .and_then(|glob| {
-                regex::bytes::Regex::new(glob.regex()).map_err(|error| error.to_string())
-            });
-        match compiled {
-            Ok(regex) => Some(Pattern::Glob(regex)),
-            Err(error) => {
-                self.error(
-                    scalar.span(),
-                    format!("`{key}`: the glob `{text}` does not compile: {error}"),
-                );
-                None
-            }
-        }
-    }
 }
 
 fn load_error_marker(error: &LoadError) -> (usize, usize) {
@@ -875,6 +506,41 @@ fn load_error_marker(error: &LoadError) -> (usize, usize) {
         DuplicateKey(inner) => inner.key.span().start().copied(),
     };
     marker.map_or((1, 1), |m| (m.line(), m.column()))
+}
+
+/// How many forbidden characters are reported before the rest of the file is left unchecked.
+const MAX_FORBIDDEN: usize = 16;
+
+/// Whether YAML forbids `c` in a stream: a character outside its printable set (C0 controls
+/// but tab and line breaks, DEL, C1 controls but NEL, U+FFFE and U+FFFF).
+fn forbidden(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{84}' | '\u{86}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}')
+}
+
+/// Where `text` holds a character YAML forbids, each located in `file`. Such a character is
+/// refused rather than read past: the YAML reader ends the stream at a NUL, even in a comment,
+/// and the rules after it would be silently dropped.
+fn forbidden_characters(text: &str, file: &Path) -> Vec<ConfigError> {
+    text.split('\n')
+        .enumerate()
+        .flat_map(|(line, content)| {
+            content
+                .chars()
+                .enumerate()
+                .filter(|(_, c)| forbidden(*c))
+                .map(move |(column, c)| ConfigError {
+                    file: file.to_path_buf(),
+                    line: line + 1,
+                    column: column + 1,
+                    message: format!(
+                        "the control character U+{:04X} is not allowed in a YAML file; the \
+                         file is refused rather than read only up to it",
+                        u32::from(c)
+                    ),
+                })
+        })
+        .take(MAX_FORBIDDEN)
+        .collect()
 }
 
 /// Parses YAML keeping what its quotes say: `"true"` and `'12'` are strings, not a boolean
@@ -897,6 +563,10 @@ pub fn load_str_with(
     project_dir: &Path,
     catalog: &ModuleCatalog,
 ) -> Result<HooksConfig, ConfigErrors> {
+    let forbidden = forbidden_characters(text, file);
+    if !forbidden.is_empty() {
+        return Err(ConfigErrors(forbidden));
+    }
     let root = match parse(text) {
         Ok(root) => root,
         Err(error) => {

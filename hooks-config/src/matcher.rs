@@ -50,7 +50,8 @@ impl Pattern {
 }
 
 /// What a matcher hook does when it matches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Action {
     /// Deny, with the message as the reason.
     Block,
@@ -112,6 +113,18 @@ impl MatcherHook {
             Action::Ask => HookResult::ask(message.unwrap_or_default()),
             Action::Inject => HookResult::inject(message.unwrap_or_default()),
         }
+    }
+}
+
+impl crate::runner::Runner for MatcherHook {
+    const IMMEDIATE: bool = true;
+
+    async fn run(
+        &self,
+        entry: &crate::Entry,
+        data: &Value,
+    ) -> Result<HookResult, crate::failure::Failure> {
+        Ok(self.decide(&entry.name, data))
     }
 }
 

@@ -4,11 +4,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use hooks_core::module::{HookModule, MountError, Mounted};
-use hooks_core::{Hook, HookOptions, HookRegistry, HookResult};
-use serde_json::Value;
+use hooks_core::{EventNameError, HookHandle, HookOptions, HookRegistry};
 
-use crate::command::{self, Site};
-use crate::persistent::{self, PersistentProcess};
+use crate::command::{CommandRunner, Site};
+use crate::persistent::{PersistentProcess, PersistentRunner};
+use crate::runner::{Layered, Runner};
 use crate::{ConfigError, ConfigErrors, ConfiguredModule, Entry, HookKind, OnFailure};
 
 /// A loaded hooks file: mount it to register every entry.
@@ -61,52 +61,6 @@ fn unbuilt(file: &str, entry: &Entry, feature: &str) -> MountError {
     }
 }
 
-/// One entry as a registered handler.
-struct Configured {
-    entry: Entry,
-    site: Site,
-    /// The long-lived process of a persistent command hook; killed when the handler goes.
-    process: Option<PersistentProcess>,
-    /// The loaded component of a WebAssembly hook.
-    #[cfg(feature = "wasm")]
-    component: Option<hooks_wasm::WasmHook>,
-}
-
-impl Hook for Configured {
-    async fn handle(&self, _event: &str, data: &Value) -> HookResult {
-        if let Some(matcher) = &self.entry.matcher
-            && !matcher.matches(&self.entry.event, data)
-        {
-            return HookResult::cont();
-        }
-        let (entry, site) = (&self.entry, &self.site);
-        #[cfg(feature = "wasm")]
-        if let (HookKind::Wasm(hook), Some(component)) = (&entry.hook, &self.component) {
-            return crate::wasm::answer(hook, component, entry, &entry.event, data).await;
-        }
-        match (&entry.hook, &self.process) {
-            (HookKind::Matcher(matcher), _) => matcher.decide(&entry.name, data),
-            (HookKind::Command(hook), Some(process)) => {
-                persistent::answer(hook, process, entry, site, data).await
-            }
-            (HookKind::Command(hook), None) => command::answer(hook, entry, site, data).await,
-            #[cfg(feature = "http")]
-            (HookKind::Http(hook), _) => {
-                crate::http::answer(hook, entry, &site.project_dir, data).await
-            }
-            #[cfg(feature = "llm")]
-            (HookKind::Llm(hook), _) => crate::llm::answer(hook, entry, data).await,
-            // Mounting refuses these in a build without their feature; were one to run anyway,
-            // it blocks rather than let the call through unjudged.
-            #[allow(unreachable_patterns)]
-            _ => HookResult::deny(format!(
-                "the hook `{}` cannot run in this build of hooks-config",
-                entry.name
-            )),
-        }
-    }
-}
-
 impl HooksConfig {
     /// What the file holds, as `hooks check` says it: "2 modules, 1 hook".
     pub fn summary(&self) -> String {
@@ -123,26 +77,29 @@ impl HooksConfig {
         }
     }
 
-    /// The registration options of `entry`.
-    fn options(entry: &Entry) -> HookOptions {
+    /// The registration options of `entry`, run by `R`.
+    fn options<R: Runner>(entry: &Entry) -> HookOptions {
         let options = HookOptions::new()
             .priority(entry.priority)
             .name(entry.name.clone());
-        let external = match &entry.hook {
-            HookKind::Command(command) => Some((command.timeout, command.on_failure)),
-            HookKind::Http(http) => Some((http.timeout, http.on_failure)),
-            HookKind::Llm(llm) => Some((llm.timeout, llm.on_failure)),
-            HookKind::Wasm(wasm) => Some((wasm.timeout, wasm.on_failure)),
-            HookKind::Matcher(_) => None,
-        };
-        match external {
-            // The hook's own timeout decides; the registry's is only a backstop, and for a
-            // hook that blocks on failure the backstop must block too, not skip it.
-            Some((timeout, on_failure)) => options
-                .timeout(timeout + Duration::from_secs(5))
-                .fail_closed(on_failure == OnFailure::Block),
-            None => options,
+        if R::IMMEDIATE {
+            return options;
         }
+        // The layer's deadline decides; the registry's is only a backstop, and for a hook
+        // that blocks on failure the backstop (and a panic) must block too, not skip it.
+        options
+            .timeout(entry.timeout + Duration::from_secs(5))
+            .fail_closed(entry.on_failure == OnFailure::Block)
+    }
+
+    /// Registers `entry`, run by `runner` in the layer every entry runs in.
+    fn register<R: Runner>(
+        registry: &HookRegistry,
+        entry: &Entry,
+        runner: R,
+    ) -> Result<HookHandle, EventNameError> {
+        let options = Self::options::<R>(entry);
+        registry.register_with(&entry.event, Layered::new(entry.clone(), runner), options)
     }
 }
 
@@ -158,7 +115,11 @@ impl HooksConfig {
                 file: self.file.clone(),
                 line: entry.line,
                 column: 1,
-                message: format!("the WebAssembly hook `{}`: {why}", entry.name),
+                message: format!(
+                    "the WebAssembly hook `{}`: {}",
+                    entry.name,
+                    crate::wasm::explain(&why)
+                ),
             })
             .collect();
         if errors.is_empty() {
@@ -268,24 +229,51 @@ impl HookModule for HooksConfig {
             project_dir: self.project_dir.clone(),
         };
         for entry in &self.entries {
-            let process = match &entry.hook {
+            let registered = match &entry.hook {
+                HookKind::Matcher(matcher) => Self::register(registry, entry, matcher.clone()),
                 HookKind::Command(command) if command.persistent => {
-                    Some(PersistentProcess::new(&command.command, &site))
+                    let runner = PersistentRunner {
+                        process: PersistentProcess::new(&command.command, &site),
+                        site: site.clone(),
+                    };
+                    Self::register(registry, entry, runner)
                 }
-                _ => None,
-            };
-            let handler = Configured {
-                entry: entry.clone(),
-                site: site.clone(),
-                process,
+                HookKind::Command(command) => {
+                    let runner = CommandRunner {
+                        hook: command.clone(),
+                        site: site.clone(),
+                    };
+                    Self::register(registry, entry, runner)
+                }
+                #[cfg(feature = "http")]
+                HookKind::Http(http) => {
+                    let runner = crate::http::HttpRunner {
+                        hook: http.clone(),
+                        project_dir: site.project_dir.clone(),
+                    };
+                    Self::register(registry, entry, runner)
+                }
+                #[cfg(feature = "llm")]
+                HookKind::Llm(llm) => Self::register(registry, entry, llm.clone()),
                 #[cfg(feature = "wasm")]
-                component: if matches!(entry.hook, HookKind::Wasm(_)) {
-                    components.next()
-                } else {
-                    None
+                HookKind::Wasm(_) => match components.next() {
+                    Some(component) => {
+                        Self::register(registry, entry, crate::wasm::WasmRunner(component))
+                    }
+                    None => {
+                        mounted.unmount();
+                        return Err(unbuilt(&module, entry, "wasm"));
+                    }
                 },
+                // Checked above: a build without a kind's feature mounts nothing.
+                #[allow(unreachable_patterns)]
+                other => {
+                    mounted.unmount();
+                    let feature = missing_feature(other, BUILT).unwrap_or("?");
+                    return Err(unbuilt(&module, entry, feature));
+                }
             };
-            match registry.register_with(&entry.event, handler, Self::options(entry)) {
+            match registered {
                 Ok(handle) => mounted.adopt(handle),
                 Err(source) => {
                     mounted.unmount();
@@ -300,7 +288,7 @@ impl HookModule for HooksConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{HttpHook, LlmHook, Provider, Rewrite};
+    use crate::{AnswerProtocol, HttpHook, LlmHook, Provider, Rewrite};
 
     fn entry(hook: HookKind) -> Entry {
         Entry {
@@ -310,8 +298,10 @@ mod tests {
             priority: 0,
             line: 7,
             matcher: None,
-            hook,
+            timeout: Duration::from_secs(1),
+            on_failure: OnFailure::Warn,
             rewrite: Rewrite::Confirm,
+            hook,
         }
     }
 
@@ -319,8 +309,7 @@ mod tests {
         HookKind::Http(HttpHook {
             url: "http://127.0.0.1:1/".to_owned(),
             headers: Vec::new(),
-            timeout: Duration::from_secs(1),
-            on_failure: OnFailure::Warn,
+            protocol: AnswerProtocol::Hooks,
         })
     }
 
@@ -332,8 +321,6 @@ mod tests {
             provider: Provider::OpenAi,
             base_url: "http://127.0.0.1:1/".to_owned(),
             api_key_env: None,
-            timeout: Duration::from_secs(1),
-            on_failure: OnFailure::Warn,
             cache: None,
         })
     }

@@ -25,11 +25,12 @@ use tokio::sync::Mutex;
 use hooks_core::HookResult;
 use hooks_std::process::{GroupedChild, OUTPUT_CAP, ProcessError};
 
+use crate::Entry;
 use crate::answer::parse_line;
 use crate::command::{Site, shell};
 use crate::failure::{Failure, NoAnswer};
 use crate::request::{REQUEST_ID_FIELD, request};
-use crate::{CommandHook, Entry};
+use crate::runner::Runner;
 
 /// How much of a persistent hook's stderr is kept for failure reports.
 const STDERR_KEPT: usize = 4096;
@@ -216,27 +217,24 @@ impl Running {
     }
 }
 
-/// The answer of a persistent command hook to one event: one request line, one answer line,
-/// `on_failure` applied.
-pub(crate) async fn answer(
-    hook: &CommandHook,
-    process: &PersistentProcess,
-    entry: &Entry,
-    site: &Site,
-    data: &Value,
-) -> HookResult {
-    let request = request(entry, &site.project_dir, data);
-    let answered = match process.round_trip(request, hook.timeout).await {
-        Ok((id, line)) => match parse_line(&line, id, &entry.event, data) {
+/// A persistent command hook: one request line, one answer line per event.
+pub(crate) struct PersistentRunner {
+    pub(crate) process: PersistentProcess,
+    pub(crate) site: Site,
+}
+
+impl Runner for PersistentRunner {
+    async fn run(&self, entry: &Entry, data: &Value) -> Result<HookResult, Failure> {
+        let request = request(entry, &self.site.project_dir, data);
+        let (id, line) = self.process.round_trip(request, entry.timeout).await?;
+        match parse_line(&line, id, &entry.event, data) {
             Ok(result) => Ok(result),
             Err(why) => {
                 // After an answer it cannot read, the next line it prints may be this answer's
                 // rest: only a fresh process is surely in step again.
-                process.restart().await;
+                self.process.restart().await;
                 Err(Failure::Restarted(why))
             }
-        },
-        Err(error) => Err(Failure::from(error)),
-    };
-    answered.unwrap_or_else(|failure| hook.on_failure.apply(&entry.name, &failure))
+        }
+    }
 }

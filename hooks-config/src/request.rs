@@ -55,7 +55,7 @@ pub(crate) fn request(entry: &Entry, project_dir: &Path, data: &Value) -> Map<St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{CommandHook, HookKind, OnFailure, Rewrite};
+    use crate::{AnswerProtocol, CommandHook, HookKind, OnFailure, Rewrite};
     use serde_json::json;
     use std::time::Duration;
 
@@ -67,14 +67,15 @@ mod tests {
             priority: 0,
             line: 1,
             matcher: None,
+            timeout: Duration::from_secs(1),
+            on_failure: OnFailure::Block,
+            rewrite: Rewrite::Confirm,
             hook: HookKind::Command(CommandHook {
                 command: "true".to_owned(),
-                timeout: Duration::from_secs(1),
-                on_failure: OnFailure::Block,
+                protocol: AnswerProtocol::Hooks,
                 fire_and_forget: false,
                 persistent: false,
             }),
-            rewrite: Rewrite::Confirm,
         }
     }
 

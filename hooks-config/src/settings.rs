@@ -8,6 +8,7 @@
 //! | `type: command`, `command`, `async` | `type: command`, the same command and `async` |
 //! | `timeout` (seconds; default 600) | `timeout_ms` |
 //! | a failing or timed-out hook proceeds | `on_failure: warn` (proceeds, and tells the user) |
+//! | plain stdout: context on UserPromptSubmit and SessionStart, transcript text elsewhere | `protocol: claude` (the same reading; our own hooks' plain stdout is a failure) |
 //! | `type: http`, `url`, `headers`, `timeout` | `type: http`, the same |
 //! | `type: prompt`, `agent`, `mcp_tool` | no equivalent: left out by `hooks import` with a note, an error when the file is loaded directly |
 //! | an event without canonical equivalent (`SubagentStop`) | the custom event `claude:subagent_stop`, which `hooks claude` emits |
@@ -25,10 +26,32 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::agent_protocol::Protocol;
+use crate::schema;
 use crate::{
-    CommandHook, ConfigError, ConfigErrors, Entry, EventMatcher, HookKind, HttpHook,
-    MAX_COMMAND_TIMEOUT, OnFailure, Rewrite,
+    AnswerProtocol, CommandHook, ConfigError, ConfigErrors, Entry, EventMatcher, HookKind,
+    HttpHook, MAX_COMMAND_TIMEOUT, OnFailure, Rewrite,
 };
+
+/// The keys of a Claude Code command hook that the conversion reads; others are noted as
+/// ignored.
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct ClaudeCommandKeys {
+    r#type: String,
+    command: String,
+    timeout: Option<f64>,
+    r#async: Option<bool>,
+}
+
+/// The keys of a Claude Code HTTP hook that the conversion reads.
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct ClaudeHttpKeys {
+    r#type: String,
+    url: String,
+    headers: Option<Map<String, Value>>,
+    timeout: Option<f64>,
+}
 
 /// Claude Code's timeout of a command or HTTP hook that gives none, in seconds.
 const DEFAULT_TIMEOUT_SECS: f64 = 600.0;
@@ -88,9 +111,9 @@ impl Imported {
 
 /// One entry as a YAML list item.
 fn item(entry: &Entry) -> String {
-    let (kind, timeout, on_failure) = match &entry.hook {
-        HookKind::Command(hook) => ("command", hook.timeout, hook.on_failure),
-        HookKind::Http(hook) => ("http", hook.timeout, hook.on_failure),
+    let (kind, protocol) = match &entry.hook {
+        HookKind::Command(hook) => ("command", hook.protocol),
+        HookKind::Http(hook) => ("http", hook.protocol),
         // An import makes command and HTTP hooks only.
         HookKind::Matcher(_) | HookKind::Llm(_) | HookKind::Wasm(_) => {
             return format!(
@@ -121,8 +144,11 @@ fn item(entry: &Entry) -> String {
         }
         HookKind::Matcher(_) | HookKind::Llm(_) | HookKind::Wasm(_) => {}
     }
-    let _ = writeln!(item, "      timeout_ms: {}", timeout.as_millis());
-    let on_failure = match on_failure {
+    if protocol == AnswerProtocol::ClaudeCode {
+        item.push_str("      protocol: claude\n");
+    }
+    let _ = writeln!(item, "      timeout_ms: {}", entry.timeout.as_millis());
+    let on_failure = match entry.on_failure {
         OnFailure::Warn => "warn",
         OnFailure::Block => "block",
         OnFailure::Ignore => "ignore",
@@ -209,7 +235,7 @@ impl Importer<'_> {
             for (h, hook) in hooks.iter().enumerate() {
                 let name = format!("{place}.hooks[{h}]");
                 let place = Place { name: &name, at };
-                if let Some(hook) = self.hook(&place, hook) {
+                if let Some((hook, timeout)) = self.hook(&place, hook) {
                     self.entries.push(Entry {
                         event: canonical.clone(),
                         event_as_written: canonical.clone(),
@@ -217,6 +243,10 @@ impl Importer<'_> {
                         priority: 0,
                         line: at.0,
                         matcher: matcher.clone(),
+                        timeout,
+                        // Claude Code proceeds past a failing hook; `warn` does too, and tells
+                        // the user.
+                        on_failure: OnFailure::Warn,
                         hook,
                         // Claude Code applies an allow's rewrite unasked; we ask (see
                         // `interop::claude`), unless the converted file says otherwise.
@@ -256,8 +286,8 @@ impl Importer<'_> {
         }
     }
 
-    /// One hook, or `None` (with the problem recorded, or the hook left out).
-    fn hook(&mut self, place: &Place<'_>, hook: &Value) -> Option<HookKind> {
+    /// One hook and its timeout, or `None` (with the problem recorded, or the hook left out).
+    fn hook(&mut self, place: &Place<'_>, hook: &Value) -> Option<(HookKind, Duration)> {
         let Some(hook) = hook.as_object() else {
             return self.error(place.at, format!("{} must be an object", place.name));
         };
@@ -265,9 +295,9 @@ impl Importer<'_> {
             .get("type")
             .and_then(Value::as_str)
             .unwrap_or("command");
-        let known: &[&str] = match kind {
-            "command" => &["type", "command", "timeout", "async"],
-            "http" => &["type", "url", "headers", "timeout"],
+        let known = match kind {
+            "command" => schema::fields::<ClaudeCommandKeys>(),
+            "http" => schema::fields::<ClaudeHttpKeys>(),
             other => {
                 let problem = self.problem(
                     place.at,
@@ -283,10 +313,11 @@ impl Importer<'_> {
         };
         self.note_ignored(place, hook, known);
         let timeout = self.timeout(place, hook)?;
-        match kind {
-            "command" => self.command(place, hook, timeout).map(HookKind::Command),
-            _ => self.http(place, hook, timeout).map(HookKind::Http),
-        }
+        let kind = match kind {
+            "command" => self.command(place, hook).map(HookKind::Command),
+            _ => self.http(place, hook).map(HookKind::Http),
+        };
+        Some((kind?, timeout))
     }
 
     /// Notes the keys of `hook` that are not in `known`.
@@ -325,12 +356,7 @@ impl Importer<'_> {
         Some(Duration::from_millis(millis))
     }
 
-    fn command(
-        &mut self,
-        place: &Place<'_>,
-        hook: &Map<String, Value>,
-        timeout: Duration,
-    ) -> Option<CommandHook> {
+    fn command(&mut self, place: &Place<'_>, hook: &Map<String, Value>) -> Option<CommandHook> {
         let Some(command) = hook
             .get("command")
             .and_then(Value::as_str)
@@ -353,20 +379,14 @@ impl Importer<'_> {
         };
         Some(CommandHook {
             command: command.to_owned(),
-            timeout,
-            // Claude Code proceeds past a failing hook; `warn` does too, and tells the user.
-            on_failure: OnFailure::Warn,
+            // Its output is read as Claude Code reads it (plain text is not a failure).
+            protocol: AnswerProtocol::ClaudeCode,
             fire_and_forget,
             persistent: false,
         })
     }
 
-    fn http(
-        &mut self,
-        place: &Place<'_>,
-        hook: &Map<String, Value>,
-        timeout: Duration,
-    ) -> Option<HttpHook> {
+    fn http(&mut self, place: &Place<'_>, hook: &Map<String, Value>) -> Option<HttpHook> {
         let Some(url) = hook.get("url").and_then(Value::as_str) else {
             return self.error(place.at, format!("{} has no `url` string", place.name));
         };
@@ -398,8 +418,7 @@ impl Importer<'_> {
         Some(HttpHook {
             url: url.to_owned(),
             headers,
-            timeout,
-            on_failure: OnFailure::Warn,
+            protocol: AnswerProtocol::ClaudeCode,
         })
     }
 }

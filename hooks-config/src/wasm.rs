@@ -2,12 +2,58 @@
 //! checking) them needs the `wasm` feature; without it they load, and mounting or checking
 //! one is an error naming the feature.
 
+/// Why a WebAssembly entry's component cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ComponentError {
+    /// The runtime could not be set up.
+    #[cfg(feature = "wasm")]
+    #[error(transparent)]
+    Runtime(#[from] hooks_wasm::RuntimeError),
+    /// The component cannot be loaded, or does not satisfy its world.
+    #[cfg(feature = "wasm")]
+    #[error(transparent)]
+    Load(#[from] hooks_wasm::LoadError),
+    /// Its `subscriptions` gave no answer.
+    #[cfg(feature = "wasm")]
+    #[error("its `subscriptions` {0}")]
+    Subscriptions(hooks_wasm::CallFailure),
+    /// It names its events, and not the one it is listed under.
+    #[cfg(feature = "wasm")]
+    #[error("it subscribes to {}, not to `{event}`", .wanted.join(", "))]
+    NotSubscribed {
+        /// The events it names.
+        wanted: Vec<String>,
+        /// The event of its entry.
+        event: String,
+    },
+    /// This build cannot load components.
+    #[cfg(not(feature = "wasm"))]
+    #[error(
+        "this build of hooks-config cannot load WebAssembly components: enable its `wasm` \
+         feature"
+    )]
+    Unbuilt,
+}
+
 #[cfg(feature = "wasm")]
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether this process answers one event and exits ([`one_event_per_process`]).
 #[cfg(feature = "wasm")]
 static ONE_EVENT: AtomicBool = AtomicBool::new(false);
+
+/// `error`'s message followed by those of its sources, each after `": "`: how it is told to a
+/// person, where only text goes.
+pub(crate) fn explain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
 
 #[cfg(feature = "wasm")]
 mod run {
@@ -16,11 +62,13 @@ mod run {
 
     use hooks_core::HookResult;
     use hooks_wasm::{
-        Abi, CallFailure, ComponentCache, DEFAULT_SLOTS, Grants, Limits, LoadError, RuntimeError,
-        WasmHook, WasmRuntime,
+        Abi, ComponentCache, DEFAULT_SLOTS, Grants, Limits, RuntimeError, WasmHook, WasmRuntime,
     };
     use serde_json::Value;
 
+    use super::ComponentError;
+    use crate::failure::Failure;
+    use crate::runner::Runner;
     use crate::{ComponentHook, Entry, HookKind, WasmAbi};
 
     /// The process's runtime, once started.
@@ -50,44 +98,9 @@ mod run {
         Ok(RUNTIME.get_or_init(|| started).clone())
     }
 
-    /// Why a `type: wasm` entry cannot be mounted; the cause is the error's source.
-    #[derive(Debug, thiserror::Error)]
-    pub(crate) enum PrepareError {
-        /// The runtime did not start.
-        #[error(transparent)]
-        Runtime(#[from] RuntimeError),
-        /// The component did not load.
-        #[error(transparent)]
-        Load(#[from] LoadError),
-        /// Its `subscriptions` gave no answer.
-        #[error("its `subscriptions` failed")]
-        Subscriptions(#[source] CallFailure),
-        /// It names its events, and not the entry's.
-        #[error("it subscribes to {}, not to `{event}`", .wanted.join(", "))]
-        NotSubscribed {
-            /// The events it names.
-            wanted: Vec<String>,
-            /// The entry's event.
-            event: String,
-        },
-    }
-
-    /// `error`'s message followed by those of its sources, each after `": "`: how it is told
-    /// to a person, where only text goes.
-    pub(crate) fn explain(error: &(dyn std::error::Error + 'static)) -> String {
-        let mut text = error.to_string();
-        let mut source = error.source();
-        while let Some(cause) = source {
-            text.push_str(": ");
-            text.push_str(&cause.to_string());
-            source = cause.source();
-        }
-        text
-    }
-
     /// The component of `hook` (of `entry`), loaded (compiled, or from the disk cache) and
     /// checked against its world, its subscriptions checked against the entry's event.
-    pub(crate) fn prepare(entry: &Entry, hook: &ComponentHook) -> Result<WasmHook, PrepareError> {
+    pub(crate) fn prepare(entry: &Entry, hook: &ComponentHook) -> Result<WasmHook, ComponentError> {
         let runtime = process_runtime()?;
         let abi = match hook.abi {
             WasmAbi::Hooks => Abi::Hooks,
@@ -95,7 +108,7 @@ mod run {
         };
         let component = WasmHook::load(&runtime, &hook.path, abi)?
             .with_limits(Limits {
-                timeout: hook.timeout,
+                timeout: entry.timeout,
                 memory_bytes: usize::try_from(hook.memory_mb << 20).unwrap_or(usize::MAX),
             })
             .with_grants(Grants {
@@ -104,11 +117,11 @@ mod run {
             });
         let wanted = component
             .subscriptions(&hook.config)
-            .map_err(PrepareError::Subscriptions)?;
+            .map_err(ComponentError::Subscriptions)?;
         // A component that names its events must name this one; one that names none takes
         // the events it is listed under.
         if !wanted.is_empty() && !wanted.contains(&entry.event) {
-            return Err(PrepareError::NotSubscribed {
+            return Err(ComponentError::NotSubscribed {
                 wanted,
                 event: entry.event.clone(),
             });
@@ -116,28 +129,21 @@ mod run {
         Ok(component)
     }
 
-    /// The answer of a WebAssembly hook to one event, `on_failure` applied.
-    pub(crate) async fn answer(
-        hook: &ComponentHook,
-        component: &WasmHook,
-        entry: &Entry,
-        event: &str,
-        data: &Value,
-    ) -> HookResult {
-        component
-            .call_async(event, data)
-            .await
-            .unwrap_or_else(|failure| hook.on_failure.apply(&entry.name, &failure))
+    /// A loaded component: its call is bounded by its own limits.
+    pub(crate) struct WasmRunner(pub(crate) WasmHook);
+
+    impl Runner for WasmRunner {
+        async fn run(&self, entry: &Entry, data: &Value) -> Result<HookResult, Failure> {
+            Ok(self.0.call_async(&entry.event, data).await?)
+        }
     }
 
     /// Every problem with the components `entries` name: `(entry, what is wrong)`.
-    pub(crate) fn problems(entries: &[Entry]) -> Vec<(&Entry, String)> {
+    pub(crate) fn problems(entries: &[Entry]) -> Vec<(&Entry, ComponentError)> {
         entries
             .iter()
             .filter_map(|entry| match &entry.hook {
-                HookKind::Wasm(hook) => {
-                    prepare(entry, hook).err().map(|why| (entry, explain(&why)))
-                }
+                HookKind::Wasm(hook) => prepare(entry, hook).err().map(|why| (entry, why)),
                 _ => None,
             })
             .collect()
@@ -147,7 +153,7 @@ mod run {
 #[cfg(feature = "wasm")]
 pub use run::process_runtime;
 #[cfg(feature = "wasm")]
-pub(crate) use run::{answer, explain, prepare, problems};
+pub(crate) use run::{WasmRunner, prepare, problems};
 
 /// Tells the hooks this process will mount that it answers one event and exits (a per-event
 /// agent hook: `hooks claude` and the like). Its handlers then run in turn, so its WebAssembly
@@ -161,17 +167,10 @@ pub fn one_event_per_process() {
 
 /// Without the feature, each WebAssembly entry is a problem naming it.
 #[cfg(not(feature = "wasm"))]
-pub(crate) fn problems(entries: &[crate::Entry]) -> Vec<(&crate::Entry, String)> {
+pub(crate) fn problems(entries: &[crate::Entry]) -> Vec<(&crate::Entry, ComponentError)> {
     entries
         .iter()
         .filter(|entry| matches!(entry.hook, crate::HookKind::Wasm(_)))
-        .map(|entry| {
-            (
-                entry,
-                "this build of hooks-config cannot load WebAssembly components: enable its \
-                 `wasm` feature"
-                    .to_owned(),
-            )
-        })
+        .map(|entry| (entry, ComponentError::Unbuilt))
         .collect()
 }

@@ -163,6 +163,122 @@ fn a_wrong_key_hides_no_other_problem_of_its_entry() {
 }
 
 #[test]
+fn a_character_yaml_forbids_refuses_the_file_where_it_is() {
+    // The YAML reader ends the stream at a NUL, even in a comment: read that way, the file
+    // below would be one rule, and the `rm` the second one denies would go through.
+    let yaml = "hooks:\n  PreToolUse:\n    - type: matcher  # first\u{0} rule\n      match: {tool: Bash}\n      action: allow\n    - type: matcher\n      match: {tool: Bash, args: {command: \"rm *\"}}\n      action: block\n";
+    let found = errors(yaml);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let (line, column, message) = &found[0];
+    assert_eq!((*line, *column), (3, 29), "{message}");
+    assert!(message.contains("U+0000"), "{message}");
+    // Without the NUL, both rules load.
+    let whole = load_str(
+        &yaml.replace('\u{0}', " "),
+        Path::new("hooks.yaml"),
+        Path::new("."),
+    )
+    .unwrap();
+    assert_eq!(whole.entries.len(), 2);
+    assert_eq!(whole.summary(), "2 hooks");
+
+    for forbidden in ['\u{1}', '\u{1b}', '\u{7f}', '\u{9b}', '\u{ffff}'] {
+        let found = errors(&format!("hooks:\n  PreToolUse: []\n# a{forbidden}\n"));
+        assert_eq!(
+            found.iter().map(|(l, c, _)| (*l, *c)).collect::<Vec<_>>(),
+            [(3, 4)],
+            "{forbidden:?}: {found:#?}"
+        );
+    }
+    // Tabs, line breaks and ordinary text beyond ASCII are fine.
+    load_str(
+        "hooks:\r\n  PreToolUse:\t[]  # café, \u{85}, \u{feff}\n",
+        Path::new("hooks.yaml"),
+        Path::new("."),
+    )
+    .unwrap();
+}
+
+#[test]
+fn an_empty_name_is_refused() {
+    for name in ["\"\"", "\"  \"", ""] {
+        let found = errors(&format!(
+            "hooks:\n  PreToolUse:\n    - type: command\n      name: {name}\n      command: \"true\"\n"
+        ));
+        assert_eq!(found.len(), 1, "{name}: {found:#?}");
+        assert_eq!(found[0].0, 4, "{found:#?}");
+        assert!(
+            found[0]
+                .2
+                .contains("`name` in hook 1 of `PreToolUse` must not be empty"),
+            "{found:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_misspelt_key_or_type_is_given_the_one_meant() {
+    let found = errors(
+        "hooks:\n  PreToolUse:\n    - type: command\n      command: \"true\"\n      on_failur: block\n    - type: comand\n      command: \"true\"\n",
+    );
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!((found[0].0, found[0].1), (5, 7));
+    assert!(
+        found[0].2.contains("unknown key `on_failur`")
+            && found[0].2.contains("did you mean `on_failure`?"),
+        "{found:#?}"
+    );
+    assert_eq!((found[1].0, found[1].1), (6, 13));
+    assert!(
+        found[1]
+            .2
+            .contains("unknown hook type `comand` (did you mean `command`?)"),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn every_runner_takes_the_shared_keys_and_a_matcher_takes_none_it_cannot_use() {
+    let config = load_str(
+        "hooks:\n  PreToolUse:\n    - type: llm\n      model: m\n      prompt: p\n      rewrite: apply\n      on_failure: block\n    - type: matcher\n      matcher: Bash\n      match: {tool: Bash}\n      action: block\n    - type: http\n      url: http://127.0.0.1:1/\n      protocol: claude\n",
+        Path::new("hooks.yaml"),
+        Path::new("."),
+    )
+    .unwrap();
+    let [llm, matcher, http] = &config.entries[..] else {
+        panic!("{:?}", config.entries)
+    };
+    assert_eq!(llm.rewrite, hooks_config::Rewrite::Apply);
+    assert_eq!(llm.on_failure, hooks_config::OnFailure::Block);
+    assert_eq!(llm.timeout, hooks_config::DEFAULT_LLM_TIMEOUT);
+    assert!(matcher.matcher.is_some());
+    match &http.hook {
+        hooks_config::HookKind::Http(hook) => {
+            assert_eq!(hook.protocol, hooks_config::AnswerProtocol::ClaudeCode)
+        }
+        other => panic!("{other:?}"),
+    }
+    let found = errors(
+        "hooks:\n  PreToolUse:\n    - type: matcher\n      match: {tool: Bash}\n      action: block\n      on_failure: block\n    - type: command\n      command: \"true\"\n      protocol: json\n    - type: command\n      command: \"true\"\n      persistent: true\n      protocol: claude\n",
+    );
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(
+        found[2].2.contains("a persistent hook answers JSON lines"),
+        "{found:#?}"
+    );
+    assert!(
+        found[0].2.contains("unknown key `on_failure`"),
+        "{found:#?}"
+    );
+    assert!(
+        found[1]
+            .2
+            .contains("`protocol` must be hooks or claude, not `json`"),
+        "{found:#?}"
+    );
+}
+
+#[test]
 fn broken_yaml_and_unreadable_files_are_errors_with_a_location() {
     let broken = errors("hooks:\n  PreToolUse: [\n    - type: command\n");
     assert_eq!(broken.len(), 1);
@@ -425,26 +541,93 @@ async fn an_async_hook_does_not_hold_up_the_emit() {
 }
 
 #[tokio::test]
-async fn plain_output_on_a_prompt_is_context_as_in_claude_code() {
+async fn plain_output_is_context_under_claude_codes_protocol_only() {
     let dir = scratch("plain");
     std::fs::write(
         dir.join("hook.sh"),
         "cat > /dev/null\necho 'Today is release day.'\n",
     )
     .unwrap();
-    let registry = mounted(
+    let claude = mounted(
         &dir,
-        "hooks:\n  PromptSubmit:\n    - type: command\n      command: sh ./hook.sh\n",
+        "hooks:\n  PromptSubmit:\n    - type: command\n      command: sh ./hook.sh\n      protocol: claude\n",
     );
-
-    let outcome = registry
+    let outcome = claude
         .emit("prompt:submit", json!({"prompt": "ship it"}))
         .await;
-
     assert_eq!(
         outcome.context_injection.as_deref(),
         Some("Today is release day.")
     );
+
+    // Our own protocol has no plain text: the line is not taken as context.
+    let ours = mounted(
+        &dir,
+        "hooks:\n  PromptSubmit:\n    - type: command\n      command: sh ./hook.sh\n",
+    );
+    let outcome = ours
+        .emit("prompt:submit", json!({"prompt": "ship it"}))
+        .await;
+    assert_eq!(outcome.context_injection, None);
+    let warning = outcome.user_message.clone().unwrap_or_default();
+    assert!(
+        warning.contains("not a JSON answer: `Today is release day.`"),
+        "{warning}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn garbage_from_a_hooks_file_command_is_a_failure_its_on_failure_decides() {
+    let dir = scratch("garbage");
+    let garbage = "cat > /dev/null\necho 'this is not json {{{'\n";
+    let blocking = command_hook(&dir, garbage, "      on_failure: block\n");
+    let blocked = blocking.emit("tool:pre", tool_call()).await;
+    assert_eq!(blocked.action, HookAction::Deny, "{blocked:?}");
+    let reason = blocked.reason.clone().unwrap_or_default();
+    assert!(
+        reason.contains("hook `policy` failed") && reason.contains("this is not json {{{"),
+        "{reason}"
+    );
+    let warning = command_hook(&dir, garbage, "")
+        .emit("tool:pre", tool_call())
+        .await;
+    assert_eq!(warning.action, HookAction::Continue);
+    assert_eq!(warning.user_message_level, MessageLevel::Warning);
+    let ignored = command_hook(&dir, garbage, "      on_failure: ignore\n")
+        .emit("tool:pre", tool_call())
+        .await;
+    assert_eq!(ignored.action, HookAction::Continue);
+    assert_eq!(ignored.user_message, None);
+    // Printing nothing is still an answer: continue.
+    let silent = command_hook(&dir, "cat > /dev/null\n", "      on_failure: block\n")
+        .emit("tool:pre", tool_call())
+        .await;
+    assert_eq!(silent.action, HookAction::Continue, "{silent:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn garbage_from_a_claude_code_settings_hook_proceeds_as_in_claude_code() {
+    let dir = scratch("claude-garbage");
+    std::fs::create_dir_all(dir.join(".claude")).unwrap();
+    std::fs::write(
+        dir.join("hook.sh"),
+        "cat > /dev/null\necho 'this is not json {{{'\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join(".claude/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh ./hook.sh"}]}]}}"#,
+    )
+    .unwrap();
+    let config = load_file(&dir.join(".claude/settings.json")).unwrap();
+    let registry = HookRegistry::new();
+    let _mounted = hooks_core::HookModule::mount(&config, &registry).unwrap();
+    let outcome = registry.emit("tool:pre", tool_call()).await;
+    // Claude Code shows a successful hook's plain stdout in the transcript and goes on.
+    assert_eq!(outcome.action, HookAction::Continue, "{outcome:?}");
+    assert_eq!(outcome.user_message, None, "not a failure: {outcome:?}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -657,23 +657,20 @@ fn a_settings_file_converts_to_entries_with_every_hook_mapped() {
     let config = &imported.entries;
     // Entries keep their place in the settings file.
     assert_eq!(config[0].line, 4);
+    assert_eq!(config[0].timeout, std::time::Duration::from_secs(10));
+    assert_eq!(config[0].on_failure, hooks_config::OnFailure::Warn);
     match &config[0].hook {
+        // Its output is read as Claude Code reads it.
         hooks_config::HookKind::Command(command) => {
-            assert_eq!(command.timeout, std::time::Duration::from_secs(10));
-            assert_eq!(command.on_failure, hooks_config::OnFailure::Warn);
+            assert_eq!(command.protocol, hooks_config::AnswerProtocol::ClaudeCode);
         }
         other => panic!("{other:?}"),
     }
-    match &config[1].hook {
-        // Claude Code's default timeout, not ours.
-        hooks_config::HookKind::Command(command) => {
-            assert_eq!(command.timeout, std::time::Duration::from_secs(600));
-        }
-        other => panic!("{other:?}"),
-    }
+    // Claude Code's default timeout, not ours.
+    assert_eq!(config[1].timeout, std::time::Duration::from_secs(600));
+    assert_eq!(config[2].timeout, std::time::Duration::from_millis(2500));
     match &config[2].hook {
         hooks_config::HookKind::Http(http) => {
-            assert_eq!(http.timeout, std::time::Duration::from_millis(2500));
             assert_eq!(
                 http.headers,
                 [("Authorization".to_owned(), "Bearer ${TOKEN}".to_owned())]
@@ -719,8 +716,14 @@ fn the_yaml_of_an_import_loads_back_to_the_same_entries() {
     // Everything but the line, which is the YAML's now.
     let shape = |entry: &hooks_config::Entry| {
         format!(
-            "{} {} {} {:?} {:?}",
-            entry.event, entry.name, entry.priority, entry.matcher, entry.hook
+            "{} {} {} {:?} {:?} {:?} {:?}",
+            entry.event,
+            entry.name,
+            entry.priority,
+            entry.matcher,
+            entry.timeout,
+            entry.on_failure,
+            entry.hook
         )
     };
     let loaded: Vec<String> = config.entries.iter().map(shape).collect();

@@ -12,10 +12,12 @@ use std::time::Duration;
 
 use hooks_config::{ConfigErrors, HookKind, OnFailure, WasmAbi, load_str};
 
-fn entry(yaml: &str) -> hooks_config::ComponentHook {
+/// The one entry of `yaml`, with its component hook.
+fn entry(yaml: &str) -> (hooks_config::Entry, hooks_config::ComponentHook) {
     let config = load_str(yaml, Path::new("hooks.yaml"), Path::new("/project")).unwrap();
-    match config.entries.into_iter().next().unwrap().hook {
-        HookKind::Wasm(hook) => hook,
+    let entry = config.entries.into_iter().next().unwrap();
+    match entry.hook.clone() {
+        HookKind::Wasm(hook) => (entry, hook),
         other => panic!("not a wasm entry: {other:?}"),
     }
 }
@@ -28,19 +30,20 @@ fn errors(yaml: &str) -> Vec<String> {
 
 #[test]
 fn a_wasm_entry_reads_its_keys_and_defaults() {
-    let hook = entry("hooks:\n  PreToolUse:\n    - type: wasm\n      path: policy.wasm\n");
+    let (common, hook) =
+        entry("hooks:\n  PreToolUse:\n    - type: wasm\n      path: policy.wasm\n");
     assert_eq!(hook.path, Path::new("/project/policy.wasm"));
     assert_eq!(hook.abi, WasmAbi::Hooks);
     assert_eq!(hook.config, serde_json::json!({}));
-    assert_eq!(hook.timeout, Duration::from_secs(1));
+    assert_eq!(common.timeout, Duration::from_secs(1));
     assert_eq!(hook.memory_mb, 64);
     assert!(
         hook.read_dirs.is_empty() && hook.env.is_empty(),
         "nothing granted"
     );
-    assert_eq!(hook.on_failure, OnFailure::Warn);
+    assert_eq!(common.on_failure, OnFailure::Warn);
 
-    let hook = entry(
+    let (common, hook) = entry(
         "hooks:
   PreToolUse:
     - type: wasm
@@ -57,14 +60,14 @@ fn a_wasm_entry_reads_its_keys_and_defaults() {
     assert_eq!(hook.path, Path::new("/opt/amp.wasm"));
     assert_eq!(hook.abi, WasmAbi::Amplifier);
     assert_eq!(hook.config, serde_json::json!({"strict": true, "level": 3}));
-    assert_eq!(hook.timeout, Duration::from_millis(20));
+    assert_eq!(common.timeout, Duration::from_millis(20));
     assert_eq!(hook.memory_mb, 8);
     assert_eq!(
         hook.read_dirs,
         vec![Path::new("/project/data").to_path_buf()]
     );
     assert_eq!(hook.env, vec!["PROJECT".to_owned()]);
-    assert_eq!(hook.on_failure, OnFailure::Block);
+    assert_eq!(common.on_failure, OnFailure::Block);
 }
 
 #[test]

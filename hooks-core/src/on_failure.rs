@@ -15,7 +15,8 @@ use crate::{HookResult, MessageLevel};
 /// assert_eq!(result.action, HookAction::Deny);
 /// assert_eq!(OnFailure::Ignore.apply("policy", &"timed out").action, HookAction::Continue);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum OnFailure {
     /// Continue, with a warning for the user naming the hook and the failure.
     Warn,

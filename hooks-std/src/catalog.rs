@@ -48,9 +48,13 @@ use crate::safety::{SafetyConfig, SafetyModule};
 /// A module built from its configuration, ready to mount.
 pub type BoxModule = Box<dyn HookModule>;
 
+/// Why a factory could not build its module: any error, whose message says what is wrong
+/// with the configuration (a `String` converts into one with `?` or `.into()`).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
 /// Builds one module from its JSON configuration; the error says what is wrong with it.
 pub type ModuleFactory =
-    Arc<dyn Fn(&Value, &ModuleContext) -> Result<BoxModule, String> + Send + Sync>;
+    Arc<dyn Fn(&Value, &ModuleContext) -> Result<BoxModule, BoxError> + Send + Sync>;
 
 /// What a factory knows of where its configuration came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,7 +178,7 @@ impl ModuleCatalog {
     /// ```
     pub fn add<F>(&mut self, name: &str, factory: F) -> Result<(), CatalogError>
     where
-        F: Fn(&Value, &ModuleContext) -> Result<BoxModule, String> + Send + Sync + 'static,
+        F: Fn(&Value, &ModuleContext) -> Result<BoxModule, BoxError> + Send + Sync + 'static,
     {
         if self.factories.contains_key(name) {
             return Err(CatalogError::Taken(name.to_owned()));
@@ -209,16 +213,16 @@ impl ModuleCatalog {
         };
         let empty = Value::Object(Default::default());
         let config = if config.is_null() { &empty } else { config };
-        factory(config, context).map_err(|reason| CatalogError::Config {
+        factory(config, context).map_err(|error| CatalogError::Config {
             module: name.to_owned(),
-            reason,
+            reason: error.to_string(),
         })
     }
 }
 
 /// A module's serde config from JSON, the error in serde's words (which name the key).
-fn parse<T: DeserializeOwned>(config: &Value) -> Result<T, String> {
-    T::deserialize(config).map_err(|error| error.to_string())
+fn parse<T: DeserializeOwned>(config: &Value) -> Result<T, serde_json::Error> {
+    T::deserialize(config)
 }
 
 /// Whether the configuration gives `key` itself (a default is not resolved against the base).
@@ -226,58 +230,44 @@ fn gives(config: &Value, key: &str) -> bool {
     config.get(key).is_some_and(|value| !value.is_null())
 }
 
-fn safety(config: &Value, context: &ModuleContext) -> Result<BoxModule, String> {
+fn safety(config: &Value, context: &ModuleContext) -> Result<BoxModule, BoxError> {
     let mut parsed: SafetyConfig = parse(config)?;
     parsed.workspace = parsed.workspace.map(|path| context.resolve(&path));
     parsed.home = parsed.home.map(|path| context.resolve(&path));
-    Ok(Box::new(
-        SafetyModule::new(parsed).map_err(|e| e.to_string())?,
-    ))
+    Ok(Box::new(SafetyModule::new(parsed)?))
 }
 
-fn redaction(config: &Value, _: &ModuleContext) -> Result<BoxModule, String> {
+fn redaction(config: &Value, _: &ModuleContext) -> Result<BoxModule, BoxError> {
     let parsed: RedactionConfig = parse(config)?;
-    Ok(Box::new(
-        RedactionModule::new(parsed).map_err(|e| e.to_string())?,
-    ))
+    Ok(Box::new(RedactionModule::new(parsed)?))
 }
 
-fn approval(config: &Value, _: &ModuleContext) -> Result<BoxModule, String> {
+fn approval(config: &Value, _: &ModuleContext) -> Result<BoxModule, BoxError> {
     let parsed: ApprovalConfig = parse(config)?;
-    Ok(Box::new(
-        ApprovalModule::new(parsed).map_err(|e| e.to_string())?,
-    ))
+    Ok(Box::new(ApprovalModule::new(parsed)?))
 }
 
-fn logging(config: &Value, context: &ModuleContext) -> Result<BoxModule, String> {
+fn logging(config: &Value, context: &ModuleContext) -> Result<BoxModule, BoxError> {
     let mut parsed: LoggingConfig = parse(config)?;
     if gives(config, "path") {
         parsed.path = context.resolve(&parsed.path);
     }
-    Ok(Box::new(
-        LoggingModule::new(parsed).map_err(|e| e.to_string())?,
-    ))
+    Ok(Box::new(LoggingModule::new(parsed)?))
 }
 
-fn linter(config: &Value, context: &ModuleContext) -> Result<BoxModule, String> {
+fn linter(config: &Value, context: &ModuleContext) -> Result<BoxModule, BoxError> {
     let mut parsed: LinterConfig = parse(config)?;
     parsed.workspace = parsed.workspace.map(|path| context.resolve(&path));
-    Ok(Box::new(
-        LinterModule::new(parsed).map_err(|e| e.to_string())?,
-    ))
+    Ok(Box::new(LinterModule::new(parsed)?))
 }
 
-fn reminder(config: &Value, context: &ModuleContext) -> Result<BoxModule, String> {
+fn reminder(config: &Value, context: &ModuleContext) -> Result<BoxModule, BoxError> {
     let mut parsed: ReminderConfig = parse(config)?;
     parsed.file = parsed.file.map(|path| context.resolve(&path));
-    Ok(Box::new(
-        ReminderModule::new(parsed).map_err(|e| e.to_string())?,
-    ))
+    Ok(Box::new(ReminderModule::new(parsed)?))
 }
 
-fn prompt_gate(config: &Value, _context: &ModuleContext) -> Result<BoxModule, String> {
+fn prompt_gate(config: &Value, _context: &ModuleContext) -> Result<BoxModule, BoxError> {
     let parsed: PromptGateConfig = parse(config)?;
-    Ok(Box::new(
-        PromptGateModule::new(parsed).map_err(|e| e.to_string())?,
-    ))
+    Ok(Box::new(PromptGateModule::new(parsed)?))
 }

@@ -166,7 +166,7 @@ fn an_application_adds_its_own_module_but_cannot_replace_a_standard_one() {
     catalog
         .add("audit", |config: &Value, _: &ModuleContext| {
             if config.as_object().is_some_and(|map| !map.is_empty()) {
-                return Err("audit takes no configuration".to_owned());
+                return Err("audit takes no configuration".into());
             }
             Ok(Box::new(Audit) as _)
         })

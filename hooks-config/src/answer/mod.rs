@@ -1,10 +1,15 @@
 //! The answer protocols of external hooks, read in one place: nothing (continue), the proposal's
 //! `{"action", "modified_args", "message"}`, Claude Code's JSON output ([`claude`]), a
-//! `HookResult` object, plain text as Claude Code reads it; a persistent hook's answer line with
-//! its echoed request id; and an LLM hook's `{"safe", "reason"}`.
+//! `HookResult` object; a persistent hook's answer line with its echoed request id; and an LLM
+//! hook's `{"safe", "reason"}`.
 //!
-//! Every reader returns why an answer cannot be used rather than guessing: the runner hands that
-//! to the hook's `on_failure`, so garbage is never read as an allow.
+//! Two readers of a command or HTTP hook's output ([`AnswerProtocol`]), chosen by where the
+//! entry came from: ours, for a hooks file's entries, where output that is not a JSON answer is
+//! a failure; and Claude Code's, for hooks converted from its settings, where plain text is a
+//! successful hook's context or transcript line, as Claude Code reads it.
+//!
+//! Every reader returns why an answer cannot be used ([`AnswerError`]) rather than guessing: the
+//! runner hands that to the hook's `on_failure`, so garbage is never read as an allow.
 
 mod claude;
 
@@ -13,35 +18,130 @@ use std::sync::LazyLock;
 use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::events::{PROMPT_SUBMIT, SESSION_START};
 use hooks_core::{HookAction, HookResult, MessageLevel};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::request::REQUEST_ID_FIELD;
 
-/// Reads what a command or HTTP hook answered to `event` (canonical name) with event `data`:
-/// nothing (continue), the proposal's `{"action", "modified_args", "message"}`, Claude Code's
-/// JSON output, or a `HookResult` object.
-///
-/// Plain text is read as Claude Code reads a successful hook's output: context on
-/// `prompt:submit` and `session:start`, transcript text (no decision) elsewhere. Output that
-/// starts like JSON but does not parse as an object is an error: the hook meant to answer and
-/// its answer is lost, which must not pass for an allow.
-///
-/// The error says what was wrong; the runners hand it to the hook's `on_failure`. This is the
-/// parser the runners use, public so that it can be tested and fuzzed on its own.
-///
-/// ```
-/// use hooks_core::HookAction;
-/// use serde_json::json;
-///
-/// let data = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
-/// let answer = hooks_config::parse_output(r#"{"decision": "block", "reason": "no"}"#, "tool:pre", &data);
-/// assert_eq!(answer.unwrap().action, HookAction::Deny);
-/// let text = hooks_config::parse_output("checked 3 files", "tool:pre", &data);
-/// assert_eq!(text.unwrap().action, HookAction::Continue);
-/// assert!(hooks_config::parse_output(r#"{"decision": "block""#, "tool:pre", &data).is_err());
-/// ```
-pub fn parse_output(stdout: &str, event: &str, data: &Value) -> Result<HookResult, String> {
-    parse_stdout(stdout.trim(), event, data)
+/// How long an excerpt of an unusable answer may be, in characters.
+const EXCERPT: usize = 120;
+
+/// Which rules a command or HTTP hook's output is read by: where the entry came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum AnswerProtocol {
+    /// Ours (`protocol: hooks`, the default of a hooks file's entries): nothing, or a JSON
+    /// answer in one of the protocols above. Anything else is a failure `on_failure` decides.
+    #[default]
+    #[serde(rename = "hooks")]
+    Hooks,
+    /// Claude Code's (`protocol: claude`; hooks converted from its settings files): its JSON
+    /// output, and plain text as Claude Code reads a successful hook's output: context on
+    /// `prompt:submit` and `session:start`, transcript text (no decision) elsewhere.
+    #[serde(rename = "claude")]
+    ClaudeCode,
+}
+
+/// Why a hook's answer cannot be used: a failure of the hook, which its `on_failure` decides.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnswerError {
+    /// Output that is not a JSON answer, from a hook that speaks our protocol.
+    #[error("printed something that is not a JSON answer: `{0}`")]
+    NotJson(String),
+    /// Output that starts like JSON but is not a JSON object: its answer is lost.
+    #[error("printed something that starts like JSON but is not a JSON object: `{0}`")]
+    NotAnObject(String),
+    /// Output that is not UTF-8 text at all.
+    #[error("printed bytes that are not UTF-8 text: `{0}`")]
+    NotText(String),
+    /// A persistent hook's answer line that is not a JSON object.
+    #[error("answered a line that is not a JSON object: `{0}`")]
+    LineNotAnObject(String),
+    /// A persistent hook echoed another request's id.
+    #[error("answered request {echoed} when request {asked} was asked")]
+    OutOfStep {
+        /// The id it echoed.
+        echoed: Value,
+        /// The id it was asked.
+        asked: u64,
+    },
+    /// An object with answer fields that do not make a hook result.
+    #[error("printed an answer that is not a hook result: {0}")]
+    NotAHookResult(serde_json::Error),
+    /// `modify` without the data to apply.
+    #[error("answered modify without data")]
+    ModifyWithoutData,
+    /// `inject_context` without the text to inject.
+    #[error("answered inject_context without context_injection")]
+    InjectWithoutText,
+    /// The proposal's `modify` without its `modified_args`.
+    #[error("answered modify without `modified_args` (an object)")]
+    ModifyWithoutArgs,
+    /// The proposal's `action` with a value it does not have.
+    #[error("answered the unknown action `{0}`")]
+    UnknownAction(String),
+    /// A model's answer that is not a JSON object.
+    #[error("the model did not answer with a JSON object: `{0}`")]
+    ModelNotJson(String),
+    /// A model's `safe` that is not a boolean.
+    #[error("the model's `safe` is not true or false")]
+    ModelSafeNotBool,
+    /// A model's `HookResult`-shaped answer that does not parse as one.
+    #[error("the model's answer is not a hook result: {0}")]
+    ModelNotAHookResult(serde_json::Error),
+    /// A model's object with neither of the fields that decide.
+    #[error("the model's answer has neither `safe` nor `action`")]
+    ModelUndecided,
+    /// A model's hook result that cannot be applied (modify without data, ...).
+    #[error("the model {0}")]
+    Model(Box<AnswerError>),
+}
+
+impl AnswerProtocol {
+    /// Reads what a command or HTTP hook answered to `event` (canonical name) with event
+    /// `data`: nothing (continue), the proposal's `{"action", "modified_args", "message"}`,
+    /// Claude Code's JSON output, or a `HookResult` object; plain text by this protocol's rule.
+    ///
+    /// The error says what was wrong; the runners hand it to the hook's `on_failure`. This is
+    /// the reader the runners use, public so that it can be tested and fuzzed on its own.
+    ///
+    /// ```
+    /// use hooks_config::AnswerProtocol;
+    /// use hooks_core::HookAction;
+    /// use serde_json::json;
+    ///
+    /// let data = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+    /// let block = r#"{"decision": "block", "reason": "no"}"#;
+    /// let ours = AnswerProtocol::Hooks.read(block, "tool:pre", &data);
+    /// assert_eq!(ours.unwrap().action, HookAction::Deny);
+    /// // Plain text: a failure from our hooks, a transcript line from Claude Code's.
+    /// assert!(AnswerProtocol::Hooks.read("checked 3 files", "tool:pre", &data).is_err());
+    /// let text = AnswerProtocol::ClaudeCode.read("checked 3 files", "tool:pre", &data);
+    /// assert_eq!(text.unwrap().action, HookAction::Continue);
+    /// assert!(AnswerProtocol::ClaudeCode.read(r#"{"decision": "block""#, "tool:pre", &data).is_err());
+    /// ```
+    pub fn read(self, stdout: &str, event: &str, data: &Value) -> Result<HookResult, AnswerError> {
+        let stdout = stdout.trim();
+        if stdout.is_empty() {
+            return Ok(HookResult::cont());
+        }
+        match serde_json::from_str::<Value>(stdout) {
+            Ok(Value::Object(answer)) => parse_object(answer, event, data),
+            _ if stdout.starts_with(['{', '[']) => {
+                Err(AnswerError::NotAnObject(cut(stdout, EXCERPT).to_owned()))
+            }
+            _ => match self {
+                AnswerProtocol::Hooks => Err(AnswerError::NotJson(cut(stdout, EXCERPT).to_owned())),
+                // Claude Code adds plain output to the context for prompts and session starts,
+                // and shows it in the transcript elsewhere: a successful hook, with nothing to
+                // decide.
+                AnswerProtocol::ClaudeCode if matches!(event, PROMPT_SUBMIT | SESSION_START) => {
+                    Ok(HookResult::inject(stdout))
+                }
+                AnswerProtocol::ClaudeCode => Ok(HookResult::cont()),
+            },
+        }
+    }
 }
 
 /// Reads a persistent hook's answer line to request `id`: any answer protocol, with an echoed
@@ -52,7 +152,7 @@ pub(crate) fn parse_line(
     id: u64,
     event: &str,
     data: &Value,
-) -> Result<HookResult, String> {
+) -> Result<HookResult, AnswerError> {
     let line = line.trim();
     if line.is_empty() {
         return Ok(HookResult::cont());
@@ -62,35 +162,11 @@ pub(crate) fn parse_line(
             if let Some(echoed) = answer.remove(REQUEST_ID_FIELD)
                 && echoed.as_u64() != Some(id)
             {
-                return Err(format!(
-                    "answered request {echoed} when request {id} was asked"
-                ));
+                return Err(AnswerError::OutOfStep { echoed, asked: id });
             }
             parse_object(answer, event, data)
         }
-        _ => Err(format!(
-            "answered a line that is not a JSON object: `{}`",
-            cut(line, 120)
-        )),
-    }
-}
-
-/// Parses what a hook printed: nothing, plain text, the proposal's answer, Claude Code's, or a
-/// `HookResult` (see [`parse_output`]).
-pub(crate) fn parse_stdout(stdout: &str, event: &str, data: &Value) -> Result<HookResult, String> {
-    if stdout.is_empty() {
-        return Ok(HookResult::cont());
-    }
-    match serde_json::from_str::<Value>(stdout) {
-        Ok(Value::Object(answer)) => parse_object(answer, event, data),
-        _ if stdout.starts_with(['{', '[']) => Err(format!(
-            "printed something that starts like JSON but is not a JSON object: `{}`",
-            cut(stdout, 120)
-        )),
-        // Claude Code adds plain output to the context for prompts and session starts, and
-        // shows it in the transcript elsewhere: a successful hook, with nothing to decide.
-        _ if matches!(event, PROMPT_SUBMIT | SESSION_START) => Ok(HookResult::inject(stdout)),
-        _ => Ok(HookResult::cont()),
+        _ => Err(AnswerError::LineNotAnObject(cut(line, EXCERPT).to_owned())),
     }
 }
 
@@ -106,7 +182,7 @@ fn parse_object(
     answer: Map<String, Value>,
     event: &str,
     data: &Value,
-) -> Result<HookResult, String> {
+) -> Result<HookResult, AnswerError> {
     // No answer protocol has `hook_event_name`; every hook's input does.
     if answer.contains_key("hook_event_name") {
         return Ok(rejected(
@@ -128,7 +204,7 @@ fn parse_object(
         )));
     }
     serde_json::from_value::<HookResult>(Value::Object(answer))
-        .map_err(|error| format!("printed an answer that is not a hook result: {error}"))
+        .map_err(AnswerError::NotAHookResult)
         .and_then(usable)
 }
 
@@ -142,13 +218,11 @@ fn rejected(what: &str) -> HookResult {
 /// `result` if it can be applied as it says; an answer the kernel could only skip (modify
 /// without data, inject_context without text) is a failure of the hook, so that its
 /// `on_failure` decides rather than the kernel's skip.
-pub(crate) fn usable(result: HookResult) -> Result<HookResult, String> {
+pub(crate) fn usable(result: HookResult) -> Result<HookResult, AnswerError> {
     match result.action {
-        HookAction::Modify if result.data.is_none() => {
-            Err("answered modify without data".to_owned())
-        }
+        HookAction::Modify if result.data.is_none() => Err(AnswerError::ModifyWithoutData),
         HookAction::InjectContext if result.context_injection.is_none() => {
-            Err("answered inject_context without context_injection".to_owned())
+            Err(AnswerError::InjectWithoutText)
         }
         _ => Ok(result),
     }
@@ -170,7 +244,7 @@ fn with_tool_input(data: &Value, input: Value) -> Value {
 }
 
 /// The proposal's `{"action": "allow"|"block"|"modify", "modified_args", "message"}`.
-fn proposal(answer: &Map<String, Value>, data: &Value) -> Result<HookResult, String> {
+fn proposal(answer: &Map<String, Value>, data: &Value) -> Result<HookResult, AnswerError> {
     let message = answer
         .get("message")
         .and_then(Value::as_str)
@@ -186,9 +260,9 @@ fn proposal(answer: &Map<String, Value>, data: &Value) -> Result<HookResult, Str
             Some(args @ Value::Object(_)) => {
                 HookResult::modify(with_tool_input(data, args.clone()))
             }
-            _ => return Err("answered modify without `modified_args` (an object)".to_owned()),
+            _ => return Err(AnswerError::ModifyWithoutArgs),
         },
-        Some(other) => return Err(format!("answered the unknown action `{other}`")),
+        Some(other) => return Err(AnswerError::UnknownAction(other.to_owned())),
     };
     Ok(match message {
         Some(message) if result.action != HookAction::Deny => {
@@ -200,7 +274,7 @@ fn proposal(answer: &Map<String, Value>, data: &Value) -> Result<HookResult, Str
 
 /// The decision in a model's answer: `{"safe": bool, "reason"}` or a `HookResult` object,
 /// possibly inside a fenced code block.
-pub fn decision(answer: &str) -> Result<HookResult, String> {
+pub fn decision(answer: &str) -> Result<HookResult, AnswerError> {
     let trimmed = answer.trim();
     let json_text = trimmed
         .strip_prefix("```json")
@@ -209,9 +283,8 @@ pub fn decision(answer: &str) -> Result<HookResult, String> {
         .unwrap_or(trimmed)
         .trim();
     let Ok(Value::Object(object)) = serde_json::from_str::<Value>(json_text) else {
-        return Err(format!(
-            "the model did not answer with a JSON object: `{}`",
-            json_text.chars().take(120).collect::<String>()
+        return Err(AnswerError::ModelNotJson(
+            cut(json_text, EXCERPT).to_owned(),
         ));
     };
     if let Some(safe) = object.get("safe") {
@@ -226,13 +299,13 @@ pub fn decision(answer: &str) -> Result<HookResult, String> {
                     "the policy model judged this unsafe".to_owned()
                 })))
             }
-            _ => Err("the model's `safe` is not true or false".to_owned()),
+            _ => Err(AnswerError::ModelSafeNotBool),
         };
     }
     if object.contains_key("action") {
         return serde_json::from_value(Value::Object(object))
-            .map_err(|error| format!("the model's answer is not a hook result: {error}"))
-            .and_then(|result| usable(result).map_err(|why| format!("the model {why}")));
+            .map_err(AnswerError::ModelNotAHookResult)
+            .and_then(|result| usable(result).map_err(|why| AnswerError::Model(Box::new(why))));
     }
-    Err("the model's answer has neither `safe` nor `action`".to_owned())
+    Err(AnswerError::ModelUndecided)
 }

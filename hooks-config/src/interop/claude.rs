@@ -29,7 +29,7 @@
 //!
 //! # Answers read (command hooks written for Claude Code)
 //!
-//! Read as Claude Code reads them, per event: see [`parse_output`](crate::parse_output).
+//! Read as Claude Code reads them, per event: see [`AnswerProtocol::ClaudeCode`](crate::AnswerProtocol::ClaudeCode).
 //! `permissionDecision` and `updatedInput` count on PreToolUse only, `decision.behavior` on
 //! PermissionRequest only; what Claude Code would ignore or reject (`{"decision": "ask"}`, the
 //! hook's input echoed back) decides nothing and is reported as a warning. Plain output on
