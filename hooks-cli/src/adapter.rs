@@ -15,9 +15,9 @@ use std::path::Path;
 use hooks_config::interop::{
     AgentAnswer, MappedEvent, Protocol, Rewrites, claude, codex, cursor, gemini,
 };
-use hooks_core::approval::{ApprovalRequest, Approvals};
 use hooks_core::events::fields::SESSION_ID;
 use hooks_core::module::{HookModule, Mounted};
+use hooks_core::session::approval::{ApprovalRequest, Approvals};
 use hooks_core::{EmitResult, HookAction, HookRegistry};
 use hooks_std::state_file::FileState;
 use serde_json::Value;

@@ -27,8 +27,8 @@ use crate::error::BoxError;
 use crate::outcome::FailureKind;
 use crate::{HookAction, HookResult};
 
-/// A boxed, sendable future, as returned by [`Tool::call`](crate::Tool::call) and
-/// [`ApprovalProvider::ask`](crate::ApprovalProvider::ask).
+/// A boxed, sendable future, as returned by [`Tool::call`](crate::session::Tool::call) and
+/// [`ApprovalProvider::ask`](crate::session::ApprovalProvider::ask).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// What a handler's future may resolve to: a [`HookResult`], or a `Result` whose error makes

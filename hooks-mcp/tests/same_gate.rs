@@ -10,9 +10,8 @@ use std::sync::Arc;
 
 use common::{TestServer, call, connect, texts};
 use hooks_core::session::HookSessionBuilder;
-use hooks_core::{
-    HookRegistry, HookResult, HookSession, ScriptedApprovals, ToolCallStatus, ToolError, tool_fn,
-};
+use hooks_core::session::{HookSession, ScriptedApprovals, ToolCallStatus, ToolError, tool_fn};
+use hooks_core::{HookRegistry, HookResult};
 use hooks_mcp::HookedServer;
 use serde_json::{Value, json};
 

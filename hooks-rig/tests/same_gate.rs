@@ -8,7 +8,8 @@ mod support;
 
 use std::sync::Arc;
 
-use hooks_core::{HookRegistry, HookResult, HookSession, ScriptedApprovals, ToolError, tool_fn};
+use hooks_core::session::{HookSession, ScriptedApprovals, ToolError, tool_fn};
+use hooks_core::{HookRegistry, HookResult};
 use hooks_rig::RigHooks;
 use rig_agent::AgentBuilder;
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 //! The question names the tool and what it will act on: the command for shell tools, the path
 //! for file tools, otherwise the input as compact JSON, cut to `max_input_chars` on a character
 //! boundary. The answer goes through the session's approval provider (see
-//! `hooks_core::approval`): "Allow always" is remembered in the session's state, and silence or
+//! `hooks_core::session::approval`): "Allow always" is remembered in the session's state, and silence or
 //! failure is the default. Under `hooks claude` the agent asks its user itself; an answer
 //! remembered in the session's state (by an application sharing the file store) settles the
 //! question without asking again.
