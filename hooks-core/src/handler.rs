@@ -277,7 +277,7 @@ where
 /// let calls = Arc::new(AtomicUsize::new(0));
 /// let counted = Arc::clone(&calls);
 /// let registry = HookRegistry::new();
-/// registry.on("tool:pre", owned_fn(move |_event, data| {
+/// registry.register("tool:pre", owned_fn(move |_event, data| {
 ///     let calls = Arc::clone(&counted);
 ///     async move {
 ///         if calls.fetch_add(1, Ordering::Relaxed) >= 100 {

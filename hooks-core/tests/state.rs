@@ -240,7 +240,7 @@ async fn a_closure_capturing_state_sees_the_data_and_keeps_the_state() {
     let tools_seen = Arc::new(Mutex::new(Vec::<String>::new()));
     let kept = Arc::clone(&tools_seen);
     registry
-        .on(
+        .register(
             "tool:pre",
             owned_fn(move |_event, data| {
                 let kept = Arc::clone(&kept);
