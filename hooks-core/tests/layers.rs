@@ -2,6 +2,8 @@
 //! `src/session/` is the kernel, and the kernel never uses the session layer (the session
 //! layer is built on the kernel, never the other way round). Doc comments may link to it.
 
+#![allow(clippy::unwrap_used)]
+
 use std::fs;
 use std::path::{Path, PathBuf};
 

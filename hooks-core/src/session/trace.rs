@@ -5,7 +5,7 @@
 //! ([`APPROVAL_EVENT`] events) and injections with their audit outcome ([`INJECTION_EVENT`]
 //! events) are recorded on them.
 //!
-//! Everything is on the kernel's target [`TARGET`](crate::trace::TARGET) and follows its rules:
+//! Everything is on the kernel's target [`crate::trace::TARGET`] and follows its rules:
 //! identifiers and counts only, texts a hook wrote only through the
 //! [redactor](crate::trace::set_redactor).
 
