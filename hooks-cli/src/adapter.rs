@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use hooks_config::interop::{Agent, AgentAnswer, Rewrites};
-use hooks_core::approval::{ApprovalRequest, Approvals};
 use hooks_core::module::{HookModule, Mounted};
+use hooks_core::session::approval::{ApprovalRequest, Approvals};
 use hooks_core::{EmitResult, HookAction, HookRegistry};
 use hooks_std::state_file::FileState;
 use serde_json::Value;

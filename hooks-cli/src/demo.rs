@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use hooks_core::approval::{ApprovalError, ApprovalRequest, ScriptedAnswer};
 use hooks_core::events::fields::{self, PROMPT, REASON, RESPONSE, SOURCE};
-use hooks_core::{
-    ApprovalProvider, BoxFuture, DisplaySink, EmitResult, HookModule, HookRegistry, HookSession,
-    InMemoryContext, InMemoryDisplay, Proceed, ScriptedApprovals, Tool, ToolCallOutcome,
-    ToolCallStatus, ToolError,
+use hooks_core::session::approval::{ApprovalError, ApprovalRequest, ScriptedAnswer};
+use hooks_core::session::{
+    ApprovalProvider, DisplaySink, HookSession, InMemoryContext, InMemoryDisplay, Proceed,
+    ScriptedApprovals, Tool, ToolCallOutcome, ToolCallStatus, ToolError,
 };
+use hooks_core::{BoxFuture, EmitResult, HookModule, HookRegistry};
 use hooks_std::approval::{ApprovalConfig, ApprovalModule};
 use hooks_std::linter::{LinterConfig, LinterModule};
 use hooks_std::logging::{LoggingConfig, LoggingModule};

@@ -10,9 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Arc;
 
-use hooks_core::{
-    HookModule, HookRegistry, HookSession, ScriptedApprovals, ToolCallStatus, tool_fn,
-};
+use hooks_core::session::{HookSession, ScriptedApprovals, ToolCallStatus, tool_fn};
+use hooks_core::{HookModule, HookRegistry};
 use hooks_std::approval::{ApprovalConfig, ApprovalModule};
 use hooks_std::state_file::FileState;
 use serde_json::{Value, json};

@@ -8,12 +8,14 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use hooks_core::approval::ApprovalError;
+use hooks_core::session::approval::ApprovalError;
+use hooks_core::session::{
+    ApprovalProvider, ApprovalRequest, DisplaySink, HookSession, InMemoryContext, Proceed,
+    ScriptedApprovals, Tool, ToolCallOutcome, ToolCallStatus, ToolError, tool_fn,
+};
 use hooks_core::{
-    ApprovalProvider, ApprovalRequest, BoxFuture, DisplaySink, EmitResult, Hook, HookOptions,
-    HookRegistry, HookResult, HookSession, InMemoryContext, InjectionRole, MessageLevel, Proceed,
-    ScriptedApprovals, Tool, ToolCallOutcome, ToolCallStatus, ToolError, UserMessage, events,
-    tool_fn,
+    BoxFuture, EmitResult, Hook, HookOptions, HookRegistry, HookResult, InjectionRole,
+    MessageLevel, UserMessage, events,
 };
 use serde_json::{Value, json};
 

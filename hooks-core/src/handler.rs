@@ -27,8 +27,8 @@ use crate::error::BoxError;
 use crate::outcome::FailureKind;
 use crate::{HookAction, HookResult};
 
-/// A boxed, sendable future, as returned by [`Tool::call`](crate::Tool::call) and
-/// [`ApprovalProvider::ask`](crate::ApprovalProvider::ask).
+/// A boxed, sendable future, as returned by [`Tool::call`](crate::session::Tool::call) and
+/// [`ApprovalProvider::ask`](crate::session::ApprovalProvider::ask).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// What a handler's future may resolve to: a [`HookResult`], or a `Result` whose error makes
@@ -277,7 +277,7 @@ where
 /// let calls = Arc::new(AtomicUsize::new(0));
 /// let counted = Arc::clone(&calls);
 /// let registry = HookRegistry::new();
-/// registry.on("tool:pre", owned_fn(move |_event, data| {
+/// registry.register("tool:pre", owned_fn(move |_event, data| {
 ///     let calls = Arc::clone(&counted);
 ///     async move {
 ///         if calls.fetch_add(1, Ordering::Relaxed) >= 100 {

@@ -225,7 +225,8 @@ impl HookRegistry {
     }
 
     /// Registers `handler` for `event` (canonical name, alias or custom `namespace:name`), as
-    /// the reference's `register(event, handler, priority, name)`.
+    /// the reference's `register(event, handler, priority, name)`: the positional shorthand of
+    /// [`register_with`](HookRegistry::register_with) with a priority and a name.
     ///
     /// Returns a handle that unregisters this one handler, or why the event name is unusable.
     pub fn register<M>(
@@ -243,6 +244,11 @@ impl HookRegistry {
     }
 
     /// Alias of [`HookRegistry::register`], as in the reference.
+    #[deprecated(
+        since = "0.1.0",
+        note = "one verb registers: `register_with(event, handler, options)` (or `register`, its \
+                positional shorthand)"
+    )]
     pub fn on<M>(
         &self,
         event: &str,
@@ -253,8 +259,14 @@ impl HookRegistry {
         self.register(event, handler, priority, name)
     }
 
-    /// Registers `handler` for `event` with the given options. Without a name, the handler's
-    /// type name (for a function, its path) is used.
+    /// Registers `handler` for `event` with the given options: the registration every other
+    /// one comes down to. `handler` is any shape (an `async fn(&str, &Value)`, a [`Hook`] or
+    /// [`TypedHook`] value, a [`Handler`]); a function taking a [view](crate::view) registers
+    /// with [`register_view`](HookRegistry::register_view), which reads the event from the
+    /// view. Without a name, the handler's type name (for a function, its path) is used.
+    ///
+    /// [`Hook`]: crate::Hook
+    /// [`TypedHook`]: crate::TypedHook
     pub fn register_with<M, H: IntoHandler<M>>(
         &self,
         event: &str,

@@ -3,7 +3,7 @@
 //! A policy that depends on an earlier event (a write to `migrations/` only if a prompt of the
 //! same session asked for a migration) keeps what it saw in the session's state: a JSON object
 //! per session, keyed by the agent's session id (the `session_id` field every event of a
-//! [`HookSession`](crate::HookSession) carries, as the agents' own events do).
+//! [`HookSession`](crate::session::HookSession) carries, as the agents' own events do).
 //!
 //! - [`StateBackend`] is where the states live: [`MemoryState`] for a long-lived application
 //!   (the default), or a file store for per-event processes such as `hooks claude`, where

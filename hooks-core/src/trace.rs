@@ -5,12 +5,10 @@
 //!   reason, the hooks that modified the data, the injections and the failures (one
 //!   `hooks.failure` event each, with its `error.type`);
 //! - each handler call is a [`HANDLER_SPAN`] span (`DEBUG`), a child of its emit: the hook's
-//!   name and priority, its answer, and for a failure its `error.type` and an error status;
-//! - a tool call through the [`ToolCallGate`](crate::ToolCallGate) is a [`TOOL_CALL_SPAN`]
-//!   span named `execute_tool {tool}` around both its emits and the tool itself, and any
-//!   other [`HookSession::gate`](crate::HookSession::gate) a [`GATE_SPAN`] span; approvals
-//!   (`hooks.approval` events) and injections with their audit outcome (`hooks.injection`
-//!   events) are recorded on them.
+//!   name and priority, its answer, and for a failure its `error.type` and an error status.
+//!
+//! The session layer adds its own spans and events (tool calls, gates, approvals, injections):
+//! see [`session::trace`](crate::session::trace).
 //!
 //! Field names follow OpenTelemetry's semantic conventions where one exists
 //! (`gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`,
@@ -32,27 +30,17 @@ use std::sync::{Arc, RwLock};
 use serde_json::Value;
 use tracing::Span;
 
-use crate::approval::{ApprovalDecision, ApprovalRequest, DecisionSource};
 use crate::events::fields::TOOL_CALL_ID;
-use crate::injection::{Disposition, InjectionAudit, Placement};
 use crate::outcome::FailureKind;
 
-/// The target of every span and event of this module.
+/// The target of every span and event of this module and of the session layer's.
 pub const TARGET: &str = "hooks";
 /// The span of one emit.
 pub const EMIT_SPAN: &str = "hooks.emit";
 /// The span of one handler call, a child of its emit's span.
 pub const HANDLER_SPAN: &str = "hooks.handler";
-/// The span of one tool call through a [`ToolCallGate`](crate::ToolCallGate).
-pub const TOOL_CALL_SPAN: &str = "hooks.tool_call";
-/// The span of one [`HookSession::gate`](crate::HookSession::gate) outside a tool call.
-pub const GATE_SPAN: &str = "hooks.gate";
 /// The message of the event recorded for each handler failure.
 pub const FAILURE_EVENT: &str = "hooks.failure";
-/// The message of the event recorded for each approval decision.
-pub const APPROVAL_EVENT: &str = "hooks.approval";
-/// The message of the event recorded for each injection applied.
-pub const INJECTION_EVENT: &str = "hooks.injection";
 
 /// Makes a text safe to record: returns it with every secret replaced.
 pub type Redactor = dyn Fn(&str) -> String + Send + Sync;
@@ -73,7 +61,7 @@ pub fn set_redactor(redactor: Arc<Redactor>) {
 }
 
 /// `text` through the installed redactor; `None` when no redactor is installed.
-fn redacted(text: &str) -> Option<String> {
+pub(crate) fn redacted(text: &str) -> Option<String> {
     let redactor = REDACTOR
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -82,7 +70,7 @@ fn redacted(text: &str) -> Option<String> {
 }
 
 /// Records `text`, redacted, in `field` of `span` (nothing without a redactor).
-fn record_text(span: &Span, field: &'static str, text: Option<&str>) {
+pub(crate) fn record_text(span: &Span, field: &'static str, text: Option<&str>) {
     if let Some(clean) = text.and_then(redacted) {
         span.record(field, clean);
     }
@@ -90,7 +78,7 @@ fn record_text(span: &Span, field: &'static str, text: Option<&str>) {
 
 /// A count as a signed integer: OpenTelemetry has no unsigned type, and a bridge may record
 /// an unsigned value as text.
-fn count(n: usize) -> i64 {
+pub(crate) fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
@@ -313,39 +301,6 @@ mod spans {
 
 pub(crate) use spans::{emit, emit_span, emits_traced, handler, handlers_traced};
 
-/// The span of one tool call through a gate, named `execute_tool {tool}` as the GenAI
-/// conventions name a tool execution.
-pub(crate) fn tool_call_span(tool: &str) -> Span {
-    tracing::info_span!(
-        target: TARGET,
-        TOOL_CALL_SPAN,
-        otel.name = %format_args!("execute_tool {tool}"),
-        gen_ai.operation.name = "execute_tool",
-        gen_ai.tool.name = tool,
-        gen_ai.tool.call.id = tracing::field::Empty,
-        hooks.outcome = tracing::field::Empty,
-        hooks.blocked_by = tracing::field::Empty,
-        hooks.reason = tracing::field::Empty,
-        hooks.input_rewritten = tracing::field::Empty,
-        hooks.approval = tracing::field::Empty,
-        hooks.injections = tracing::field::Empty,
-    )
-}
-
-/// The span of one session gate outside a tool call.
-pub(crate) fn gate_span(event: &str) -> Span {
-    tracing::info_span!(
-        target: TARGET,
-        GATE_SPAN,
-        hooks.event = event,
-        hooks.outcome = tracing::field::Empty,
-        hooks.blocked_by = tracing::field::Empty,
-        hooks.reason = tracing::field::Empty,
-        hooks.approval = tracing::field::Empty,
-        hooks.injections = tracing::field::Empty,
-    )
-}
-
 /// Records the call id a caller gave a tool call's gate.
 pub(crate) fn record_call_id(span: &Span, fields: &serde_json::Map<String, Value>) {
     if span.is_disabled() {
@@ -353,110 +308,5 @@ pub(crate) fn record_call_id(span: &Span, fields: &serde_json::Map<String, Value
     }
     if let Some(id) = fields.get(TOOL_CALL_ID).and_then(Value::as_str) {
         span.record("gen_ai.tool.call.id", id);
-    }
-}
-
-/// Records how a gate or tool call ended: `outcome` (`ran`, `blocked`, ...), and for a block
-/// the hook that blocked and its reason.
-pub(crate) fn record_end(span: &Span, outcome: &str, blocked: Option<&crate::session::Blocked>) {
-    if span.is_disabled() {
-        return;
-    }
-    span.record("hooks.outcome", outcome);
-    match blocked {
-        Some(crate::session::Blocked::ByHook { reason, hook }) => {
-            if let Some(hook) = hook {
-                span.record("hooks.blocked_by", &**hook);
-            }
-            record_text(span, "hooks.reason", Some(reason));
-        }
-        Some(crate::session::Blocked::ByApproval { .. }) => {
-            span.record("hooks.blocked_by", "approval");
-        }
-        Some(crate::session::Blocked::InvalidModification { reason }) => {
-            span.record("hooks.blocked_by", "invalid_modification");
-            record_text(span, "hooks.reason", Some(reason));
-        }
-        None => {}
-    }
-}
-
-/// Records whether a tool call's input was rewritten by a `tool:pre` hook.
-pub(crate) fn record_rewritten(span: &Span, rewritten: bool) {
-    span.record("hooks.input_rewritten", rewritten);
-}
-
-/// Records an approval decision on the current span (the tool call's or the gate's).
-pub(crate) fn approval(request: &ApprovalRequest, decision: &ApprovalDecision) {
-    let span = Span::current();
-    let verdict = if decision.allowed {
-        "granted"
-    } else {
-        "denied"
-    };
-    span.record("hooks.approval", verdict);
-    let source = match &decision.source {
-        DecisionSource::User => "user",
-        DecisionSource::Remembered => "remembered",
-        DecisionSource::Timeout => "timeout",
-        DecisionSource::ProviderError(_) => "provider_error",
-        DecisionSource::NoProvider => "no_provider",
-        DecisionSource::UnusableAnswer(_) => "unusable_answer",
-    };
-    if tracing::event_enabled!(target: TARGET, tracing::Level::INFO) {
-        let prompt = redacted(&request.prompt);
-        tracing::event!(
-            target: TARGET,
-            tracing::Level::INFO,
-            {
-                "hooks.hook.name" = request.hook.as_deref(),
-                "hooks.event" = request.event.as_str(),
-                "hooks.approval" = verdict,
-                "hooks.approval.source" = source,
-                "hooks.approval.prompt" = prompt.as_deref(),
-            },
-            "{APPROVAL_EVENT}"
-        );
-    }
-}
-
-/// Records the injections applied by one gate step on the current span, with each one's
-/// audit outcome (never its text).
-pub(crate) fn injections(audits: &[InjectionAudit]) {
-    if audits.is_empty() {
-        return;
-    }
-    let span = Span::current();
-    if span.is_disabled() && !tracing::event_enabled!(target: TARGET, tracing::Level::INFO) {
-        return;
-    }
-    span.record("hooks.injections", count(audits.len()));
-    for audit in audits {
-        let disposition = match audit.disposition {
-            Disposition::Delivered => "delivered",
-            Disposition::Truncated { .. } => "truncated",
-            Disposition::RejectedTooLarge { .. } => "rejected_too_large",
-            Disposition::RejectedBudgetSpent { .. } => "rejected_budget_spent",
-        };
-        let placement = match audit.placement {
-            Placement::NewMessage => "new_message",
-            Placement::AppendedToToolResult => "appended_to_tool_result",
-            Placement::NextModelCall => "next_model_call",
-            Placement::Rejected => "rejected",
-        };
-        tracing::event!(
-            target: TARGET,
-            tracing::Level::INFO,
-            {
-                "hooks.hook.name" = &*audit.hook,
-                "hooks.event" = &*audit.event,
-                "hooks.injection.disposition" = disposition,
-                "hooks.injection.placement" = placement,
-                "hooks.injection.tokens" = count(audit.tokens),
-                "hooks.injection.role" = audit.role.as_str(),
-                "hooks.injection.ephemeral" = audit.ephemeral,
-            },
-            "{INJECTION_EVENT}"
-        );
     }
 }

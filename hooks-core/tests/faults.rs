@@ -15,11 +15,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use hooks_core::approval::ApprovalError;
 use hooks_core::session::Blocked;
+use hooks_core::session::approval::ApprovalError;
+use hooks_core::session::{
+    ApprovalProvider, ApprovalRequest, HookSession, InMemoryDisplay, ToolCallStatus,
+};
 use hooks_core::{
-    ApprovalProvider, ApprovalRequest, BoxFuture, FailureKind, HookAction, HookHandle, HookOptions,
-    HookRegistry, HookResult, HookSession, InMemoryDisplay, ToolCallStatus,
+    BoxFuture, FailureKind, HookAction, HookHandle, HookOptions, HookRegistry, HookResult,
 };
 use hooks_testing::MockTool;
 use serde_json::{Value, json};

@@ -6,14 +6,14 @@
 
 use std::sync::Arc;
 
-use hooks_core::approval::DecisionSource;
-use hooks_core::gate::BeforeTool;
 use hooks_core::session::Blocked;
-use hooks_core::sinks::MessageKind;
-use hooks_core::{
-    HookRegistry, HookResult, HookSession, InMemoryContext, ScriptedApprovals, ToolCallStatus,
-    ToolError,
+use hooks_core::session::approval::DecisionSource;
+use hooks_core::session::gate::BeforeTool;
+use hooks_core::session::sinks::MessageKind;
+use hooks_core::session::{
+    HookSession, InMemoryContext, ScriptedApprovals, ToolCallStatus, ToolError,
 };
+use hooks_core::{HookRegistry, HookResult};
 use hooks_testing::EventRecorder;
 use serde_json::{Value, json};
 
@@ -365,7 +365,7 @@ async fn run_tool_is_the_two_steps_around_the_tool() {
     );
     rewrite(&registry, "tool:error", "error", json!("rewritten"));
     let session = session(&registry);
-    let tool = hooks_core::tool_fn("read_file", |input: Value| async move {
+    let tool = hooks_core::session::tool_fn("read_file", |input: Value| async move {
         Err::<Value, _>(ToolError::new(format!("no such file: {}", input["path"])))
     });
 
@@ -381,7 +381,11 @@ async fn run_tool_is_the_two_steps_around_the_tool() {
 }
 
 /// Takes any tool, as an application's dispatch helper would.
-async fn run_any(session: &HookSession, tool: impl hooks_core::Tool, input: Value) -> Value {
+async fn run_any(
+    session: &HookSession,
+    tool: impl hooks_core::session::Tool,
+    input: Value,
+) -> Value {
     match session.run_tool(&tool, input).await.status {
         ToolCallStatus::Ran { output } => output,
         other => panic!("the tool did not complete: {other:?}"),
@@ -394,13 +398,13 @@ async fn boxed_and_shared_tools_are_tools() {
     rewrite(&registry, "tool:pre", "tool_input", json!({"path": "b"}));
     let session = session(&registry);
     let echo = |name: &'static str| {
-        hooks_core::tool_fn(name, move |input: Value| async move {
+        hooks_core::session::tool_fn(name, move |input: Value| async move {
             Ok::<_, ToolError>(json!({"tool": name, "path": input["path"]}))
         })
     };
-    let tools: Vec<Box<dyn hooks_core::Tool>> =
+    let tools: Vec<Box<dyn hooks_core::session::Tool>> =
         vec![Box::new(echo("read")), Box::new(echo("list"))];
-    let shared: Arc<dyn hooks_core::Tool> = Arc::new(echo("stat"));
+    let shared: Arc<dyn hooks_core::session::Tool> = Arc::new(echo("stat"));
 
     // A boxed tool from a list, by reference and by value; a shared one; a reference to either.
     let boxed = session.run_tool(&tools[1], json!({"path": "a"})).await;

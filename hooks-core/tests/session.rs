@@ -7,15 +7,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use hooks_core::approval::{DecisionSource, ScriptedAnswer};
-use hooks_core::injection::{Disposition, INJECTION_AUDIT_EVENT, Oversize, Placement};
+use hooks_core::session::approval::{DecisionSource, ScriptedAnswer};
+use hooks_core::session::injection::{Disposition, INJECTION_AUDIT_EVENT, Oversize, Placement};
+use hooks_core::session::sinks::{ContextMessage, ContextSink, MessageKind};
 use hooks_core::session::{Blocked, ModelRequest};
-use hooks_core::sinks::{ContextMessage, ContextSink, MessageKind};
-use hooks_core::{
-    ApprovalDefault, HookRegistry, HookResult, HookSession, InMemoryContext, InMemoryDisplay,
-    InjectionPolicy, InjectionRole, MessageLevel, Proceed, ScriptedApprovals, ToolCallStatus,
-    ToolError, tool_fn,
+use hooks_core::session::{
+    HookSession, InMemoryContext, InMemoryDisplay, InjectionPolicy, Proceed, ScriptedApprovals,
+    ToolCallStatus, ToolError, tool_fn,
 };
+use hooks_core::{ApprovalDefault, HookRegistry, HookResult, InjectionRole, MessageLevel};
 use hooks_testing::{EventRecorder, MockTool};
 use serde_json::{Value, json};
 

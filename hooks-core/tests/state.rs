@@ -7,13 +7,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use hooks_core::approval::DecisionSource;
 use hooks_core::session::Blocked;
+use hooks_core::session::approval::DecisionSource;
+use hooks_core::session::{HookSession, Proceed, ScriptedApprovals, ToolCallStatus, tool_fn};
 use hooks_core::state::{StateError, StateStore};
-use hooks_core::{
-    Handler, Hook, HookAction, HookOptions, HookRegistry, HookResult, HookSession, Proceed,
-    ScriptedApprovals, ToolCallStatus, owned_fn, tool_fn,
-};
+use hooks_core::{Handler, Hook, HookAction, HookOptions, HookRegistry, HookResult, owned_fn};
 use serde_json::{Value, json};
 
 /// Records the `session_id` of every event the registry emits.
@@ -243,7 +241,7 @@ async fn a_closure_capturing_state_sees_the_data_and_keeps_the_state() {
     let tools_seen = Arc::new(Mutex::new(Vec::<String>::new()));
     let kept = Arc::clone(&tools_seen);
     registry
-        .on(
+        .register(
             "tool:pre",
             owned_fn(move |_event, data| {
                 let kept = Arc::clone(&kept);

@@ -10,10 +10,9 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hooks_core::gate::BeforeTool;
-use hooks_core::{
-    HookOptions, HookRegistry, HookResult, HookSession, InMemoryContext, ScriptedApprovals,
-};
+use hooks_core::session::gate::BeforeTool;
+use hooks_core::session::{HookSession, InMemoryContext, ScriptedApprovals};
+use hooks_core::{HookOptions, HookRegistry, HookResult};
 use serde_json::{Value, json};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -295,7 +294,7 @@ fn a_tool_call_span_holds_its_emits_approval_and_injections() {
         let before = gate.before(json!({"command": "ls"})).await;
         assert!(matches!(before, BeforeTool::Blocked { .. }), "{before:?}");
     });
-    let calls = seen.spans(hooks_core::trace::TOOL_CALL_SPAN);
+    let calls = seen.spans(hooks_core::session::trace::TOOL_CALL_SPAN);
     assert_eq!(calls.len(), 1, "{:?}", seen.spans);
     let call = calls[0];
     assert_eq!(field(call, "otel.name"), Some("execute_tool shell"));
@@ -307,7 +306,7 @@ fn a_tool_call_span_holds_its_emits_approval_and_injections() {
     assert_eq!(field(call, "hooks.approval"), Some("denied"));
     assert_eq!(field(call, "hooks.injections"), Some("1"));
     assert!(
-        seen.spans(hooks_core::trace::GATE_SPAN).is_empty(),
+        seen.spans(hooks_core::session::trace::GATE_SPAN).is_empty(),
         "the tool call's span is the gate's"
     );
 
@@ -319,7 +318,7 @@ fn a_tool_call_span_holds_its_emits_approval_and_injections() {
     assert_eq!(emit.parent, Some(call.id));
     assert_eq!(field(emit, "hooks.action"), Some("ask_user"));
 
-    let approvals = seen.events(hooks_core::trace::APPROVAL_EVENT);
+    let approvals = seen.events(hooks_core::session::trace::APPROVAL_EVENT);
     assert_eq!(approvals.len(), 1);
     assert_eq!(approvals[0].span, Some(call.id));
     let approval = &approvals[0].fields;
@@ -327,7 +326,7 @@ fn a_tool_call_span_holds_its_emits_approval_and_injections() {
     assert_eq!(approval["hooks.approval.source"], "user");
     assert_eq!(approval["hooks.hook.name"], "ask_shell");
 
-    let injections = seen.events(hooks_core::trace::INJECTION_EVENT);
+    let injections = seen.events(hooks_core::session::trace::INJECTION_EVENT);
     assert_eq!(injections.len(), 1);
     assert_eq!(injections[0].span, Some(call.id));
     let injection = &injections[0].fields;
@@ -355,7 +354,7 @@ fn a_gate_outside_a_tool_call_is_a_gate_span() {
         let session = HookSession::builder(registry).build();
         session.submit_prompt("hello").await
     });
-    let gate = seen.spans(hooks_core::trace::GATE_SPAN)[0];
+    let gate = seen.spans(hooks_core::session::trace::GATE_SPAN)[0];
     assert_eq!(field(gate, "hooks.event"), Some("prompt:submit"));
     assert_eq!(field(gate, "hooks.outcome"), Some("blocked"));
     assert_eq!(field(gate, "hooks.blocked_by"), Some("closed"));

@@ -19,7 +19,8 @@
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hooks_core::{HookRegistry, HookResult, HookSession, ToolError, tool_fn};
+use hooks_core::session::{HookSession, ToolError, tool_fn};
+use hooks_core::{HookRegistry, HookResult};
 use hooks_mcp::{HookedServer, NoHistory, TracingDisplay};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, NumberOrString,

@@ -3,10 +3,10 @@
 //! back into an MCP answer.
 
 use hooks_core::events::TOOL_POST;
-use hooks_core::gate::BeforeTool;
-use hooks_core::injection::InjectionAudit;
 use hooks_core::session::ToolCallOutcome;
-use hooks_core::{HookSession, ToolCallStatus, ToolError};
+use hooks_core::session::gate::BeforeTool;
+use hooks_core::session::injection::InjectionAudit;
+use hooks_core::session::{HookSession, ToolCallStatus, ToolError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ServerResult,
 };

@@ -1,6 +1,6 @@
 //! Hooks for MCP servers: any [rmcp](https://docs.rs/rmcp) [`ServerHandler`] wrapped so that
-//! every `tools/call` runs through the tool-call gate of [`hooks_core::HookSession`] (its
-//! public steps, [`ToolCallGate`](hooks_core::gate::ToolCallGate), around the wrapped
+//! every `tools/call` runs through the tool-call gate of [`hooks_core::session::HookSession`] (its
+//! public steps, [`ToolCallGate`](hooks_core::session::gate::ToolCallGate), around the wrapped
 //! server's `call_tool`): a call is decided exactly as `HookSession::run_tool` decides it.
 //!
 //! ```no_run
@@ -73,7 +73,7 @@
 //!
 //! A server has no conversation to inject into: the tool result is its only way to the model.
 //! So every context injection of the call (`tool:pre`, `tool:post`, `tool:error`) that the
-//! [`InjectionPolicy`](hooks_core::InjectionPolicy) delivers is **appended to the result's
+//! [`InjectionPolicy`](hooks_core::session::InjectionPolicy) delivers is **appended to the result's
 //! `content` as a text block**, in order, after the tool's own content: persistent and
 //! ephemeral alike, whatever their role. The policy's budget applies per call. Injections
 //! cannot ride on a protocol error or an interim answer; those are logged (`tracing`) as not
@@ -86,7 +86,7 @@
 //! as modules, or annotated with `#[hook]` and collected with
 //! [`HookRegistry::with_annotated`](hooks_core::HookRegistry::with_annotated).
 //!
-//! [`ApprovalProvider`]: hooks_core::ApprovalProvider
+//! [`ApprovalProvider`]: hooks_core::session::ApprovalProvider
 //! [`HookSessionBuilder::approvals`]: hooks_core::session::HookSessionBuilder::approvals
 //! [`ServerHandler`]: rmcp::ServerHandler
 

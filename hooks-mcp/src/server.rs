@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use hooks_core::HookSession;
+use hooks_core::session::HookSession;
 use hooks_core::session::HookSessionBuilder;
 #[allow(deprecated)] // SetLevelRequestParams: see `set_level`
 use rmcp::model::{

@@ -5,7 +5,7 @@
 //! so the default history keeps nothing and the default display writes to `tracing`; neither
 //! grows with the life of the server.
 
-use hooks_core::sinks::{ContextMessage, ContextSink, DisplaySink};
+use hooks_core::session::sinks::{ContextMessage, ContextSink, DisplaySink};
 use hooks_core::{MessageLevel, UserMessage};
 
 /// A [`ContextSink`] that stores nothing: the MCP client holds the conversation, and the

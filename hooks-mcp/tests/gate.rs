@@ -7,8 +7,9 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use common::{Log, TestServer, call, connect, hooked, lock, record, texts};
-use hooks_core::approval::ScriptedAnswer;
-use hooks_core::{HookRegistry, HookResult, HookSession, ScriptedApprovals};
+use hooks_core::session::approval::ScriptedAnswer;
+use hooks_core::session::{HookSession, ScriptedApprovals};
+use hooks_core::{HookRegistry, HookResult};
 use hooks_mcp::HookedServer;
 use rmcp::ServiceError;
 use rmcp::model::{
@@ -220,11 +221,12 @@ async fn injections_over_the_policy_are_cut_as_the_policy_says() {
             "verbose",
         )
         .unwrap();
-    let session = HookSession::builder(registry).injection_policy(hooks_core::InjectionPolicy {
-        size_limit: Some(10),
-        oversize: hooks_core::injection::Oversize::Reject,
-        budget_per_turn: None,
-    });
+    let session =
+        HookSession::builder(registry).injection_policy(hooks_core::session::InjectionPolicy {
+            size_limit: Some(10),
+            oversize: hooks_core::session::injection::Oversize::Reject,
+            budget_per_turn: None,
+        });
     let server = HookedServer::builder(TestServer::default(), session).build();
     let client = connect(server).await;
 

@@ -7,7 +7,8 @@
 mod common;
 
 use common::{TestServer, call, connect, texts};
-use hooks_core::{HookResult, ToolCallStatus, ToolError, tool_fn};
+use hooks_core::HookResult;
+use hooks_core::session::{ToolCallStatus, ToolError, tool_fn};
 use hooks_mcp::HookedServer;
 use hooks_testing::{GatePolicy, gate_policies};
 use serde_json::{Value, json};

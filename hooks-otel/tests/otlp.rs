@@ -9,10 +9,9 @@ mod support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hooks_core::gate::BeforeTool;
-use hooks_core::{
-    HookAction, HookRegistry, HookResult, HookSession, InMemoryContext, ToolCallStatus, tool_fn,
-};
+use hooks_core::session::gate::BeforeTool;
+use hooks_core::session::{HookSession, InMemoryContext, ToolCallStatus, tool_fn};
+use hooks_core::{HookAction, HookRegistry, HookResult};
 use hooks_otel::{Telemetry, TelemetryConfig};
 use opentelemetry_proto::tonic::collector::metrics::v1::ExportMetricsServiceRequest;
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;

@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use hooks_core::HookRegistry;
 use hooks_core::events::{PROMPT_COMPLETE, PROMPT_SUBMIT, PROVIDER_REQUEST};
-use hooks_core::gate::{BeforeTool, Gated, ToolCallGate};
-use hooks_core::injection::InjectionAudit;
+use hooks_core::session::ToolError;
+use hooks_core::session::gate::{BeforeTool, Gated, ToolCallGate};
+use hooks_core::session::injection::InjectionAudit;
 use hooks_core::session::{Blocked, HookSession, HookSessionBuilder, ToolCallStatus};
-use hooks_core::{HookRegistry, ToolError};
 use rig_agent::agent::{
     AgentHook, CompletionCallAction, CompletionCallEvent, DispatchAction, DispatchEvent,
     HookContext, OutcomeAction, OutcomeEvent, RequestPatch, RunId, RunSettled, RunStart,
@@ -75,7 +76,8 @@ impl RigHooks {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use hooks_core::{HookRegistry, HookSession, InjectionPolicy, ScriptedApprovals};
+    /// use hooks_core::HookRegistry;
+    /// use hooks_core::session::{HookSession, InjectionPolicy, ScriptedApprovals};
     /// use hooks_rig::RigHooks;
     ///
     /// let hooks = RigHooks::new(

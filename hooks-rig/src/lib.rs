@@ -1,11 +1,11 @@
 //! The hook registry as a hook of [rig](https://crates.io/crates/rig-agent) agents.
 //!
 //! [`RigHooks`] wraps a [`HookRegistry`](hooks_core::HookRegistry) and the application's
-//! policy (an [`ApprovalProvider`](hooks_core::ApprovalProvider) and an
-//! [`InjectionPolicy`](hooks_core::InjectionPolicy), set on the kernel's
+//! policy (an [`ApprovalProvider`](hooks_core::session::ApprovalProvider) and an
+//! [`InjectionPolicy`](hooks_core::session::InjectionPolicy), set on the kernel's
 //! [`HookSessionBuilder`](hooks_core::session::HookSessionBuilder)) into one value
 //! implementing rig's [`AgentHook`](rig_agent::AgentHook). Tool calls go through the
-//! session's public tool-call gate ([`ToolCallGate`](hooks_core::gate::ToolCallGate)), so a
+//! session's public tool-call gate ([`ToolCallGate`](hooks_core::session::gate::ToolCallGate)), so a
 //! policy decides a call here exactly as `HookSession::run_tool` decides it. Attach it with `add_hook`, and every run of the agent
 //! goes through the hooks: its prompt, each model request, each tool call and the end of
 //! the run.
@@ -61,7 +61,7 @@
 //!
 //! ## Injections
 //!
-//! Injections are applied by hooks-core's [`HookSession`](hooks_core::HookSession) under the
+//! Injections are applied by hooks-core's [`HookSession`](hooks_core::session::HookSession) under the
 //! injection policy: size limit, budget per turn (reset on `prompt:submit`), role, an audit
 //! record for each ([`RigHooks::audit_log`]) and a warning for each one truncated or refused.
 //! They reach the model at the next `on_completion_call`, through the request patch's

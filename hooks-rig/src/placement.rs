@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use hooks_core::InjectionRole;
-use hooks_core::sinks::{ContextMessage, ContextSink};
+use hooks_core::session::sinks::{ContextMessage, ContextSink};
 use rig_agent::agent::RunId;
 use rig_agent::core::message::{AssistantContent, Message};
 
@@ -148,7 +148,7 @@ fn to_message(message: ContextMessage) -> Message {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hooks_core::sinks::ContextMessage;
+    use hooks_core::session::sinks::ContextMessage;
     use rig_agent::core::message::{ToolCall, ToolFunction, ToolName};
 
     fn injected(role: InjectionRole, text: &str) -> ContextMessage {

@@ -6,8 +6,9 @@ mod support;
 
 use std::sync::{Arc, Mutex};
 
-use hooks_core::injection::{Disposition, InjectionPolicy, Oversize};
-use hooks_core::{HookRegistry, HookResult, HookSession, InjectionRole, ScriptedApprovals};
+use hooks_core::session::injection::{Disposition, InjectionPolicy, Oversize};
+use hooks_core::session::{HookSession, ScriptedApprovals};
+use hooks_core::{HookRegistry, HookResult, InjectionRole};
 use hooks_rig::RigHooks;
 use rig_agent::AgentBuilder;
 use rig_agent::agent::PromptResponse;

@@ -6,7 +6,7 @@
 
 mod support;
 
-use hooks_core::{ToolError, tool_fn};
+use hooks_core::session::{ToolError, tool_fn};
 use hooks_rig::RigHooks;
 use hooks_testing::gate_policies;
 use rig_agent::AgentBuilder;

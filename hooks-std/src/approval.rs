@@ -4,7 +4,7 @@
 //! The question names the tool and what it will act on: the command for shell tools, the path
 //! for file tools, otherwise the input as compact JSON, cut to `max_input_chars` on a character
 //! boundary. The answer goes through the session's approval provider (see
-//! `hooks_core::approval`): "Allow always" is remembered in the session's state, and silence or
+//! `hooks_core::session::approval`): "Allow always" is remembered in the session's state, and silence or
 //! failure is the default. Under `hooks claude` the agent asks its user itself; an answer
 //! remembered in the session's state (by an application sharing the file store) settles the
 //! question without asking again.
@@ -37,7 +37,8 @@ use std::time::Duration;
 
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
-use hooks_core::{ApprovalDefault, Hook, HookRegistry, HookResult};
+use hooks_core::view::ToolPre;
+use hooks_core::{ApprovalDefault, HookRegistry, HookResult, TypedHook};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -113,10 +114,17 @@ impl ApprovalModule {
 
     /// The answer to a `tool:pre` event's data: ask for a listed tool, continue otherwise.
     pub fn decide(&self, data: &Value) -> HookResult {
-        let Some(tool) = data[TOOL_NAME].as_str().filter(|tool| self.listed(tool)) else {
+        match data[TOOL_NAME].as_str() {
+            Some(tool) => self.decide_call(tool, &data[TOOL_INPUT]),
+            None => HookResult::cont(),
+        }
+    }
+
+    /// The answer to a call of `tool` with `input`.
+    fn decide_call(&self, tool: &str, input: &Value) -> HookResult {
+        if !self.listed(tool) {
             return HookResult::cont();
-        };
-        let input = &data[TOOL_INPUT];
+        }
         let subject = input
             .get("command")
             .or_else(|| input.get("file_path"))
@@ -142,9 +150,9 @@ fn cut(text: &str, max: usize) -> String {
     }
 }
 
-impl Hook for ApprovalModule {
-    async fn handle(&self, _event: &str, data: &Value) -> HookResult {
-        self.decide(data)
+impl TypedHook for ApprovalModule {
+    async fn on_tool_pre(&self, call: ToolPre<'_>) -> HookResult {
+        self.decide_call(call.tool_name(), call.tool_input())
     }
 }
 

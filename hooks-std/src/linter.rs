@@ -48,7 +48,8 @@ use std::time::Duration;
 
 use hooks_core::events::fields::{ERROR, TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use hooks_core::module::{HookModule, MountError, Mounted};
-use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
+use hooks_core::view::{EventView, ToolPost};
+use hooks_core::{HookRegistry, HookResult, MessageLevel, TypedHook};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -339,9 +340,19 @@ fn cut(text: &str, max: usize) -> String {
     format!("{}\n[… {} more bytes]", &text[..at], text.len() - at)
 }
 
-impl Hook for LinterModule {
-    async fn handle(&self, _event: &str, data: &Value) -> HookResult {
-        self.lint(data).await
+impl TypedHook for LinterModule {
+    async fn on_tool_post(&self, call: ToolPost<'_>) -> HookResult {
+        self.lint(call.data()).await
+    }
+
+    /// A `tool:post` whose data the view refuses is linted all the same: Claude Code's carries
+    /// the result as `tool_response`, not `tool_result`, and the linter needs only the path.
+    async fn on_event(&self, event: &str, data: &Value) -> HookResult {
+        if event == hooks_core::events::TOOL_POST {
+            self.lint(data).await
+        } else {
+            HookResult::cont()
+        }
     }
 }
 

@@ -43,7 +43,7 @@ use crate::defaults::{BuiltInLists, strings};
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::state::{SessionState, StateError, StateStore};
-use hooks_core::{Hook, HookRegistry, HookResult};
+use hooks_core::{HookRegistry, HookResult, TypedHook};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -265,8 +265,9 @@ fn open_items(file: &Path) -> Vec<String> {
         .collect()
 }
 
-impl Hook for ReminderModule {
-    async fn handle(&self, event: &str, data: &Value) -> HookResult {
+/// Every event alike (the events are the configuration's), so only `on_event`.
+impl TypedHook for ReminderModule {
+    async fn on_event(&self, event: &str, data: &Value) -> HookResult {
         if event == hooks_core::events::TOOL_POST
             && let Some(tool) = &self.config.todo_tool
             && data[TOOL_NAME].as_str() == Some(tool)

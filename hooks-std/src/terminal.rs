@@ -11,8 +11,9 @@ use std::fmt;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use hooks_core::approval::{ApprovalError, ApprovalProvider, ApprovalRequest};
-use hooks_core::{BoxFuture, DisplaySink, MessageLevel, UserMessage};
+use hooks_core::session::DisplaySink;
+use hooks_core::session::approval::{ApprovalError, ApprovalProvider, ApprovalRequest};
+use hooks_core::{BoxFuture, MessageLevel, UserMessage};
 
 /// Whether text written to `stream` should carry colour: never when `NO_COLOR` is set to
 /// anything, always when `CLICOLOR_FORCE` is set to anything but `0`, and otherwise only when
@@ -48,7 +49,7 @@ struct Console {
 /// An approval provider that asks on a terminal.
 ///
 /// The prompt lists the options by number; the user answers with a number or an option's text
-/// (any case). The timeout is enforced by [`hooks_core::approval::Approvals`]; note that a
+/// (any case). The timeout is enforced by [`hooks_core::session::approval::Approvals`]; note that a
 /// blocking read of standard input cannot be interrupted, so after a timeout the read stays
 /// pending until the user presses Enter (and that answer is discarded).
 #[derive(Clone)]

@@ -272,3 +272,30 @@ async fn a_flood_of_findings_is_capped() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[tokio::test]
+async fn mounted_it_lints_a_tool_post_with_or_without_the_result_its_view_reads() {
+    use hooks_core::HookRegistry;
+    use hooks_core::module::HookModule;
+
+    let dir = workspace("mounted");
+    std::fs::write(dir.join("notes.txt"), "TODO: finish\n").unwrap();
+    let registry = HookRegistry::new();
+    let _mounted = linter(&dir, json!({})).mount(&registry).unwrap();
+
+    let ours = registry.emit("tool:post", written("notes.txt")).await;
+    // Claude Code's shape: the result is `tool_response`, so the `tool:post` view refuses it.
+    let claude_shaped = json!({"tool_name": "write_file",
+        "tool_input": {"file_path": "notes.txt"}, "tool_response": {"success": true}});
+    let theirs = registry.emit("tool:post", claude_shaped).await;
+
+    for outcome in [ours, theirs] {
+        assert_eq!(outcome.action, HookAction::InjectContext);
+        assert!(
+            outcome.injections[0]
+                .text
+                .contains("reported problems in notes.txt")
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
-use hooks_core::injection::Placement;
-use hooks_core::{HookAction, HookModule, HookRegistry, ToolCallStatus};
+use hooks_core::session::ToolCallStatus;
+use hooks_core::session::injection::Placement;
+use hooks_core::{HookAction, HookModule, HookRegistry};
 use hooks_std::approval::{ApprovalConfig, ApprovalModule};
 use hooks_std::prompt_gate::{PromptGateConfig, PromptGateModule};
 use hooks_std::redaction::{RedactionConfig, RedactionModule};
@@ -194,7 +195,7 @@ async fn mounted_redaction_cleans_the_model_request_and_says_how_much() {
         .provider_request(json!({"messages": [{"role": "user", "content": "deploy with sk-live-AbCdEfGhIjKlMnOpQrSt"}]}))
         .await;
 
-    let hooks_core::Proceed::Yes(request) = cleared else {
+    let hooks_core::session::Proceed::Yes(request) = cleared else {
         panic!("{cleared:?}")
     };
     assert_eq!(
@@ -322,7 +323,7 @@ async fn the_reminder_reaches_each_model_call_but_never_the_history() {
         .provider_request(json!({"messages": []}))
         .await;
 
-    let hooks_core::Proceed::Yes(first) = first else {
+    let hooks_core::session::Proceed::Yes(first) = first else {
         panic!("{first:?}")
     };
     assert_eq!(first.ephemeral.len(), 1);
@@ -330,7 +331,7 @@ async fn the_reminder_reaches_each_model_call_but_never_the_history() {
         first.ephemeral[0].content,
         "Current todos:\n- add the parser test\n- fix empty input"
     );
-    let hooks_core::Proceed::Yes(second) = second else {
+    let hooks_core::session::Proceed::Yes(second) = second else {
         panic!("{second:?}")
     };
     assert!(second.ephemeral.is_empty(), "an empty list injects nothing");

@@ -4,8 +4,9 @@ use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hooks_core::approval::{ApprovalRequest, Approvals, DecisionSource};
-use hooks_core::{ApprovalDefault, DisplaySink, HookRegistry, HookResult, MessageLevel};
+use hooks_core::session::DisplaySink;
+use hooks_core::session::approval::{ApprovalRequest, Approvals, DecisionSource};
+use hooks_core::{ApprovalDefault, HookRegistry, HookResult, MessageLevel};
 use hooks_std::terminal::{TerminalApprovals, TerminalDisplay};
 
 /// A writer whose bytes the test can read afterwards.

@@ -4,11 +4,13 @@
 
 use std::sync::Arc;
 
-use hooks_core::approval::ScriptedAnswer;
-use hooks_core::{
-    AnnotatedHook, EmitResult, EventNameError, HookModule, HookRegistry, HookSession,
-    InMemoryContext, InMemoryDisplay, InjectionPolicy, ModelRequest, MountError, Mounted, Proceed,
+use hooks_core::session::approval::ScriptedAnswer;
+use hooks_core::session::{
+    HookSession, InMemoryContext, InMemoryDisplay, InjectionPolicy, ModelRequest, Proceed,
     ScriptedApprovals, Tool, ToolCallOutcome,
+};
+use hooks_core::{
+    AnnotatedHook, EmitResult, EventNameError, HookModule, HookRegistry, MountError, Mounted,
 };
 use serde_json::Value;
 
@@ -157,7 +159,8 @@ impl TestCoordinator {
     ///
     /// ```
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// use hooks_core::{Blocked, HookResult, Proceed};
+    /// use hooks_core::HookResult;
+    /// use hooks_core::session::{Blocked, Proceed};
     /// use hooks_testing::TestCoordinator;
     /// use serde_json::Value;
     ///

@@ -4,9 +4,8 @@
 
 use std::sync::Arc;
 
-use hooks_core::{
-    EventNameError, HookRegistry, HookResult, HookSession, HookSessionBuilder, ScriptedApprovals,
-};
+use hooks_core::session::{HookSession, HookSessionBuilder, ScriptedApprovals};
+use hooks_core::{EventNameError, HookRegistry, HookResult};
 use serde_json::{Value, json};
 
 /// One policy: what its handlers answer on which events, and the user's choice when an
@@ -110,7 +109,7 @@ pub fn gate_policies(tool: &str) -> Vec<GatePolicy> {
 
 #[cfg(test)]
 mod tests {
-    use hooks_core::{ToolCallStatus, ToolError, tool_fn};
+    use hooks_core::session::{ToolCallStatus, ToolError, tool_fn};
 
     use super::*;
 

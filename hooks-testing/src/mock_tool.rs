@@ -3,7 +3,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hooks_core::{BoxFuture, Tool, ToolError};
+use hooks_core::BoxFuture;
+use hooks_core::session::{Tool, ToolError};
 use serde_json::{Value, json};
 
 use crate::sync::lock;

@@ -7,9 +7,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use hooks_core::{
-    HookAction, HookModule, HookRegistry, HookResult, MountError, Mounted, ToolCallStatus,
-};
+use hooks_core::session::ToolCallStatus;
+use hooks_core::{HookAction, HookModule, HookRegistry, HookResult, MountError, Mounted};
 use hooks_testing::behaviour::{Check, Suite};
 use hooks_testing::{
     EventRecorder, MockTool, ScriptedSession, TestCoordinator, hook_behaviour_tests,
@@ -291,12 +290,12 @@ async fn the_mock_tool_answers_as_configured_and_records_its_inputs() {
         .returning(json!({"deployed": true}))
         .with_delay(Duration::from_secs(3));
     let started = tokio::time::Instant::now();
-    let answer = hooks_core::Tool::call(&tool, json!({"env": "staging"})).await;
+    let answer = hooks_core::session::Tool::call(&tool, json!({"env": "staging"})).await;
     assert_eq!(answer, Ok(json!({"deployed": true})));
     assert_eq!(started.elapsed(), Duration::from_secs(3));
 
     let broken = tool.clone().failing("cluster unreachable");
-    let failed = hooks_core::Tool::call(&broken, json!({"env": "prod"})).await;
+    let failed = hooks_core::session::Tool::call(&broken, json!({"env": "prod"})).await;
     assert_eq!(failed.unwrap_err().message, "cluster unreachable");
     assert_eq!(tool.calls(), 2, "clones share their record");
     assert_eq!(

@@ -3,8 +3,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-use hooks_core::{
-    ApprovalDecision, Blocked, ContextMessage, DecisionSource, HookResult, ModelRequest, Proceed,
+use hooks_core::HookResult;
+use hooks_core::session::{
+    ApprovalDecision, Blocked, ContextMessage, DecisionSource, ModelRequest, Proceed,
     ScriptedAnswer,
 };
 use hooks_testing::{Check, MockTool, Suite, TestCoordinator};
@@ -88,7 +89,8 @@ async fn an_approval_scripted_from_the_root_types_blocks_the_tool() {
 
     let outcome = test.run_tool(&tool, json!({"path": "a"})).await;
 
-    let hooks_core::ToolCallStatus::Blocked(Blocked::ByApproval { decision, .. }) = outcome.status
+    let hooks_core::session::ToolCallStatus::Blocked(Blocked::ByApproval { decision, .. }) =
+        outcome.status
     else {
         panic!("the tool ran: {:?}", outcome.status);
     };

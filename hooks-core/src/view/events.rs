@@ -1,18 +1,13 @@
 //! The views of the canonical events, one struct per event, each declared by the fields it
 //! reads (required, then optional) as the event's field group lists them.
 
-use std::future::Future;
-
 use serde_json::Value;
 
 use super::field;
-use super::handler::ViewFn;
 use super::{EventView, ViewError};
-use crate::IntoHookResult;
 use crate::events::{self, fields};
 
-/// Declares a view: the struct, its accessors, its [`EventView`] impl and its [`ViewFn`] impl
-/// (which lets a function taking the view be registered as a handler).
+/// Declares a view: the struct, its accessors and its [`EventView`] impl.
 macro_rules! event_view {
     (
         $(#[$meta:meta])*
@@ -48,6 +43,7 @@ macro_rules! event_view {
 
         impl<'a> EventView<'a> for $name<'a> {
             const EVENT: &'static str = events::$event;
+            type At<'b> = $name<'b>;
 
             fn from_data(data: &'a Value) -> Result<Self, ViewError> {
                 let object = field::object(data, Self::EVENT)?;
@@ -60,21 +56,6 @@ macro_rules! event_view {
 
             fn data(&self) -> &'a Value {
                 self.data
-            }
-        }
-
-        impl<'a, F, Fut> ViewFn<'a, $name<'static>> for F
-        where
-            F: Fn($name<'a>) -> Fut + Send + Sync + 'static,
-            Fut: Future + Send + 'a,
-            Fut::Output: IntoHookResult,
-        {
-            type View = $name<'a>;
-            type Output = Fut::Output;
-            type Future = Fut;
-
-            fn call(&self, view: $name<'a>) -> Fut {
-                self(view)
             }
         }
     };

@@ -1,11 +1,12 @@
-//! Reading one field of the payload as the type a view exposes, borrowed, never copied.
+//! Reading one field of the payload as the type a view exposes, borrowed, never copied: the
+//! helpers the built-in views are made of, for views of an application's own events.
 
 use serde_json::{Map, Value};
 
 use super::error::{ViewError, kind_of};
 
-/// A type a view field can be read as, borrowing from the payload.
-pub(crate) trait FieldValue<'a>: Sized {
+/// A type a view field can be read as, borrowing from the payload: `&str` and `&Value`.
+pub trait FieldValue<'a>: Sized {
     /// How the expected kind is described in a [`ViewError`].
     const EXPECTED: &'static str;
 
@@ -30,7 +31,7 @@ impl<'a> FieldValue<'a> for &'a Value {
 }
 
 /// The payload as an object, the shape every view needs.
-pub(crate) fn object<'a>(
+pub fn object<'a>(
     data: &'a Value,
     event: &'static str,
 ) -> Result<&'a Map<String, Value>, ViewError> {
@@ -41,7 +42,7 @@ pub(crate) fn object<'a>(
 }
 
 /// A field the event always carries: absent or null is [`ViewError::Missing`].
-pub(crate) fn required<'a, T: FieldValue<'a>>(
+pub fn required<'a, T: FieldValue<'a>>(
     object: &'a Map<String, Value>,
     event: &'static str,
     field: &'static str,
@@ -51,7 +52,7 @@ pub(crate) fn required<'a, T: FieldValue<'a>>(
 
 /// A field the event carries when the emitter knows it: absent and null are `None`, another
 /// kind of value than expected is still an error (a wrong shape is never read as "unknown").
-pub(crate) fn optional<'a, T: FieldValue<'a>>(
+pub fn optional<'a, T: FieldValue<'a>>(
     object: &'a Map<String, Value>,
     event: &'static str,
     field: &'static str,

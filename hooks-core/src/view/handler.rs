@@ -20,13 +20,13 @@ use crate::{
 /// view the function takes; it is inferred, never written.
 ///
 /// Implemented for every `Fn(V<'a>) -> impl Future<Output: IntoHookResult>` that is
-/// `Send + Sync + 'static`, for each view `V` of [`view`](crate::view); never implement it by
-/// hand.
+/// `Send + Sync + 'static`, for every view `V` (an [`EventView`], the built-in ones and an
+/// application's own); never implement it by hand.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a typed hook function",
     label = "expected an `async fn` taking one event view, such as `ToolPre<'_>`",
-    note = "a typed hook is `async fn name(call: ToolPre<'_>) -> ToolPreDecision` (any view of \
-            `hooks_core::view`, any answer implementing `IntoHookResult`)"
+    note = "a typed hook is `async fn name(call: ToolPre<'_>) -> ToolPreDecision` (any type \
+            implementing `hooks_core::view::EventView`, any answer implementing `IntoHookResult`)"
 )]
 pub trait ViewFn<'a, View>: Send + Sync + 'static {
     /// The view the function takes, at `'a`.
@@ -38,6 +38,31 @@ pub trait ViewFn<'a, View>: Send + Sync + 'static {
 
     /// Calls the function.
     fn call(&self, view: Self::View) -> Self::Future;
+}
+
+/// Implemented by every function taking `V`: it names the view a function takes at
+/// `'static`, the lifetime the marker of [`ViewFn`] is inferred at. Not a public API.
+#[doc(hidden)]
+pub trait TakesView<V> {}
+
+impl<F: Fn(V) -> R, V, R> TakesView<V> for F {}
+
+// `TakesView` infers the view at `'static` from the function's type, and `V::At<'a>` gives it
+// at every other lifetime: a projection alone could not be inferred.
+impl<'a, F, V, Fut> ViewFn<'a, V> for F
+where
+    V: EventView<'static>,
+    F: TakesView<V> + Fn(V::At<'a>) -> Fut + Send + Sync + 'static,
+    Fut: Future + Send + 'a,
+    Fut::Output: IntoHookResult,
+{
+    type View = V::At<'a>;
+    type Output = Fut::Output;
+    type Future = Fut;
+
+    fn call(&self, view: V::At<'a>) -> Fut {
+        self(view)
+    }
 }
 
 /// A typed function as the registry stores it.
@@ -143,8 +168,9 @@ impl HookRegistry {
     /// # }).unwrap();
     /// ```
     ///
-    /// The event is always canonical, so the error of [`HookRegistry::register_with`] cannot
-    /// happen here; it is kept so that both registrations read alike.
+    /// The event is the view's [`EVENT`](EventView::EVENT): a built-in view's is always
+    /// canonical; an application's view whose event is not a valid name is refused with the
+    /// error of [`HookRegistry::register_with`].
     pub fn register_view<V, F>(
         &self,
         function: F,

@@ -25,10 +25,58 @@
 //! [`#[hook]`](crate::hook) (the event is the view's) or register it with
 //! [`HookRegistry::register_view`](crate::HookRegistry::register_view). What it answers can
 //! be a [`decision`](crate::decision) that only admits the answers legal for its event.
+//!
+//! The trait is open: an application gives its own `namespace:name` events a view by
+//! implementing [`EventView`] (reading the payload with the helpers of [`field`]), and
+//! functions taking that view register as the built-in ones do:
+//!
+//! ```
+//! use hooks_core::view::{EventView, ViewError, field};
+//! use hooks_core::{HookOptions, HookRegistry, HookResult};
+//! use serde_json::{Value, json};
+//!
+//! /// `deploy:start`: the application is about to deploy.
+//! struct DeployStart<'a> {
+//!     data: &'a Value,
+//!     target: &'a str,
+//! }
+//!
+//! impl<'a> EventView<'a> for DeployStart<'a> {
+//!     const EVENT: &'static str = "deploy:start";
+//!     type At<'b> = DeployStart<'b>;
+//!
+//!     fn from_data(data: &'a Value) -> Result<Self, ViewError> {
+//!         let object = field::object(data, Self::EVENT)?;
+//!         let target = field::required(object, Self::EVENT, "target")?;
+//!         Ok(DeployStart { data, target })
+//!     }
+//!
+//!     fn data(&self) -> &'a Value {
+//!         self.data
+//!     }
+//! }
+//!
+//! async fn no_friday_prod(deploy: DeployStart<'_>) -> HookResult {
+//!     if deploy.target == "prod" {
+//!         HookResult::deny("no production deploys today")
+//!     } else {
+//!         HookResult::cont()
+//!     }
+//! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! let registry = HookRegistry::new();
+//! let handle = registry.register_view(no_friday_prod, HookOptions::new())?;
+//! assert_eq!(handle.event(), "deploy:start");
+//! let outcome = registry.emit("deploy:start", json!({"target": "prod"})).await;
+//! assert!(outcome.is_denied());
+//! # Ok::<(), hooks_core::EventNameError>(())
+//! # }).unwrap();
+//! ```
 
 mod error;
 mod events;
-mod field;
+pub mod field;
 mod handler;
 
 pub use error::ViewError;
@@ -44,10 +92,24 @@ use serde_json::Value;
 
 use crate::events::fields;
 
-/// A typed view of one canonical event's data, borrowed from the payload.
+/// A typed view of one event's data, borrowed from the payload.
+///
+/// Implemented by the views of the canonical events, and open to applications for their own
+/// events (see the [module docs](self)): a function taking any view registers with
+/// [`HookRegistry::register_view`](crate::HookRegistry::register_view) or `#[hook]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an event view",
+    label = "a typed hook takes one event view, such as `ToolPre<'_>`",
+    note = "the views of `hooks_core::view` read the canonical events; an event of your own \
+            gets one by implementing `hooks_core::view::EventView`"
+)]
 pub trait EventView<'a>: Sized {
-    /// The canonical event whose data the view reads.
+    /// The event whose data the view reads: a canonical name, or a custom `namespace:name`.
     const EVENT: &'static str;
+
+    /// The same view borrowing for `'b` (`MyView<'b>` for `MyView<'a>`): it lets a function
+    /// taking the view be called with a view of any event's payload, whatever its lifetime.
+    type At<'b>: EventView<'b>;
 
     /// Reads `data`, or says which field is missing or of the wrong kind. Absent and `null`
     /// are the same: a required field that is null is missing, an optional one is `None`.

@@ -65,7 +65,7 @@ impl<T: Tool + ?Sized> Tool for &T {
 /// A tool made of a name and an async closure.
 ///
 /// ```
-/// use hooks_core::{tool_fn, Tool, ToolError};
+/// use hooks_core::session::{tool_fn, Tool, ToolError};
 /// use serde_json::{json, Value};
 ///
 /// let echo = tool_fn("echo", |input: Value| async move { Ok::<_, ToolError>(input) });

@@ -11,8 +11,9 @@
 //! calling the server it wraps) gets exactly the semantics of [`HookSession::run_tool`]:
 //!
 //! ```
-//! use hooks_core::gate::BeforeTool;
-//! use hooks_core::{HookRegistry, HookResult, HookSession, ToolCallStatus};
+//! use hooks_core::session::gate::BeforeTool;
+//! use hooks_core::{HookRegistry, HookResult};
+//! use hooks_core::session::{HookSession, ToolCallStatus};
 //! use serde_json::{Value, json};
 //!
 //! async fn no_rm(_event: &str, data: &Value) -> HookResult {
@@ -43,15 +44,13 @@
 use serde_json::{Map, Value};
 use tracing::{Instrument, Span};
 
-use crate::approval::ApprovalRequest;
+use super::approval::ApprovalRequest;
+use super::injection::InjectionAudit;
+use super::tool::{Tool, ToolError};
+use super::trace;
+use super::{Blocked, HookSession, ModelRequest, Proceed, ToolCallOutcome, ToolCallStatus, object};
 use crate::events::fields::{TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use crate::events::{PROMPT_SUBMIT, PROVIDER_REQUEST, TOOL_ERROR, TOOL_POST, TOOL_PRE};
-use crate::injection::InjectionAudit;
-use crate::session::{
-    Blocked, HookSession, ModelRequest, Proceed, ToolCallOutcome, ToolCallStatus, object,
-};
-use crate::tool::{Tool, ToolError};
-use crate::trace;
 use crate::{EmitResult, HookAction};
 
 /// What one gated emit settled to.
@@ -158,7 +157,7 @@ impl<'s> ToolCallGate<'s> {
     /// history as the call's result.
     pub async fn before(&mut self, input: Value) -> BeforeTool {
         let span = self.span.clone();
-        trace::record_call_id(&span, &self.fields);
+        crate::trace::record_call_id(&span, &self.fields);
         let step = async {
             // The `after` step needs the fields as the caller gave them: a copy goes to the
             // hooks.
@@ -210,7 +209,7 @@ impl<'s> ToolCallGate<'s> {
             ),
         };
         let span = self.span.clone();
-        trace::record_call_id(&span, &self.fields);
+        crate::trace::record_call_id(&span, &self.fields);
         let step = async move {
             let fields = std::mem::take(&mut self.fields);
             let data = self.event_data(fields, input.clone(), Some((field, value)));
@@ -303,7 +302,7 @@ impl HookSession {
     /// its decision: a deny blocks, and an `ask_user` is put to the approval provider (a
     /// refusal, a timeout, an error or no provider blocks unless the hook's default is allow).
     ///
-    /// The gate is a `hooks.gate` span (see [`crate::trace`]) holding the emit's span,
+    /// The gate is a `hooks.gate` span (see [`trace`]) holding the emit's span,
     /// with the approval and the injections recorded on it.
     pub async fn gate(&self, event: &str, data: Value) -> Gated {
         let span = trace::gate_span(event);

@@ -1,14 +1,40 @@
-//! [`HookSession`]: applying merged results to a running agent session.
+//! The session layer: [`HookSession`], applying merged results to a running agent session.
 //!
 //! An emit says what the hooks decided; the session carries it out: asks for approval,
 //! delivers injections within the policy (persistent ones to the history, ephemeral ones to
 //! the next model call only), shows user messages, and runs whole tool calls through
 //! `tool:pre` → approval → the tool → `tool:post` or `tool:error` (the steps are in
-//! [`gate`](crate::gate)).
+//! [`gate`]).
 //!
 //! A session is configured in one place, [`HookSession::builder`]: the approval provider,
 //! the injection policy, the history and the display. The integrations (rig, MCP) take the
 //! same builder.
+//!
+//! This layer is built on the kernel (the crate root: [`HookRegistry`], [`EmitResult`],
+//! [`crate::state`], ...) and the kernel never uses it, a rule `tests/layers.rs` holds. Its
+//! parts: [`approval`] (the provider that answers `ask_user`), [`injection`] (the policy
+//! injections are admitted under), [`sinks`] (where injections and messages go), [`tool`] (the
+//! tools a session calls), [`gate`] (the steps of a gated operation) and [`trace`] (their
+//! spans). Their types are named here as well, so that `hooks_core::session::ToolCallGate`
+//! and `hooks_core::session::gate::ToolCallGate` are the same.
+
+pub mod approval;
+pub mod gate;
+pub mod injection;
+pub mod sinks;
+pub mod tool;
+pub mod trace;
+
+pub use approval::{
+    ApprovalDecision, ApprovalError, ApprovalProvider, ApprovalRequest, DecisionSource,
+    ScriptedAnswer, ScriptedApprovals,
+};
+pub use gate::{BeforeTool, Gated, ToolCallGate};
+pub use injection::{Disposition, InjectionAudit, InjectionPolicy, Oversize, Placement};
+pub use sinks::{
+    ContextMessage, ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay, MessageKind,
+};
+pub use tool::{Tool, ToolError, tool_fn};
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,12 +42,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{Map, Value};
 
-use crate::approval::{ApprovalDecision, ApprovalProvider, Approvals};
+use self::approval::Approvals;
+use self::injection::{INJECTION_AUDIT_EVENT, admit, estimate_tokens};
 use crate::events::fields::SESSION_ID;
-use crate::injection::{
-    INJECTION_AUDIT_EVENT, InjectionAudit, InjectionPolicy, Placement, admit, estimate_tokens,
-};
-use crate::sinks::{ContextMessage, ContextSink, DisplaySink, InMemoryContext, InMemoryDisplay};
 use crate::state::{SessionState, StateError};
 use crate::{EmitResult, HookRegistry, MessageLevel, UserMessage, timestamp};
 
@@ -89,7 +112,7 @@ pub enum ToolCallStatus {
     },
 }
 
-/// The result of [`HookSession::run_tool`], and of a [`ToolCallGate`](crate::gate::ToolCallGate)'s
+/// The result of [`HookSession::run_tool`], and of a [`ToolCallGate`]'s
 /// steps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCallOutcome {
