@@ -1,5 +1,6 @@
 //! Paths: normalised the way the file system will see them, then checked against the blocked
-//! system directories, the protected (secret) files and the workspace.
+//! system directories, the protected (secret) files, the write-protected files (the guard's
+//! own configuration: reading allowed, changing not) and the workspace.
 //!
 //! A path is made absolute (relative paths from the workspace, `~` and `$HOME` from the home
 //! directory), then normalised lexically (`.`, `..`, doubled slashes, a trailing `/.`), then
@@ -24,6 +25,13 @@ pub(crate) struct PathRules {
     /// Whether the home directory's path holds one of those literals.
     home_hinted: bool,
     allowed: LazyGlobSet,
+    /// Files that may be read but not changed: what configures the guard.
+    guarded: LazyGlobSet,
+    /// A literal every write-protected path holds (one per pattern), as for the secrets.
+    guarded_hints: Option<Literals>,
+    /// Relative paths that, below a directory, may name a write-protected file: a directory
+    /// deleted or moved whole takes them with it.
+    guarded_probes: Vec<PathBuf>,
     pub(crate) workspace: PathBuf,
     pub(crate) home: Option<PathBuf>,
     temp: PathBuf,
@@ -42,6 +50,8 @@ pub(crate) enum Verdict {
     Secret(PathBuf),
     /// Outside the workspace.
     Outside(PathBuf),
+    /// A write-protected file (the guard's configuration), about to be changed.
+    Guarded(PathBuf),
     /// Not a usable path at all.
     Invalid(String),
 }
@@ -59,6 +69,15 @@ fn globs(field: &str, patterns: &[String]) -> Result<Vec<Glob>, String> {
                 })
         })
         .collect()
+}
+
+/// What a tool does with a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Reads it (or lists it): write-protected files stay readable.
+    Read,
+    /// Writes, edits, moves, deletes or truncates it, or does what cannot be told apart.
+    Write,
 }
 
 /// A list of path globs: the module's built-in entries and the configured ones.
@@ -129,10 +148,12 @@ impl PathRules {
         blocked: Globs<'_>,
         protected: Globs<'_>,
         allowed: Globs<'_>,
+        guarded: Globs<'_>,
         workspace: PathBuf,
         home: Option<PathBuf>,
         confine: bool,
     ) -> Result<Self, String> {
+        let guarded_patterns = guarded.patterns();
         let protected_hints = literal_hints(&protected.patterns());
         let home_hinted = match (&protected_hints, &home) {
             (None, _) => true,
@@ -145,6 +166,9 @@ impl PathRules {
             protected_hints,
             home_hinted,
             allowed: LazyGlobSet::new("allowed_files", allowed)?,
+            guarded: LazyGlobSet::new("guard_files", guarded)?,
+            guarded_hints: literal_hints(&guarded_patterns),
+            guarded_probes: probes(&guarded_patterns),
             workspace: resolve_links(&lexical(&workspace)),
             home: home.map(|home| lexical(&home)),
             temp: lexical(&std::env::temp_dir()),
@@ -250,17 +274,52 @@ impl PathRules {
             && !self.allowed.is_match(path).unwrap_or(false)
     }
 
+    /// Whether `path` (absolute, normalised) is a write-protected file.
+    pub(crate) fn is_guarded(&self, path: &Path) -> bool {
+        let hinted = self
+            .guarded_hints
+            .as_ref()
+            .is_none_or(|hints| hints.is_match(path.as_os_str().as_encoded_bytes()));
+        hinted && self.guarded.is_match(path).unwrap_or(true)
+    }
+
+    /// Whether changing `path` (absolute, normalised) changes a write-protected file: it is
+    /// one, through its symbolic links too, or a directory that may hold one (deleting or
+    /// moving `.claude` takes `.claude/settings.json` with it).
+    pub(crate) fn changes_guarded(&self, path: &Path) -> Option<PathBuf> {
+        let resolved = resolve_links(path);
+        for path in [path, resolved.as_path()] {
+            if self.is_guarded(path) {
+                return Some(path.to_path_buf());
+            }
+            if let Some(inside) = self
+                .guarded_probes
+                .iter()
+                .map(|probe| path.join(probe))
+                .find(|inside| self.is_guarded(inside))
+            {
+                return Some(inside);
+            }
+        }
+        None
+    }
+
     /// Whether `path` is inside the workspace (the workspace itself included).
     pub(crate) fn in_workspace(&self, path: &Path) -> bool {
         path.starts_with(&self.workspace)
     }
 
-    /// The verdict on a path a file tool is about to use.
-    pub(crate) fn check(&self, raw: &str) -> Verdict {
+    /// The verdict on a path a file tool is about to use as `access` says.
+    pub(crate) fn check(&self, raw: &str, access: Access) -> Verdict {
         let lexical = match self.absolute(raw) {
             Ok(path) => path,
             Err(why) => return Verdict::Invalid(why),
         };
+        self.check_absolute(lexical, access)
+    }
+
+    /// [`PathRules::check`] of a path already made absolute and normalised.
+    pub(crate) fn check_absolute(&self, lexical: PathBuf, access: Access) -> Verdict {
         let resolved = resolve_links(&lexical);
         for path in [&lexical, &resolved] {
             if self.is_system(path) {
@@ -269,6 +328,13 @@ impl PathRules {
             if self.is_secret(path) {
                 return Verdict::Secret(path.clone());
             }
+        }
+        // Before the workspace: a user-level hook setting is outside it, and the user is told
+        // how to change it rather than to stay in the project.
+        if access == Access::Write
+            && let Some(guarded) = self.changes_guarded(&lexical)
+        {
+            return Verdict::Guarded(guarded);
         }
         if self.confine && !(self.in_workspace(&lexical) && self.in_workspace(&resolved)) {
             let outside = if self.in_workspace(&lexical) {
@@ -294,6 +360,35 @@ fn literal_hints(patterns: &[String]) -> Option<Literals> {
         hints.push(longest.to_owned());
     }
     Some(Literals::new(hints, false))
+}
+
+/// For each pattern, the relative paths below a directory that it may match: its trailing
+/// components but the first, shortest first, with wildcards standing for a name
+/// (`**/.github/hooks/**` gives `x` and `hooks/x`, so `.github` and `.github/hooks` hold a
+/// write-protected file; `**/hooks.yaml` gives none, so deleting `src` is not refused for a
+/// `src/hooks.yaml` it might hold).
+fn probes(patterns: &[String]) -> Vec<PathBuf> {
+    let mut probes: Vec<PathBuf> = Vec::new();
+    for pattern in patterns {
+        let parts: Vec<String> = pattern
+            .trim_start_matches("**/")
+            .split('/')
+            .filter(|part| !part.is_empty())
+            .map(|part| {
+                part.chars()
+                    .filter(|c| !"[]{}!\\".contains(*c))
+                    .collect::<String>()
+                    .replace(['*', '?'], "x")
+            })
+            .collect();
+        for start in (1..parts.len()).rev() {
+            let probe: PathBuf = parts[start..].iter().collect();
+            if !probes.contains(&probe) {
+                probes.push(probe);
+            }
+        }
+    }
+    probes
 }
 
 /// The part after `~/`, `$HOME/` or `${HOME}/` (or `""` for the home directory itself).
@@ -381,6 +476,7 @@ mod tests {
             list(&[]),
             list(&patterns),
             list(&[]),
+            list(&[]),
             "/srv/ws".into(),
             None,
             true,
@@ -420,7 +516,7 @@ mod tests {
             built_in: &broken,
             configured: &[],
         };
-        let rules = PathRules::new(list, list, list, "/srv/ws".into(), None, true)
+        let rules = PathRules::new(list, list, list, list, "/srv/ws".into(), None, true)
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(rules.is_system(Path::new("/srv/ws/src/main.rs")));
         assert!(rules.is_secret(Path::new("/srv/ws/src/main.rs")));
@@ -428,9 +524,17 @@ mod tests {
             built_in: &[],
             configured: &broken,
         };
-        let error = PathRules::new(checked, checked, checked, "/srv/ws".into(), None, true)
-            .err()
-            .unwrap_or_default();
+        let error = PathRules::new(
+            checked,
+            checked,
+            checked,
+            checked,
+            "/srv/ws".into(),
+            None,
+            true,
+        )
+        .err()
+        .unwrap_or_default();
         assert!(error.contains("does not compile"), "{error}");
     }
 

@@ -139,6 +139,7 @@ pub(crate) mod catalog;
 pub(crate) mod disk;
 pub(crate) mod filesystem;
 pub(crate) mod git;
+pub(crate) mod guard;
 pub(crate) mod here;
 pub(crate) mod secrets;
 pub(crate) mod system;
