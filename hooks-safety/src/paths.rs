@@ -29,9 +29,10 @@ pub(crate) struct PathRules {
     guarded: LazyGlobSet,
     /// A literal every write-protected path holds (one per pattern), as for the secrets.
     guarded_hints: Option<Literals>,
-    /// Relative paths that, below a directory, may name a write-protected file: a directory
-    /// deleted or moved whole takes them with it.
-    guarded_probes: Vec<PathBuf>,
+    /// The directories that hold write-protected files: deleted or moved whole, they take the
+    /// files with them.
+    guarded_dirs: LazyGlobSet,
+    guarded_dir_hints: Option<Literals>,
     pub(crate) workspace: PathBuf,
     pub(crate) home: Option<PathBuf>,
     temp: PathBuf,
@@ -168,7 +169,12 @@ impl PathRules {
             allowed: LazyGlobSet::new("allowed_files", allowed)?,
             guarded: LazyGlobSet::new("guard_files", guarded)?,
             guarded_hints: literal_hints(&guarded_patterns),
-            guarded_probes: probes(&guarded_patterns),
+            guarded_dirs: LazyGlobSet {
+                field: "guard_files",
+                patterns: dir_prefixes(&guarded_patterns),
+                set: OnceLock::new(),
+            },
+            guarded_dir_hints: literal_hints(&dir_prefixes(&guarded_patterns)),
             workspace: resolve_links(&lexical(&workspace)),
             home: home.map(|home| lexical(&home)),
             temp: lexical(&std::env::temp_dir()),
@@ -276,32 +282,22 @@ impl PathRules {
 
     /// Whether `path` (absolute, normalised) is a write-protected file.
     pub(crate) fn is_guarded(&self, path: &Path) -> bool {
-        let hinted = self
-            .guarded_hints
-            .as_ref()
-            .is_none_or(|hints| hints.is_match(path.as_os_str().as_encoded_bytes()));
-        hinted && self.guarded.is_match(path).unwrap_or(true)
+        hinted(&self.guarded_hints, path) && self.guarded.is_match(path).unwrap_or(true)
     }
 
     /// Whether changing `path` (absolute, normalised) changes a write-protected file: it is
-    /// one, through its symbolic links too, or a directory that may hold one (deleting or
-    /// moving `.claude` takes `.claude/settings.json` with it).
+    /// one, through its symbolic links too, or a directory that holds one (deleting or moving
+    /// `.claude` takes `.claude/settings.json` with it). The path found is returned.
     pub(crate) fn changes_guarded(&self, path: &Path) -> Option<PathBuf> {
         let resolved = resolve_links(path);
-        for path in [path, resolved.as_path()] {
-            if self.is_guarded(path) {
-                return Some(path.to_path_buf());
-            }
-            if let Some(inside) = self
-                .guarded_probes
-                .iter()
-                .map(|probe| path.join(probe))
-                .find(|inside| self.is_guarded(inside))
-            {
-                return Some(inside);
-            }
-        }
-        None
+        [path, resolved.as_path()]
+            .into_iter()
+            .find(|path| {
+                self.is_guarded(path)
+                    || (hinted(&self.guarded_dir_hints, path)
+                        && self.guarded_dirs.is_match(path).unwrap_or(true))
+            })
+            .map(Path::to_path_buf)
     }
 
     /// Whether `path` is inside the workspace (the workspace itself included).
@@ -348,6 +344,13 @@ impl PathRules {
     }
 }
 
+/// Whether `path` holds one of `hints` (always, when there are none to tell).
+fn hinted(hints: &Option<Literals>, path: &Path) -> bool {
+    hints
+        .as_ref()
+        .is_none_or(|hints| hints.is_match(path.as_os_str().as_encoded_bytes()))
+}
+
 /// For each pattern, its longest literal run without a separator (a path component or part
 /// of one, which lexical normalisation keeps whole); `None` if a pattern has none.
 fn literal_hints(patterns: &[String]) -> Option<Literals> {
@@ -362,33 +365,32 @@ fn literal_hints(patterns: &[String]) -> Option<Literals> {
     Some(Literals::new(hints, false))
 }
 
-/// For each pattern, the relative paths below a directory that it may match: its trailing
-/// components but the first, shortest first, with wildcards standing for a name
-/// (`**/.github/hooks/**` gives `x` and `hooks/x`, so `.github` and `.github/hooks` hold a
-/// write-protected file; `**/hooks.yaml` gives none, so deleting `src` is not refused for a
-/// `src/hooks.yaml` it might hold).
-fn probes(patterns: &[String]) -> Vec<PathBuf> {
-    let mut probes: Vec<PathBuf> = Vec::new();
+/// The directories that hold write-protected files, as globs: each pattern's leading
+/// components, when they name a hidden directory or start at the root (`**/.github/hooks/**`
+/// gives `**/.github` and `**/.github/hooks`). Deleting or moving one takes the files with it.
+/// A pattern's ordinary directories (`**/hooks/hooks.json`) are left out: `src/hooks` is far
+/// more often a program's own code than a plugin's settings.
+fn dir_prefixes(patterns: &[String]) -> Vec<String> {
+    let mut prefixes: Vec<String> = Vec::new();
     for pattern in patterns {
-        let parts: Vec<String> = pattern
-            .trim_start_matches("**/")
-            .split('/')
-            .filter(|part| !part.is_empty())
-            .map(|part| {
-                part.chars()
-                    .filter(|c| !"[]{}!\\".contains(*c))
-                    .collect::<String>()
-                    .replace(['*', '?'], "x")
-            })
-            .collect();
-        for start in (1..parts.len()).rev() {
-            let probe: PathBuf = parts[start..].iter().collect();
-            if !probes.contains(&probe) {
-                probes.push(probe);
+        let parts: Vec<&str> = pattern.split('/').collect();
+        for end in 1..parts.len() {
+            let prefix = &parts[..end];
+            let last = prefix.last().copied().unwrap_or_default();
+            let named = prefix
+                .iter()
+                .any(|part| part.starts_with('.') && !part.contains(['*', '?', '[', '{']));
+            let absolute = pattern.starts_with('/') && prefix.len() > 1;
+            if last.is_empty() || last == "**" || !(named || absolute) {
+                continue;
+            }
+            let glob = prefix.join("/");
+            if !prefixes.contains(&glob) {
+                prefixes.push(glob);
             }
         }
     }
-    probes
+    prefixes
 }
 
 /// The part after `~/`, `$HOME/` or `${HOME}/` (or `""` for the home directory itself).
@@ -536,6 +538,29 @@ mod tests {
         .err()
         .unwrap_or_default();
         assert!(error.contains("does not compile"), "{error}");
+    }
+
+    #[test]
+    fn the_directories_holding_guard_files_are_hidden_or_absolute_ones() {
+        let patterns: Vec<String> = [
+            "**/.github/hooks/**",
+            "**/hooks/hooks.json",
+            "**/hooks.yaml",
+            "/srv/ws/policy/guard.yml",
+        ]
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect();
+        assert_eq!(
+            dir_prefixes(&patterns),
+            [
+                "**/.github",
+                "**/.github/hooks",
+                "/srv",
+                "/srv/ws",
+                "/srv/ws/policy"
+            ]
+        );
     }
 
     #[test]

@@ -114,6 +114,10 @@ fn reading_a_guard_file_stays_allowed() {
         r#"python3 -c "print(open('hooks.yaml').read())""#,
         r#"node -e "console.log(require('fs').readFileSync('.claude/settings.json', 'utf8'))""#,
         "git diff hooks.yaml",
+        // Neighbours of a guard file, and directories that merely share a name.
+        "rm -rf src/hooks",
+        "echo x > policy/notes.md",
+        "rm -r policy/drafts",
     ] {
         assert_eq!(command(line), None, "{line}");
     }
@@ -146,6 +150,10 @@ fn a_file_tool_may_read_a_guard_file_but_not_change_it() {
     // A tool not named is taken as one that may write.
     let unnamed = guard().check_tool_input(&json!({"path": "hooks.yaml"}));
     assert_eq!(unnamed.map(|d| d.id()).as_deref(), Some(GUARDED));
+    // A file beside a guard file, or below one's directory, is an ordinary file.
+    for path in ["src/app.py", "policy/notes.md", "hooks/README.md"] {
+        assert_eq!(tool("Write", json!({ "file_path": path })), None, "{path}");
+    }
     // The plain path API says the same.
     assert!(guard().check_path("hooks.yaml").is_some());
     assert!(
