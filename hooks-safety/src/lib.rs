@@ -8,7 +8,24 @@
 //! of the input is read as a shell command line (through quoting, `bash -c`, `eval`, `sudo`,
 //! `env`, substitutions, `;`, `&&`, `|`), and any `path`-like field as a file path
 //! (normalised, `..` and symbolic links resolved). A field of the wrong type fails closed: it
-//! is denied.
+//! is denied. The tool's name ([`Guard::check_tool_call`]) tells the reading tools (`Read`,
+//! `Grep`, `read_file`, ...), which may read the write-protected `guard_files`, from the
+//! others, taken as tools that may change what they name. A patch (Codex's `apply_patch`, in
+//! `command`, `input` or `patch`, or any field whose text is one; a unified diff too) is read
+//! as a patch by the [patch] module: each file it adds, updates, deletes or moves is checked
+//! as the `Write` tool's path is, and its text is never read as a command line; a patch that
+//! cannot be read whole is denied (`input:bad-patch`).
+//!
+//! The guard protects itself: a command that changes a write-protected file is denied
+//! (`guard:guard-file`) whatever the packs, however it writes: a redirection (`>`, `>>`),
+//! `tee`, `sed -i`, `cp`/`install`/`ln`/`rsync` onto it, `mv` to or from it, `rm`, `unlink`,
+//! `shred`, `truncate`, `dd of=`, `curl -o`, `wget -O`, an editor, `patch`, `chmod`/`chown`
+//! (a hooks file made unreadable switches the guard off for an agent that runs the tool when
+//! its hook fails), `perl -i`/`ruby -i`, or inline code (`python -c`, `node -e`, ...) that
+//! names the file and calls anything that writes, moves or deletes. Deleting or moving a
+//! directory that holds such files (`.claude`, `.github/hooks`) counts too. Reading them
+//! (`cat`, `grep`, `sed -n`, `cp` from them, inline code that only reads) stays allowed. The
+//! denial tells the agent to ask the user, who can edit the file outside the agent.
 //!
 //! Config keys (all optional; unknown keys are an error naming the key). A list with built-in
 //! entries is **added to** them: `protected_files: ["**/secrets.toml"]` protects that file
@@ -22,6 +39,7 @@
 //! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch; given ones are added |
 //! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers; the hooks' own session states and compiled WebAssembly hooks (`~/.local/state/hooks`, `~/.cache/hooks`, or where `$HOOKS_STATE_DIR`, `$XDG_STATE_HOME`, `$HOOKS_WASM_CACHE` or `$XDG_CACHE_HOME` put them) | secrets no tool may read or write, and what an agent must not forge; given ones are added |
 //! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files`; given ones are added |
+//! | `guard_files` | the hooks files (`hooks.yaml`, `hooks.yml`, `.hooks.yaml`, `.hooks.yml`, a plugin's `hooks/hooks.json`, and the file an adapter loaded, added by hooks-std's module catalog), every agent's hook settings in a project or the home directory (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/`, `.gemini/settings.json`, `.gemini/config/hooks.json`, `.agents/hooks.json`, `.agents/plugins/`, `.codex/hooks.json`, `.codex/config.toml`, `.cursor/hooks.json`, `.github/hooks/`, `.copilot/hooks/`, `.qwen/settings.json`, `.factory/`'s settings and hooks, `crush.json`, `.augment/settings*.json`, `.clinerules/hooks/`, Windsurf's and Devin's `hooks.json`, `.kiro/hooks/`, `.kiro/agents/*.json`, OpenCode's and Amp's plugin folders, `opencode.json`, Goose's `config.yaml`) | write-protected files: any tool may read them, none may write, edit, move, delete, truncate them or change their permissions (a hooks file the agent can empty is a guard it can switch off); given ones are added |
 //! | `packs` | `default` | the rule packs switched on: names, groups (`database`), `default`, `all`; given ones are added; an unknown name is an error listing the valid ones |
 //! | `replace_defaults` | none | the lists above whose built-in entries are left out, e.g. `[allowed_files]`; another name is an error listing them |
 //! | `blocked_commands` | none | extra rules: `{pattern, reason}`, a regex over `program args...` |
