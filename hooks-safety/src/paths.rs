@@ -285,19 +285,24 @@ impl PathRules {
         hinted(&self.guarded_hints, path) && self.guarded.is_match(path).unwrap_or(true)
     }
 
-    /// Whether changing `path` (absolute, normalised) changes a write-protected file: it is
-    /// one, through its symbolic links too, or a directory that holds one (deleting or moving
+    /// Whether changing `path` (absolute, normalised, as a command names it) changes a
+    /// write-protected file: it is one, or a directory that holds one (deleting or moving
     /// `.claude` takes `.claude/settings.json` with it). The path found is returned.
+    ///
+    /// Symbolic links are not followed here, as for the other paths a command writes: that
+    /// would cost a system call for every file a command writes. A link to a guard file cannot
+    /// be made from inside the agent (`ln`'s targets and inline code naming the file are
+    /// refused), and the file tools' check (`check_absolute`) follows links in full.
     pub(crate) fn changes_guarded(&self, path: &Path) -> Option<PathBuf> {
-        let resolved = resolve_links(path);
-        [path, resolved.as_path()]
-            .into_iter()
-            .find(|path| {
-                self.is_guarded(path)
-                    || (hinted(&self.guarded_dir_hints, path)
-                        && self.guarded_dirs.is_match(path).unwrap_or(true))
-            })
-            .map(Path::to_path_buf)
+        self.guarded_at(path)
+    }
+
+    /// `path` itself, if it is a write-protected file or a directory holding one.
+    fn guarded_at(&self, path: &Path) -> Option<PathBuf> {
+        let guarded = self.is_guarded(path)
+            || (hinted(&self.guarded_dir_hints, path)
+                && self.guarded_dirs.is_match(path).unwrap_or(true));
+        guarded.then(|| path.to_path_buf())
     }
 
     /// Whether `path` is inside the workspace (the workspace itself included).
@@ -328,7 +333,9 @@ impl PathRules {
         // Before the workspace: a user-level hook setting is outside it, and the user is told
         // how to change it rather than to stay in the project.
         if access == Access::Write
-            && let Some(guarded) = self.changes_guarded(&lexical)
+            && let Some(guarded) = self
+                .guarded_at(&lexical)
+                .or_else(|| self.guarded_at(&resolved))
         {
             return Verdict::Guarded(guarded);
         }
@@ -358,6 +365,9 @@ fn literal_hints(patterns: &[String]) -> Option<Literals> {
     for pattern in patterns {
         let longest = pattern
             .split(|c| "*?[]{}/\\!".contains(c))
+            // The first of the longest: `.kiro` rather than `hooks` in `**/.kiro/hooks/**`,
+            // a rarer word in a path.
+            .rev()
             .max_by_key(|part| part.len())
             .filter(|part| !part.is_empty())?;
         hints.push(longest.to_owned());

@@ -365,3 +365,28 @@ fn a_patch_applied_from_the_shell_is_read_as_a_patch() {
         Some(GUARDED)
     );
 }
+
+#[test]
+fn a_symbolic_link_to_a_guard_file_is_refused_and_followed_by_file_tools() {
+    let root = std::env::temp_dir().join(format!("hooks-self-guard-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    std::fs::write(root.join(".claude/settings.json"), "{}").unwrap();
+    std::os::unix::fs::symlink(".claude/settings.json", root.join("innocent.json")).unwrap();
+    let guard = Guard::new(SafetyConfig {
+        workspace: Some(root.clone()),
+        ..SafetyConfig::default()
+    })
+    .unwrap();
+    let linking = guard
+        .check("ln -s .claude/settings.json other.json", &root)
+        .map(|d| d.id());
+    let by_tool = guard
+        .check_tool_call("Write", &json!({"file_path": "innocent.json"}))
+        .map(|d| d.id());
+    let read = guard.check("cat innocent.json", &root);
+    std::fs::remove_dir_all(&root).unwrap();
+    assert_eq!(linking.as_deref(), Some(GUARDED));
+    assert_eq!(by_tool.as_deref(), Some(GUARDED));
+    assert_eq!(read, None);
+}

@@ -42,7 +42,8 @@ impl Here<'_> {
     /// would change.
     pub(crate) fn guarded_write(&self, target: &str) -> Option<Denial> {
         let target = target.trim_start_matches(['+', '<', '>', '|']).trim_start();
-        if target.is_empty() || target.starts_with('-') || target.starts_with("/dev/") {
+        // `-` is standard output, `&1` a descriptor, `/dev/…` a device: none is a file here.
+        if target.is_empty() || target.starts_with(['-', '&']) || target.starts_with("/dev/") {
             return None;
         }
         let expanded = self.expand_temp(target);
@@ -80,7 +81,9 @@ impl Here<'_> {
         let written: Vec<&str> = match program {
             "rm" | "rmdir" | "unlink" | "shred" | "truncate" | "tee" | "mv" | "ed" | "ex"
             | "vi" | "vim" | "nvim" | "nano" | "emacs" => operands,
-            "cp" | "install" | "ln" | "rsync" => {
+            // A link to a guard file is refused too: written through, it would change it.
+            "ln" => operands,
+            "cp" | "install" | "rsync" => {
                 let mut written = value_of(&["-t", "--target-directory"]);
                 written.extend(operands.last());
                 written
