@@ -19,7 +19,8 @@
 //! The guard protects itself: a command that changes a write-protected file is denied
 //! (`guard:guard-file`) whatever the packs, however it writes: a redirection (`>`, `>>`),
 //! `tee`, `sed -i`, `cp`/`install`/`rsync` onto it, `ln` or `mv` to or from it, `rm`, `unlink`,
-//! `shred`, `truncate`, `dd of=`, `curl -o`, `wget -O`, an editor, `patch`, `chmod`/`chown`
+//! `shred`, `truncate`, `dd of=`, `curl -o`, `wget -O`, an editor, `patch`, `git
+//! checkout`/`restore`/`rm`/`mv` of it, `chmod`/`chown`
 //! (a hooks file made unreadable switches the guard off for an agent that runs the tool when
 //! its hook fails), `perl -i`/`ruby -i`, or inline code (`python -c`, `node -e`, ...) that
 //! names the file and calls anything that writes, moves or deletes. Deleting or moving a

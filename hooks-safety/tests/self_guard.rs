@@ -71,6 +71,10 @@ fn every_shell_way_of_changing_a_guard_file_is_refused() {
         "bash -c 'echo {} > .claude/settings.json'",
         "find . -name hooks.yaml -exec rm {} \\;",
         "sudo -u dev tee hooks.yaml < /dev/null",
+        "git checkout -- hooks.yaml",
+        "git restore .claude/settings.json",
+        "git rm -q hooks.yaml",
+        "git mv hooks.yaml old-hooks.yaml",
     ] {
         assert_eq!(command(line).as_deref(), Some(GUARDED), "{line}");
     }
@@ -114,6 +118,9 @@ fn reading_a_guard_file_stays_allowed() {
         r#"python3 -c "print(open('hooks.yaml').read())""#,
         r#"node -e "console.log(require('fs').readFileSync('.claude/settings.json', 'utf8'))""#,
         "git diff hooks.yaml",
+        "git log -p hooks.yaml",
+        "git checkout main",
+        "git add hooks.yaml",
         // Neighbours of a guard file, and directories that merely share a name.
         "rm -rf src/hooks",
         "echo x > policy/notes.md",

@@ -103,6 +103,26 @@ impl Here<'_> {
             "curl" => value_of(&["-o", "--output"]),
             "wget" => value_of(&["-O", "--output-document"]),
             "patch" => operands.into_iter().take(1).collect(),
+            // `git checkout -- F`, `git restore F`, `git rm F`, `git mv F G` rewrite or remove
+            // the file in the working tree.
+            "git" => {
+                let mut words = args.iter().map(String::as_str);
+                let mut subcommand = None;
+                while let Some(word) = words.next() {
+                    if matches!(word, "-C" | "-c" | "--git-dir" | "--work-tree") {
+                        words.next();
+                    } else if !word.starts_with('-') {
+                        subcommand = Some(word);
+                        break;
+                    }
+                }
+                match subcommand {
+                    Some("checkout" | "restore" | "rm" | "mv") => {
+                        words.filter(|word| !word.starts_with('-')).collect()
+                    }
+                    _ => Vec::new(),
+                }
+            }
             _ => Vec::new(),
         };
         written
