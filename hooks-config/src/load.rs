@@ -583,7 +583,9 @@ pub fn load_str_with(
         file: file.to_path_buf(),
         errors: Vec::new(),
         catalog,
-        context: ModuleContext::new(project_dir),
+        // The file is handed on so that the safety module write-protects it.
+        context: ModuleContext::new(project_dir)
+            .with_file(&std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf())),
     };
     let (entries, modules) = loader.load(&root);
     if loader.errors.is_empty() {

@@ -97,6 +97,8 @@ struct Patterns {
     delete_file: Regex,
     /// A string literal.
     literal: Regex,
+    /// A call or mode that writes, moves or deletes a file.
+    file_change: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -121,6 +123,9 @@ fn patterns() -> &'static Patterns {
                 r#"\b(os\.remove|os\.unlink|os\.rmdir|Path\([^)]*\)\.unlink|fs(?:\.promises)?\.unlink(?:Sync)?|File\.delete|File\.unlink|FileUtils\.rm|unlink)\s*\(?\s*(?:glob\s*\(\s*)?(?:"([^"]*)"|'([^']*)')"#,
             ),
             literal: compile(r#""((?:\\.|[^"\\])*)"|'((?:\\.|[^'\\])*)'"#),
+            file_change: compile(
+                r#"(?i)write|append|unlink|remove|rename|replace|truncate|rmtree|rm_r|rmsync|\brm\b|\bmove|copy|symlink|\blink|delete|put_contents|chmod|chown|['"](?:[wax]|r\+)[bt]?\+?['"]|['"]\s*(?:\+<|\+?>)"#,
+            ),
         }
     })
 }
@@ -136,6 +141,18 @@ fn capture(captures: &regex::Captures<'_>, groups: &[usize]) -> String {
         .iter()
         .find_map(|g| captures.get(*g))
         .map_or_else(String::new, |m| m.as_str().to_owned())
+}
+
+/// The text of every string literal in `code`.
+pub(crate) fn string_literals(code: &str) -> Vec<String> {
+    literals(code)
+}
+
+/// Whether `code` calls anything that writes, moves or deletes a file, or opens one for
+/// writing (`'w'`, `'a'`, `'>'`): a reading of words, which may see a change where there is
+/// none, never the other way round for the calls it names.
+pub(crate) fn changes_files(code: &str) -> bool {
+    patterns().file_change.is_match(code)
 }
 
 fn literals(list: &str) -> Vec<String> {
@@ -259,6 +276,21 @@ mod tests {
             ]
         );
         assert!(scan(Language::Python, "print('shutil.rmtree is a function')").is_empty());
+    }
+
+    #[test]
+    fn file_changes_are_told_from_reads() {
+        assert!(changes_files("open('hooks.yaml', 'w').write('')"));
+        assert!(changes_files("open(F, '>', 'hooks.yaml')"));
+        assert!(changes_files("require('fs').writeFileSync('x', '')"));
+        assert!(changes_files("os.remove('x')"));
+        assert!(changes_files("File.open('x', 'a+')"));
+        assert!(!changes_files("print(open('hooks.yaml').read())"));
+        assert!(!changes_files("open(F, '<', 'hooks.yaml'); print <F>"));
+        assert!(!changes_files(
+            "console.log(require('fs').readFileSync('notes.txt', 'utf8'))"
+        ));
+        assert_eq!(string_literals("f('a', \"b\")"), ["a", "b"]);
     }
 
     #[test]

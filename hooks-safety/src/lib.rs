@@ -8,7 +8,25 @@
 //! of the input is read as a shell command line (through quoting, `bash -c`, `eval`, `sudo`,
 //! `env`, substitutions, `;`, `&&`, `|`), and any `path`-like field as a file path
 //! (normalised, `..` and symbolic links resolved). A field of the wrong type fails closed: it
-//! is denied.
+//! is denied. The tool's name ([`Guard::check_tool_call`]) tells the reading tools (`Read`,
+//! `Grep`, `read_file`, ...), which may read the write-protected `guard_files`, from the
+//! others, taken as tools that may change what they name. A patch (Codex's `apply_patch`, in
+//! `command`, `input` or `patch`, or any field whose text is one; a unified diff too) is read
+//! as a patch by the [patch] module: each file it adds, updates, deletes or moves is checked
+//! as the `Write` tool's path is, and its text is never read as a command line; a patch that
+//! cannot be read whole is denied (`input:bad-patch`).
+//!
+//! The guard protects itself: a command that changes a write-protected file is denied
+//! (`guard:guard-file`) whatever the packs, however it writes: a redirection (`>`, `>>`),
+//! `tee`, `sed -i`, `cp`/`install`/`rsync` onto it, `ln` or `mv` to or from it, `rm`, `unlink`,
+//! `shred`, `truncate`, `dd of=`, `curl -o`, `wget -O`, an editor, `patch`, `git
+//! checkout`/`restore`/`rm`/`mv` of it, `chmod`/`chown`
+//! (a hooks file made unreadable switches the guard off for an agent that runs the tool when
+//! its hook fails), `perl -i`/`ruby -i`, or inline code (`python -c`, `node -e`, ...) that
+//! names the file and calls anything that writes, moves or deletes. Deleting or moving a
+//! directory that holds such files (`.claude`, `.github/hooks`) counts too. Reading them
+//! (`cat`, `grep`, `sed -n`, `cp` from them, inline code that only reads) stays allowed. The
+//! denial tells the agent to ask the user, who can edit the file outside the agent.
 //!
 //! Config keys (all optional; unknown keys are an error naming the key). A list with built-in
 //! entries is **added to** them: `protected_files: ["**/secrets.toml"]` protects that file
@@ -22,6 +40,7 @@
 //! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch; given ones are added |
 //! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers; the hooks' own session states and compiled WebAssembly hooks (`~/.local/state/hooks`, `~/.cache/hooks`, or where `$HOOKS_STATE_DIR`, `$XDG_STATE_HOME`, `$HOOKS_WASM_CACHE` or `$XDG_CACHE_HOME` put them) | secrets no tool may read or write, and what an agent must not forge; given ones are added |
 //! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files`; given ones are added |
+//! | `guard_files` | the hooks files (`hooks.yaml`, `hooks.yml`, `.hooks.yaml`, `.hooks.yml`, a plugin's `hooks/hooks.json`, and the file an adapter loaded, added by hooks-std's module catalog), every agent's hook settings in a project or the home directory (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/`, `.gemini/settings.json`, `.gemini/config/hooks.json`, `.agents/hooks.json`, `.agents/plugins/`, `.codex/hooks.json`, `.codex/config.toml`, `.cursor/hooks.json`, `.github/hooks/`, `.copilot/hooks/`, `.qwen/settings.json`, `.factory/`'s settings and hooks, `crush.json`, `.augment/settings*.json`, `.clinerules/hooks/`, Windsurf's and Devin's `hooks.json`, `.kiro/hooks/`, `.kiro/agents/*.json`, OpenCode's and Amp's plugin folders, `opencode.json`, Goose's `config.yaml`) | write-protected files: any tool may read them, none may write, edit, move, delete, truncate them or change their permissions (a hooks file the agent can empty is a guard it can switch off); given ones are added |
 //! | `packs` | `default` | the rule packs switched on: names, groups (`database`), `default`, `all`; given ones are added; an unknown name is an error listing the valid ones |
 //! | `replace_defaults` | none | the lists above whose built-in entries are left out, e.g. `[allowed_files]`; another name is an error listing them |
 //! | `blocked_commands` | none | extra rules: `{pattern, reason}`, a regex over `program args...` |
@@ -72,6 +91,7 @@ mod inline;
 mod lists;
 mod literals;
 pub mod packs;
+pub mod patch;
 mod paths;
 mod programs;
 mod shell;
@@ -89,6 +109,7 @@ use lists::{BuiltInLists, strings};
 use packs::builtin as rules;
 pub use packs::{Denial, Severity};
 use packs::{Enabled, catalog};
+pub use paths::Access;
 use paths::{Globs, PathRules, Verdict};
 use walk::{CommandRules, UserRule};
 
@@ -160,6 +181,9 @@ pub struct SafetyConfig {
     pub protected_files: Vec<String>,
     /// Globs of exceptions to `protected_files`, besides the built-in example files.
     pub allowed_files: Vec<String>,
+    /// Globs of write-protected files, besides the built-in hooks files and agents' hook
+    /// settings: tools may read them, never write, move or delete them.
+    pub guard_files: Vec<String>,
     /// Extra command rules.
     pub blocked_commands: Vec<BlockedCommand>,
     /// The project root (default: the current directory).
@@ -256,6 +280,99 @@ const ALLOWED_FILES: &[&str] = &[
 
 const PACKS: &[&str] = &["default"];
 
+/// What configures the guard, which an agent must be able to read but not change: the hooks
+/// files `hooks` loads, and every agent's hook settings, in a project and in the home
+/// directory (`**/` matches both). The file an adapter loads with `--config` is added by the
+/// adapter (`hooks-std`'s module catalog), whatever its name.
+const GUARD_FILES: &[&str] = &[
+    // The hooks files: `hooks.yaml` is what `hooks init` writes and `--config` defaults to.
+    "**/hooks.yaml",
+    "**/hooks.yml",
+    "**/.hooks.yaml",
+    "**/.hooks.yml",
+    // Claude Code (and the VS Code agent and Cursor, which read its settings too), and its
+    // plugins' hooks.
+    "**/.claude/settings.json",
+    "**/.claude/settings.local.json",
+    "**/.claude/hooks/**",
+    "**/hooks/hooks.json",
+    // Gemini CLI and Antigravity.
+    "**/.gemini/settings.json",
+    "**/.gemini/config/hooks.json",
+    "**/.gemini/antigravity-cli/**",
+    "**/.agents/hooks.json",
+    // Codex CLI.
+    "**/.codex/hooks.json",
+    "**/.codex/config.toml",
+    // Cursor.
+    "**/.cursor/hooks.json",
+    // GitHub Copilot CLI, cloud agent, VS Code agent.
+    "**/.github/hooks/**",
+    "**/.copilot/hooks/**",
+    // Qwen Code.
+    "**/.qwen/settings.json",
+    // Factory Droid.
+    "**/.factory/settings.json",
+    "**/.factory/hooks.json",
+    "**/.factory/hooks/**",
+    // Crush.
+    "**/crush.json",
+    "**/.crush.json",
+    // Goose (Open Plugins).
+    "**/.agents/plugins/**",
+    "**/.config/goose/config.yaml",
+    // Augment (Auggie).
+    "**/.augment/settings.json",
+    "**/.augment/settings.local.json",
+    // Cline.
+    "**/.clinerules/hooks/**",
+    "**/Documents/Cline/Hooks/**",
+    // Windsurf and Devin Desktop.
+    "**/.windsurf/hooks.json",
+    "**/.codeium/hooks.json",
+    "**/.codeium/windsurf/hooks.json",
+    "**/.devin/hooks.json",
+    // Kiro.
+    "**/.kiro/hooks/**",
+    "**/.kiro/agents/*.json",
+    // OpenCode and Amp: in-process plugins.
+    "**/.opencode/plugin/**",
+    "**/.opencode/plugins/**",
+    "**/.config/opencode/plugin/**",
+    "**/.config/opencode/plugins/**",
+    "**/opencode.json",
+    "**/opencode.jsonc",
+    "**/.amp/plugins/**",
+    "**/.config/amp/plugins/**",
+];
+
+/// Tools that only read or list the paths they are given: a write-protected file stays
+/// readable through them. Any other tool that names a path is taken as one that may change it.
+const READING_TOOLS: &[&str] = &[
+    "read",
+    "notebookread",
+    "glob",
+    "grep",
+    "ls",
+    "read_file",
+    "read_many_files",
+    "readfile",
+    "list_directory",
+    "list_dir",
+    "search_file_content",
+    "view",
+    "list",
+    "codebase_search",
+    "file_search",
+    "fs_read",
+];
+
+/// Tools whose input is a patch: checked file by file, never as a command line.
+const PATCH_TOOLS: &[&str] = &["apply_patch", "applypatch", "patch", "apply_diff"];
+
+/// The fields of a patch tool's input that may hold the patch.
+const PATCH_FIELDS: &[&str] = &["command", "input", "patch"];
+
 /// The built-in `protected_files`: secrets, and the hooks' own state and cache, wherever the
 /// environment of this process puts them.
 fn protected_files() -> Vec<String> {
@@ -297,6 +414,7 @@ impl SafetyConfig {
         "blocked_paths",
         "protected_files",
         "allowed_files",
+        "guard_files",
         "packs",
     ];
 
@@ -322,9 +440,35 @@ impl SafetyConfig {
             blocked_paths: blocked_paths(),
             protected_files: protected_files(),
             allowed_files: strings(ALLOWED_FILES),
+            guard_files: strings(GUARD_FILES),
             packs: strings(PACKS),
             replace_defaults: strings(Self::LISTS),
             ..SafetyConfig::default()
+        }
+    }
+
+    /// Write-protects the file at `path` (made absolute from the current directory), as
+    /// `guard_files` does: what an adapter calls with the hooks file it loaded. A path that is
+    /// not text cannot be written as a glob; it stays protected only if a built-in pattern
+    /// (`**/hooks.yaml`, ...) covers it.
+    ///
+    /// ```
+    /// use hooks_safety::{Access, Guard, SafetyConfig};
+    ///
+    /// let mut config = SafetyConfig::default();
+    /// config.workspace = Some("/srv/app".into());
+    /// config.protect_guard_file(std::path::Path::new("/srv/app/policy/guard[1].yml"));
+    /// let guard = Guard::new(config).unwrap();
+    /// assert!(guard.check_path("policy/guard[1].yml").is_some());
+    /// assert!(guard.check_path_access("policy/guard[1].yml", Access::Read).is_none());
+    /// ```
+    pub fn protect_guard_file(&mut self, path: &Path) {
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        if let Some(text) = absolute.to_str() {
+            let glob = globset::escape(text);
+            if !self.guard_files.contains(&glob) {
+                self.guard_files.push(glob);
+            }
         }
     }
 
@@ -345,6 +489,7 @@ impl SafetyConfig {
             blocked_paths: merge("blocked_paths", blocked_paths(), &self.blocked_paths),
             protected_files: merge("protected_files", protected_files(), &self.protected_files),
             allowed_files: merge("allowed_files", strings(ALLOWED_FILES), &self.allowed_files),
+            guard_files: merge("guard_files", strings(GUARD_FILES), &self.guard_files),
             packs: merge("packs", strings(PACKS), &self.packs),
             replace_defaults: strings(Self::LISTS),
             ..self.clone()
@@ -360,6 +505,7 @@ impl Default for SafetyConfig {
             blocked_paths: Vec::new(),
             protected_files: Vec::new(),
             allowed_files: Vec::new(),
+            guard_files: Vec::new(),
             blocked_commands: Vec::new(),
             workspace: None,
             home: None,
@@ -415,6 +561,7 @@ impl Guard {
         let built_in_blocked = lists.kept("blocked_paths", blocked_paths());
         let built_in_protected = lists.kept("protected_files", protected_files());
         let built_in_allowed = lists.kept("allowed_files", strings(ALLOWED_FILES));
+        let built_in_guarded = lists.kept("guard_files", strings(GUARD_FILES));
         let paths = PathRules::new(
             Globs {
                 built_in: &built_in_blocked,
@@ -427,6 +574,10 @@ impl Guard {
             Globs {
                 built_in: &built_in_allowed,
                 configured: &config.allowed_files,
+            },
+            Globs {
+                built_in: &built_in_guarded,
+                configured: &config.guard_files,
             },
             workspace,
             home,
@@ -493,15 +644,22 @@ impl Guard {
         self.evaluated(|walker| walker.check(command, &cwd))
     }
 
-    /// Why a file tool must not touch `path`, if it must not: a system directory, a secret,
-    /// outside the workspace (when confined), or not a usable path.
+    /// Why a file tool must not change `path`, if it must not: a system directory, a secret,
+    /// outside the workspace (when confined), a write-protected file, or not a usable path.
+    /// [`Guard::check_path_access`] with [`Access::Read`] lets a write-protected file be read.
     pub fn check_path(&self, path: &str) -> Option<Denial> {
-        path_denial(&self.rules.paths, path)
+        self.check_path_access(path, Access::Write)
+    }
+
+    /// Why a file tool must not use `path` as `access` says, if it must not.
+    pub fn check_path_access(&self, path: &str, access: Access) -> Option<Denial> {
+        path_denial(&self.rules.paths, path, access)
     }
 
     /// Why the tool call with input `tool_input` must not run, if it must not: every
     /// command-like field read as a command line run in the workspace, every path-like field
-    /// as a file path.
+    /// as a file path the tool may change (the tool is not named: see
+    /// [`Guard::check_tool_call`]).
     pub fn check_tool_input(&self, tool_input: &Value) -> Option<Denial> {
         self.evaluate_tool_input(tool_input).denial
     }
@@ -509,10 +667,38 @@ impl Guard {
     /// The full verdict on the tool call with input `tool_input`: the denial, with its pack
     /// and rule, and the policy allowances that let deletions through.
     pub fn evaluate_tool_input(&self, tool_input: &Value) -> Evaluation {
+        self.evaluate_tool_call("", tool_input)
+    }
+
+    /// Why the call of the tool `tool` with input `tool_input` must not run, if it must not.
+    /// The name tells reading tools (`Read`, `Grep`, `read_file`, ...), which may read a
+    /// write-protected file, from the rest, and patch tools (`apply_patch`), whose input is
+    /// read as a patch: each file it changes is checked as the `Write` tool's path is.
+    ///
+    /// ```
+    /// use hooks_safety::{Guard, SafetyConfig};
+    /// use serde_json::json;
+    ///
+    /// let config: SafetyConfig = serde_json::from_value(json!({"workspace": "/srv/app"})).unwrap();
+    /// let guard = Guard::new(config).unwrap();
+    /// let settings = json!({"file_path": ".claude/settings.json"});
+    /// assert_eq!(guard.check_tool_call("Read", &settings), None);
+    /// let edit = guard.check_tool_call("Edit", &settings).unwrap();
+    /// assert_eq!(edit.id(), "guard:guard-file");
+    /// let patch = "*** Begin Patch\n*** Add File: ../outside.txt\n+x\n*** End Patch\n";
+    /// let outside = guard.check_tool_call("apply_patch", &json!({"command": patch})).unwrap();
+    /// assert_eq!(outside.id(), "workspace:outside");
+    /// ```
+    pub fn check_tool_call(&self, tool: &str, tool_input: &Value) -> Option<Denial> {
+        self.evaluate_tool_call(tool, tool_input).denial
+    }
+
+    /// The full verdict on the call of the tool `tool` with input `tool_input`.
+    pub fn evaluate_tool_call(&self, tool: &str, tool_input: &Value) -> Evaluation {
         let Value::Object(fields) = tool_input else {
             return Evaluation::default();
         };
-        self.evaluated(|walker| self.denial(fields, walker))
+        self.evaluated(|walker| self.denial(tool, fields, walker))
     }
 
     /// Runs `check` with a walker over the rules, and gathers the allowances it recorded.
@@ -539,12 +725,31 @@ impl Guard {
 
     fn denial(
         &self,
+        tool: &str,
         fields: &serde_json::Map<String, Value>,
         commands: &CommandRules<'_>,
     ) -> Option<Denial> {
         let rules = &*self.rules;
         let workspace = &rules.paths.workspace;
+        let tool = tool.to_ascii_lowercase();
+        let patch = match patch_field(&tool, fields) {
+            Ok(patch) => patch,
+            Err(denial) => return Some(denial),
+        };
+        if let Some((_, text)) = patch
+            && let Some(denial) = patch_denial(&rules.paths, text)
+        {
+            return Some(denial);
+        }
+        let access = if READING_TOOLS.contains(&tool.as_str()) {
+            Access::Read
+        } else {
+            Access::Write
+        };
         for field in &rules.config.command_fields {
+            if patch.is_some_and(|(patched, _)| patched == field) {
+                continue;
+            }
             let denial = match fields.get(field) {
                 None | Some(Value::Null) => None,
                 Some(Value::String(line)) => commands.check(line, workspace),
@@ -569,7 +774,7 @@ impl Guard {
         for field in &rules.config.path_fields {
             let denial = match fields.get(field) {
                 None | Some(Value::Null) => None,
-                Some(Value::String(path)) => path_denial(&rules.paths, path),
+                Some(Value::String(path)) => path_denial(&rules.paths, path, access),
                 Some(other) => Some(Denial::new(
                     &rules::BAD_FIELD,
                     format!(
@@ -587,9 +792,69 @@ impl Guard {
     }
 }
 
-fn path_denial(paths: &PathRules, raw: &str) -> Option<Denial> {
-    let (rule, message) = match paths.check(raw) {
+/// The field of a tool call's input that holds a patch, with its text: any field of
+/// [`PATCH_FIELDS`] of a patch tool, the second word of `["apply_patch", PATCH]` (a patch
+/// run as a command), or a command field whose text is a patch. A patch tool without one is
+/// refused: what it changes cannot be known.
+fn patch_field<'f>(
+    tool: &str,
+    fields: &'f serde_json::Map<String, Value>,
+) -> Result<Option<(&'f str, &'f str)>, Denial> {
+    for name in PATCH_FIELDS {
+        let Some((field, value)) = fields.get_key_value(*name) else {
+            continue;
+        };
+        match value {
+            Value::String(text) if PATCH_TOOLS.contains(&tool) || patch::looks_like_patch(text) => {
+                return Ok(Some((field.as_str(), text.as_str())));
+            }
+            Value::Array(words) => {
+                let program = words
+                    .first()
+                    .and_then(Value::as_str)
+                    .map(programs::program_name);
+                if let (Some("apply_patch" | "applypatch"), Some(Value::String(text))) =
+                    (program, words.get(1))
+                {
+                    return Ok(Some((field.as_str(), text.as_str())));
+                }
+            }
+            _ => {}
+        }
+    }
+    if PATCH_TOOLS.contains(&tool) {
+        return Err(Denial::new(
+            &rules::BAD_PATCH,
+            format!(
+                "`{tool}` was given no patch as text in `command`, `input` or `patch`, so the \
+                 files it changes cannot be checked; send the patch as text"
+            ),
+        ));
+    }
+    Ok(None)
+}
+
+/// Why the patch `text` must not be applied: it cannot be read whole, or a file it changes
+/// is one the `Write` tool could not change.
+fn patch_denial(paths: &PathRules, text: &str) -> Option<Denial> {
+    match patch::files(text) {
+        Ok(files) => files
+            .iter()
+            .find_map(|file| path_denial(paths, &file.path, Access::Write)),
+        Err(error) => Some(Denial::new(
+            &rules::BAD_PATCH,
+            format!(
+                "{error}; nothing was applied. Send the whole patch, from `*** Begin Patch` to \
+                 `*** End Patch`, or a complete unified diff"
+            ),
+        )),
+    }
+}
+
+fn path_denial(paths: &PathRules, raw: &str, access: Access) -> Option<Denial> {
+    let (rule, message) = match paths.check(raw, access) {
         Verdict::Fine => return None,
+        Verdict::Guarded(path) => return Some(packs::guard::guard_denial(raw, &path)),
         Verdict::System(path) => (
             &rules::PATH_SYSTEM,
             format!(

@@ -1,5 +1,6 @@
 //! Paths: normalised the way the file system will see them, then checked against the blocked
-//! system directories, the protected (secret) files and the workspace.
+//! system directories, the protected (secret) files, the write-protected files (the guard's
+//! own configuration: reading allowed, changing not) and the workspace.
 //!
 //! A path is made absolute (relative paths from the workspace, `~` and `$HOME` from the home
 //! directory), then normalised lexically (`.`, `..`, doubled slashes, a trailing `/.`), then
@@ -24,6 +25,14 @@ pub(crate) struct PathRules {
     /// Whether the home directory's path holds one of those literals.
     home_hinted: bool,
     allowed: LazyGlobSet,
+    /// Files that may be read but not changed: what configures the guard.
+    guarded: LazyGlobSet,
+    /// A literal every write-protected path holds (one per pattern), as for the secrets.
+    guarded_hints: Option<Literals>,
+    /// The directories that hold write-protected files: deleted or moved whole, they take the
+    /// files with them.
+    guarded_dirs: LazyGlobSet,
+    guarded_dir_hints: Option<Literals>,
     pub(crate) workspace: PathBuf,
     pub(crate) home: Option<PathBuf>,
     temp: PathBuf,
@@ -42,6 +51,8 @@ pub(crate) enum Verdict {
     Secret(PathBuf),
     /// Outside the workspace.
     Outside(PathBuf),
+    /// A write-protected file (the guard's configuration), about to be changed.
+    Guarded(PathBuf),
     /// Not a usable path at all.
     Invalid(String),
 }
@@ -59,6 +70,15 @@ fn globs(field: &str, patterns: &[String]) -> Result<Vec<Glob>, String> {
                 })
         })
         .collect()
+}
+
+/// What a tool does with a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Reads it (or lists it): write-protected files stay readable.
+    Read,
+    /// Writes, edits, moves, deletes or truncates it, or does what cannot be told apart.
+    Write,
 }
 
 /// A list of path globs: the module's built-in entries and the configured ones.
@@ -129,10 +149,12 @@ impl PathRules {
         blocked: Globs<'_>,
         protected: Globs<'_>,
         allowed: Globs<'_>,
+        guarded: Globs<'_>,
         workspace: PathBuf,
         home: Option<PathBuf>,
         confine: bool,
     ) -> Result<Self, String> {
+        let guarded_patterns = guarded.patterns();
         let protected_hints = literal_hints(&protected.patterns());
         let home_hinted = match (&protected_hints, &home) {
             (None, _) => true,
@@ -145,6 +167,14 @@ impl PathRules {
             protected_hints,
             home_hinted,
             allowed: LazyGlobSet::new("allowed_files", allowed)?,
+            guarded: LazyGlobSet::new("guard_files", guarded)?,
+            guarded_hints: literal_hints(&guarded_patterns),
+            guarded_dirs: LazyGlobSet {
+                field: "guard_files",
+                patterns: dir_prefixes(&guarded_patterns),
+                set: OnceLock::new(),
+            },
+            guarded_dir_hints: literal_hints(&dir_prefixes(&guarded_patterns)),
             workspace: resolve_links(&lexical(&workspace)),
             home: home.map(|home| lexical(&home)),
             temp: lexical(&std::env::temp_dir()),
@@ -250,17 +280,47 @@ impl PathRules {
             && !self.allowed.is_match(path).unwrap_or(false)
     }
 
+    /// Whether `path` (absolute, normalised) is a write-protected file.
+    pub(crate) fn is_guarded(&self, path: &Path) -> bool {
+        hinted(&self.guarded_hints, path) && self.guarded.is_match(path).unwrap_or(true)
+    }
+
+    /// Whether changing `path` (absolute, normalised, as a command names it) changes a
+    /// write-protected file: it is one, or a directory that holds one (deleting or moving
+    /// `.claude` takes `.claude/settings.json` with it). The path found is returned.
+    ///
+    /// Symbolic links are not followed here, as for the other paths a command writes: that
+    /// would cost a system call for every file a command writes. A link to a guard file cannot
+    /// be made from inside the agent (`ln`'s targets and inline code naming the file are
+    /// refused), and the file tools' check (`check_absolute`) follows links in full.
+    pub(crate) fn changes_guarded(&self, path: &Path) -> Option<PathBuf> {
+        self.guarded_at(path)
+    }
+
+    /// `path` itself, if it is a write-protected file or a directory holding one.
+    fn guarded_at(&self, path: &Path) -> Option<PathBuf> {
+        let guarded = self.is_guarded(path)
+            || (hinted(&self.guarded_dir_hints, path)
+                && self.guarded_dirs.is_match(path).unwrap_or(true));
+        guarded.then(|| path.to_path_buf())
+    }
+
     /// Whether `path` is inside the workspace (the workspace itself included).
     pub(crate) fn in_workspace(&self, path: &Path) -> bool {
         path.starts_with(&self.workspace)
     }
 
-    /// The verdict on a path a file tool is about to use.
-    pub(crate) fn check(&self, raw: &str) -> Verdict {
+    /// The verdict on a path a file tool is about to use as `access` says.
+    pub(crate) fn check(&self, raw: &str, access: Access) -> Verdict {
         let lexical = match self.absolute(raw) {
             Ok(path) => path,
             Err(why) => return Verdict::Invalid(why),
         };
+        self.check_absolute(lexical, access)
+    }
+
+    /// [`PathRules::check`] of a path already made absolute and normalised.
+    pub(crate) fn check_absolute(&self, lexical: PathBuf, access: Access) -> Verdict {
         let resolved = resolve_links(&lexical);
         for path in [&lexical, &resolved] {
             if self.is_system(path) {
@@ -269,6 +329,15 @@ impl PathRules {
             if self.is_secret(path) {
                 return Verdict::Secret(path.clone());
             }
+        }
+        // Before the workspace: a user-level hook setting is outside it, and the user is told
+        // how to change it rather than to stay in the project.
+        if access == Access::Write
+            && let Some(guarded) = self
+                .guarded_at(&lexical)
+                .or_else(|| self.guarded_at(&resolved))
+        {
+            return Verdict::Guarded(guarded);
         }
         if self.confine && !(self.in_workspace(&lexical) && self.in_workspace(&resolved)) {
             let outside = if self.in_workspace(&lexical) {
@@ -282,6 +351,13 @@ impl PathRules {
     }
 }
 
+/// Whether `path` holds one of `hints` (always, when there are none to tell).
+fn hinted(hints: &Option<Literals>, path: &Path) -> bool {
+    hints
+        .as_ref()
+        .is_none_or(|hints| hints.is_match(path.as_os_str().as_encoded_bytes()))
+}
+
 /// For each pattern, its longest literal run without a separator (a path component or part
 /// of one, which lexical normalisation keeps whole); `None` if a pattern has none.
 fn literal_hints(patterns: &[String]) -> Option<Literals> {
@@ -289,11 +365,42 @@ fn literal_hints(patterns: &[String]) -> Option<Literals> {
     for pattern in patterns {
         let longest = pattern
             .split(|c| "*?[]{}/\\!".contains(c))
+            // The first of the longest: `.kiro` rather than `hooks` in `**/.kiro/hooks/**`,
+            // a rarer word in a path.
+            .rev()
             .max_by_key(|part| part.len())
             .filter(|part| !part.is_empty())?;
         hints.push(longest.to_owned());
     }
     Some(Literals::new(hints, false))
+}
+
+/// The directories that hold write-protected files, as globs: each pattern's leading
+/// components, when they name a hidden directory or start at the root (`**/.github/hooks/**`
+/// gives `**/.github` and `**/.github/hooks`). Deleting or moving one takes the files with it.
+/// A pattern's ordinary directories (`**/hooks/hooks.json`) are left out: `src/hooks` is far
+/// more often a program's own code than a plugin's settings.
+fn dir_prefixes(patterns: &[String]) -> Vec<String> {
+    let mut prefixes: Vec<String> = Vec::new();
+    for pattern in patterns {
+        let parts: Vec<&str> = pattern.split('/').collect();
+        for end in 1..parts.len() {
+            let prefix = &parts[..end];
+            let last = prefix.last().copied().unwrap_or_default();
+            let named = prefix
+                .iter()
+                .any(|part| part.starts_with('.') && !part.contains(['*', '?', '[', '{']));
+            let absolute = pattern.starts_with('/') && prefix.len() > 1;
+            if last.is_empty() || last == "**" || !(named || absolute) {
+                continue;
+            }
+            let glob = prefix.join("/");
+            if !prefixes.contains(&glob) {
+                prefixes.push(glob);
+            }
+        }
+    }
+    prefixes
 }
 
 /// The part after `~/`, `$HOME/` or `${HOME}/` (or `""` for the home directory itself).
@@ -381,6 +488,7 @@ mod tests {
             list(&[]),
             list(&patterns),
             list(&[]),
+            list(&[]),
             "/srv/ws".into(),
             None,
             true,
@@ -420,7 +528,7 @@ mod tests {
             built_in: &broken,
             configured: &[],
         };
-        let rules = PathRules::new(list, list, list, "/srv/ws".into(), None, true)
+        let rules = PathRules::new(list, list, list, list, "/srv/ws".into(), None, true)
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(rules.is_system(Path::new("/srv/ws/src/main.rs")));
         assert!(rules.is_secret(Path::new("/srv/ws/src/main.rs")));
@@ -428,10 +536,41 @@ mod tests {
             built_in: &[],
             configured: &broken,
         };
-        let error = PathRules::new(checked, checked, checked, "/srv/ws".into(), None, true)
-            .err()
-            .unwrap_or_default();
+        let error = PathRules::new(
+            checked,
+            checked,
+            checked,
+            checked,
+            "/srv/ws".into(),
+            None,
+            true,
+        )
+        .err()
+        .unwrap_or_default();
         assert!(error.contains("does not compile"), "{error}");
+    }
+
+    #[test]
+    fn the_directories_holding_guard_files_are_hidden_or_absolute_ones() {
+        let patterns: Vec<String> = [
+            "**/.github/hooks/**",
+            "**/hooks/hooks.json",
+            "**/hooks.yaml",
+            "/srv/ws/policy/guard.yml",
+        ]
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect();
+        assert_eq!(
+            dir_prefixes(&patterns),
+            [
+                "**/.github",
+                "**/.github/hooks",
+                "/srv",
+                "/srv/ws",
+                "/srv/ws/policy"
+            ]
+        );
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::packs::builtin as rules;
 use crate::packs::filesystem::{FIND_TESTS, computed_program};
 use crate::packs::here::{Here, Place};
 use crate::packs::{self, Denial, Enabled, Rule, catalog, disk, git};
+use crate::patch;
 use crate::paths::PathRules;
 use crate::programs::{
     DISK_TOOL, DOWNLOADER, POWER, PRINTER, RUNNER, SHELL, WRAPPER, WRITER, is, is_assignment,
@@ -264,7 +265,10 @@ impl CommandRules<'_> {
         depth: usize,
     ) -> Option<Denial> {
         for target in &command.redirect_targets {
-            if let Some(denial) = here.written_path(target) {
+            if let Some(denial) = here
+                .guarded_write(target)
+                .or_else(|| here.written_path(target))
+            {
                 return Some(denial);
             }
         }
@@ -335,8 +339,9 @@ impl CommandRules<'_> {
             Some((program, args)) => (program_name(program), args),
             None => return None,
         };
-        if let Some(denial) = self
-            .user_rule(program, args)
+        if let Some(denial) = here
+            .guard_writes(program, args)
+            .or_else(|| self.user_rule(program, args))
             .or_else(|| computed_program(self.enabled, program, args))
         {
             return Some(denial);
@@ -554,6 +559,19 @@ impl CommandRules<'_> {
                 None => None,
             },
             "source" | "." => self.sourced(args),
+            // A patch is read as the files it changes, never as a command line.
+            "apply_patch" | "applypatch" => {
+                let text = match fed {
+                    Fed::Text(text) => Some(text.as_str()),
+                    _ => args.first().map(String::as_str),
+                };
+                return ControlFlow::Break(text.and_then(|text| here.guard_patch(text)));
+            }
+            "patch" if matches!(fed, Fed::Text(text) if patch::looks_like_patch(text)) => match fed
+            {
+                Fed::Text(text) => here.guard_patch(text),
+                _ => None,
+            },
             "find" => self.find(here, args, elevated, depth),
             "xargs" => self.xargs(here, args, elevated, fed, depth),
             "parallel" => self.parallel(here, args, elevated, fed, depth),
@@ -744,6 +762,9 @@ impl CommandRules<'_> {
         fed: &Fed,
         depth: usize,
     ) -> Option<Denial> {
+        if let Some(denial) = here.guard_in_place(language, args) {
+            return Some(denial);
+        }
         let code_flags = language.code_flags();
         let mut code: Option<String> = None;
         let mut reads_stdin = true;
@@ -784,6 +805,9 @@ impl CommandRules<'_> {
             }
             _ => return None,
         };
+        if let Some(denial) = here.guard_code(language, &code) {
+            return Some(denial);
+        }
         if !self.enabled.has("inline") {
             return None;
         }

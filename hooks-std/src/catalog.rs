@@ -60,6 +60,7 @@ pub type ModuleFactory =
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModuleContext {
     base: PathBuf,
+    file: Option<PathBuf>,
 }
 
 impl ModuleContext {
@@ -67,7 +68,20 @@ impl ModuleContext {
     pub fn new(base: &Path) -> Self {
         ModuleContext {
             base: base.to_path_buf(),
+            file: None,
         }
+    }
+
+    /// The context with the hooks file the configuration was read from: the `safety` module
+    /// write-protects it, so that no tool call can switch the guard off by editing it.
+    pub fn with_file(mut self, file: &Path) -> Self {
+        self.file = Some(self.resolve(file));
+        self
+    }
+
+    /// The hooks file the configuration was read from, absolute, when the loader said.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
     }
 
     /// The directory relative paths resolve against.
@@ -234,6 +248,10 @@ fn safety(config: &Value, context: &ModuleContext) -> Result<BoxModule, BoxError
     let mut parsed: SafetyConfig = parse(config)?;
     parsed.workspace = parsed.workspace.map(|path| context.resolve(&path));
     parsed.home = parsed.home.map(|path| context.resolve(&path));
+    // The hooks file that configures the module is write-protected, whatever its name.
+    if let Some(file) = context.file() {
+        parsed.protect_guard_file(file);
+    }
     Ok(Box::new(SafetyModule::new(parsed)?))
 }
 

@@ -5,7 +5,10 @@
 //! The checker, its configuration ([`SafetyConfig`], with every key and its built-in
 //! entries) and its packs live in the `hooks-safety` crate and are re-exported here; this
 //! module adds only the hook: a denial becomes a `deny` result with the rule's id, and a
-//! warning for the user.
+//! warning for the user. The tool's name is handed on, so that reading tools may read the
+//! write-protected files (the hooks files, the agents' hook settings) and a patch tool's
+//! input is read as a patch. Built from a hooks file (the module catalog), the module also
+//! write-protects that file, whatever its name.
 //!
 //! ```
 //! use hooks_std::safety::{SafetyConfig, SafetyModule};
@@ -64,6 +67,15 @@ impl SafetyModule {
     pub fn evaluate(&self, tool_input: &Value) -> Evaluation {
         self.guard.evaluate_tool_input(tool_input)
     }
+
+    /// Why the call of the tool `tool` with input `tool_input` must not run, if it must not:
+    /// as [`check`](SafetyModule::check), the tool's name telling reading tools (which may
+    /// read a write-protected file) and patch tools (whose input is read as a patch) apart.
+    pub fn check_call(&self, tool: &str, tool_input: &Value) -> Option<String> {
+        self.guard
+            .check_tool_call(tool, tool_input)
+            .map(|denial| denial.to_string())
+    }
 }
 
 impl From<Guard> for SafetyModule {
@@ -74,8 +86,9 @@ impl From<Guard> for SafetyModule {
 
 impl Hook for SafetyModule {
     async fn handle(&self, _event: &str, data: &Value) -> HookResult {
-        let tool = data[TOOL_NAME].as_str().unwrap_or("the tool");
-        match self.guard.check_tool_input(&data[TOOL_INPUT]) {
+        let name = data[TOOL_NAME].as_str().unwrap_or_default();
+        let tool = if name.is_empty() { "the tool" } else { name };
+        match self.guard.check_tool_call(name, &data[TOOL_INPUT]) {
             Some(denial) => HookResult::deny(denial.to_string()).with_user_message(
                 format!(
                     "safety: blocked a call to `{tool}` (rule {}, {})",

@@ -137,3 +137,69 @@ async fn the_hook_tells_the_user_which_rule_fired() {
         "{result:?}"
     );
 }
+
+#[tokio::test]
+async fn mounted_it_lets_tools_read_the_agent_settings_but_not_change_them() {
+    let registry = HookRegistry::new();
+    let _mounted = safety().mount(&registry).unwrap();
+    let call = |tool: &str, input: Value| {
+        registry.emit("tool:pre", json!({"tool_name": tool, "tool_input": input}))
+    };
+    let settings = json!({"file_path": ".claude/settings.json"});
+    let read = call("Read", settings.clone()).await;
+    let edit = call("Edit", settings).await;
+    let emptied = call(
+        "Bash",
+        json!({"command": "echo {} > .claude/settings.json"}),
+    )
+    .await;
+    let patch = "*** Begin Patch\n*** Add File: notes.md\n+cat ~/.ssh/id_rsa\n*** End Patch\n";
+    let patched = call("apply_patch", json!({ "command": patch })).await;
+    let outside = "*** Begin Patch\n*** Add File: ../outside.txt\n+x\n*** End Patch\n";
+    let escaped = call("apply_patch", json!({ "command": outside })).await;
+
+    assert_eq!(read.action, HookAction::Continue);
+    assert_eq!(edit.action, HookAction::Deny);
+    assert!(
+        edit.reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("[guard:guard-file]") && r.contains("outside the agent")),
+        "{:?}",
+        edit.reason
+    );
+    assert_eq!(emptied.action, HookAction::Deny);
+    assert_eq!(patched.action, HookAction::Continue, "{:?}", patched.reason);
+    assert_eq!(escaped.action, HookAction::Deny);
+}
+
+#[tokio::test]
+async fn built_from_a_hooks_file_it_write_protects_that_file() {
+    use hooks_std::catalog::{ModuleCatalog, ModuleContext};
+    use std::path::Path;
+    let context = ModuleContext::new(Path::new(WORKSPACE)).with_file(Path::new("policy/team.yml"));
+    assert_eq!(
+        context.file(),
+        Some(Path::new("/srv/project/policy/team.yml"))
+    );
+    let catalog = ModuleCatalog::standard();
+    let config = json!({"workspace": WORKSPACE});
+    let call =
+        |tool: &str| json!({"tool_name": tool, "tool_input": {"file_path": "policy/team.yml"}});
+
+    let registry = HookRegistry::new();
+    let built = catalog.build("safety", &config, &context).unwrap();
+    let _mounted = built.mount(&registry).unwrap();
+    let written = registry.emit("tool:pre", call("Write")).await;
+    let read = registry.emit("tool:pre", call("Read")).await;
+    // Without the file handed on, a name outside the built-in list is an ordinary file.
+    let plain = HookRegistry::new();
+    let unnamed = catalog
+        .build("safety", &config, &ModuleContext::new(Path::new(WORKSPACE)))
+        .unwrap();
+    let _plain = unnamed.mount(&plain).unwrap();
+    let ordinary = plain.emit("tool:pre", call("Write")).await;
+
+    assert_eq!(written.action, HookAction::Deny);
+    assert_eq!(read.action, HookAction::Continue);
+    assert_eq!(ordinary.action, HookAction::Continue);
+}

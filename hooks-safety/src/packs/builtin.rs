@@ -101,6 +101,14 @@ rule!(/// A path a file tool uses that holds secrets.
 rule!(/// A path a file tool uses outside the workspace.
     PATH_OUTSIDE = "workspace" "outside" High,
     "is outside the workspace", "keep file operations inside the project");
+rule!(/// Writing, moving or deleting the hooks files or an agent's hook settings.
+    GUARD_FILE = "guard" "guard-file" Critical,
+    "changes a file that configures this guard or an agent's hooks, which would switch the guard off",
+    "ask the user to edit it themselves, outside the agent");
+rule!(/// A patch that cannot be read whole.
+    BAD_PATCH = "input" "bad-patch" High,
+    "is a patch that cannot be read whole, so the files it changes cannot be checked",
+    "send a complete patch");
 rule!(/// A path that cannot be a path.
     PATH_INVALID = "input" "invalid-path" High,
     "is not a usable path", "pass a real path");

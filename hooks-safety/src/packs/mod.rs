@@ -9,7 +9,10 @@
 //! Whatever the packs, a file tool's path is refused in a system directory
 //! (`system:system-path`), on a secret (`secrets:secret-file`) or outside the workspace
 //! (`workspace:outside`); a field of the wrong type or a command nested too deeply is refused
-//! (`input:bad-field`, `input:too-deep`); a `blocked_commands` rule is `user:blocked-command`.
+//! (`input:bad-field`, `input:too-deep`), and so is a patch that cannot be read whole
+//! (`input:bad-patch`); a change to a write-protected file (`guard_files`: the hooks files and
+//! the agents' hook settings), by a file tool, a command, inline code or a patch, is
+//! `guard:guard-file`; a `blocked_commands` rule is `user:blocked-command`.
 //!
 //! ## Default packs
 //!
@@ -139,6 +142,7 @@ pub(crate) mod catalog;
 pub(crate) mod disk;
 pub(crate) mod filesystem;
 pub(crate) mod git;
+pub(crate) mod guard;
 pub(crate) mod here;
 pub(crate) mod secrets;
 pub(crate) mod system;
