@@ -174,12 +174,16 @@ fn main() -> ExitCode {
             dir,
             config,
             dry_run,
-        } => init(&init::InitOptions {
-            agent: agent.0,
-            dir,
-            config,
-            dry_run,
-        }),
+        } => match init::this_binary() {
+            Ok(binary) => init(&init::InitOptions {
+                agent: agent.0,
+                dir,
+                config,
+                dry_run,
+                binary,
+            }),
+            Err(error) => fail(error),
+        },
         Command::Import {
             agent,
             settings,

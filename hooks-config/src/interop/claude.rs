@@ -37,6 +37,7 @@
 
 use std::path::Path;
 
+use super::{FailClosedKey, KeyValue, MinVersion, OnFailure};
 use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
@@ -133,6 +134,23 @@ impl Agent for ClaudeCode {
 
     fn settings(&self) -> &'static HookSettings {
         &SETTINGS
+    }
+
+    /// `"onFailure": "block"` makes a failed hook block, from Claude Code 2.1.295; an older
+    /// version ignores it, and a value it does not know makes it skip the whole settings file.
+    fn on_failure(&self) -> OnFailure {
+        OnFailure::Settable(FailClosedKey {
+            key: "onFailure",
+            value: KeyValue::Str("block"),
+            since: Some(MinVersion {
+                binary: "claude",
+                version: [2, 1, 295],
+            }),
+        })
+    }
+
+    fn binaries(&self) -> &'static [&'static str] {
+        &["claude"]
     }
 
     /// Our merged result for Claude Code's event `agent_event`, in its protocol (see the

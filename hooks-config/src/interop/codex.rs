@@ -118,6 +118,15 @@ static CAPABILITIES: Capabilities = Capabilities {
 /// Codex CLI's hooks files: `hooks.json` beside `config.toml`, in the repository's `.codex/`
 /// and in `~/.codex/`. Codex CLI sets no project variable and runs hooks in the session's
 /// directory: commands name the repository's root.
+/// What `hooks init codex` tells the user: Codex CLI runs a project's hooks only once they are
+/// trusted, and keeps that trust per entry.
+const TRUST_NOTE: &str = "Codex CLI runs a project's hooks only after you trust them: start \
+`codex` in this project and approve its hooks when asked (`codex exec` skips untrusted hooks \
+without a word; `codex exec --dangerously-bypass-hook-trust` runs them all). The trust is tied to \
+each entry's text: after a change of the command (a new `hooks` binary path, `hooks init` run \
+again), trust it again. Codex CLI fails open: a hook that is missing, crashes or hangs lets the \
+call run, and it has no setting that changes that.";
+
 static SETTINGS: HookSettings = HookSettings {
     project: ".codex/hooks.json",
     user: ".codex/hooks.json",
@@ -154,6 +163,14 @@ impl Agent for CodexCli {
 
     fn settings(&self) -> &'static HookSettings {
         &SETTINGS
+    }
+
+    fn binaries(&self) -> &'static [&'static str] {
+        &["codex"]
+    }
+
+    fn trust_note(&self) -> Option<&'static str> {
+        Some(TRUST_NOTE)
     }
 
     /// Our merged result for Codex CLI's event `agent_event`, in its protocol (see the
