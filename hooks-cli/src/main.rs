@@ -20,6 +20,10 @@
 //!   `hooks <agent> --config FILE` to the agent's project settings, merged with the hooks
 //!   there, with a backup and a diff. For Gemini CLI it says where Gemini CLI runs project
 //!   hooks, and warns when the folder is not trusted.
+//! - `hooks doctor [--dir DIR] [--json]`: for the project and the user, whether each agent is
+//!   installed or configured, runs `hooks` on the events that matter, fails closed, names a
+//!   `hooks` binary that exists and is this version, and a hooks file that loads; its trust
+//!   step; and settings of its own that override the guard. Exit 1 on a problem.
 //! - `hooks import claude SETTINGS.json|PLUGIN_DIR [--output FILE]`, `hooks import codex
 //!   .codex/hooks.json|.codex/config.toml [--output FILE]`: the hooks of a Claude Code
 //!   settings file or plugin, or of Codex CLI's hooks, as our YAML; what has no equivalent is said on stderr and in the file's
@@ -37,6 +41,7 @@ use clap::{Parser, Subcommand};
 mod adapter;
 mod agent_args;
 mod demo;
+mod doctor;
 mod init;
 mod modules;
 mod ordered_json;
@@ -119,6 +124,15 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Check that each agent here runs the guard, fails closed, and can load the hooks file.
+    Doctor {
+        /// The project directory.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
         /// The agent whose settings these are.
@@ -184,6 +198,7 @@ fn main() -> ExitCode {
             }),
             Err(error) => fail(error),
         },
+        Command::Doctor { dir, json } => doctor(&dir, json),
         Command::Import {
             agent,
             settings,
@@ -270,6 +285,24 @@ fn init(options: &init::InitOptions) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => fail(error),
+    }
+}
+
+fn doctor(dir: &std::path::Path, json: bool) -> ExitCode {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let report = doctor::examine(dir, home.as_deref());
+    if json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(text) => println!("{text}"),
+            Err(error) => return fail(format!("cannot print the report: {error}")),
+        }
+    } else {
+        print!("{}", doctor::human(&report));
+    }
+    if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

@@ -121,6 +121,14 @@ pub trait Agent: std::fmt::Debug + Sync {
     fn binaries(&self) -> &'static [&'static str] {
         &[]
     }
+
+    /// Where a setting of its own turns every hook off for the project in `project` and the
+    /// user whose home is `home` (Claude Code's `disableAllHooks`), with the file that says
+    /// so; `None` when nothing does (by default, nothing is read).
+    fn hooks_switched_off(&self, project: &Path, home: &Path) -> Option<String> {
+        let _ = (project, home);
+        None
+    }
 }
 
 /// Whether `command` runs `hooks <agent>`: its first word is `hooks` or a path to a file

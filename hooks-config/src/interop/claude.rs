@@ -153,6 +153,21 @@ impl Agent for ClaudeCode {
         &["claude"]
     }
 
+    /// `"disableAllHooks": true` in the project's settings (shared or local) or the user's.
+    fn hooks_switched_off(&self, project: &Path, home: &Path) -> Option<String> {
+        let files = [
+            project.join(".claude/settings.json"),
+            project.join(".claude/settings.local.json"),
+            home.join(".claude/settings.json"),
+        ];
+        files.iter().find_map(|file| {
+            let text = std::fs::read_to_string(file).ok()?;
+            let settings = serde_json::from_str::<Value>(&text).ok()?;
+            (settings.get("disableAllHooks") == Some(&Value::Bool(true)))
+                .then(|| format!("`disableAllHooks: true` in {}", file.display()))
+        })
+    }
+
     /// Our merged result for Claude Code's event `agent_event`, in its protocol (see the
     /// [module docs](self)).
     fn answer(

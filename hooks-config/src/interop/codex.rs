@@ -118,6 +118,31 @@ static CAPABILITIES: Capabilities = Capabilities {
 /// Codex CLI's hooks files: `hooks.json` beside `config.toml`, in the repository's `.codex/`
 /// and in `~/.codex/`. Codex CLI sets no project variable and runs hooks in the session's
 /// directory: commands name the repository's root.
+/// Whether a `config.toml` turns hooks off: `hooks = false` or `codex_hooks = false` in its
+/// `[features]` table, or `features.hooks = false` at the top. Read line by line: enough for
+/// the forms Codex CLI documents, without a TOML parser.
+fn features_turn_hooks_off(text: &str) -> bool {
+    let mut table = String::new();
+    text.lines().any(|line| {
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if let Some(name) = line
+            .strip_prefix('[')
+            .and_then(|rest| rest.strip_suffix(']'))
+        {
+            table = name.trim().to_owned();
+            return false;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            return false;
+        };
+        let key = key.trim();
+        let off = value.trim() == "false";
+        let in_features = table == "features" && (key == "hooks" || key == "codex_hooks");
+        let dotted = table.is_empty() && (key == "features.hooks" || key == "features.codex_hooks");
+        off && (in_features || dotted)
+    })
+}
+
 /// What `hooks init codex` tells the user: Codex CLI runs a project's hooks only once they are
 /// trusted, and keeps that trust per entry.
 const TRUST_NOTE: &str = "Codex CLI runs a project's hooks only after you trust them: start \
@@ -167,6 +192,20 @@ impl Agent for CodexCli {
 
     fn binaries(&self) -> &'static [&'static str] {
         &["codex"]
+    }
+
+    /// `hooks = false` (or the old `codex_hooks = false`) under `[features]` of the project's
+    /// or the user's `config.toml`.
+    fn hooks_switched_off(&self, project: &Path, home: &Path) -> Option<String> {
+        let files = [
+            project.join(".codex/config.toml"),
+            home.join(".codex/config.toml"),
+        ];
+        files.iter().find_map(|file| {
+            let text = std::fs::read_to_string(file).ok()?;
+            features_turn_hooks_off(&text)
+                .then(|| format!("`[features] hooks = false` in {}", file.display()))
+        })
     }
 
     fn trust_note(&self) -> Option<&'static str> {
