@@ -1,4 +1,4 @@
-//! `hooks doctor`: whether each agent of [`AGENTS`](hooks_config::interop::AGENTS) on this
+//! `hooks doctor`: whether each agent of [`AGENTS`] on this
 //! machine runs the guard as `hooks init` sets it up, for the project and for the user.
 //!
 //! Per agent: whether it is installed (an executable of its on the `PATH`) or configured (a

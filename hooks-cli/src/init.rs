@@ -4,7 +4,7 @@
 //! project directory and which events to hook are its [`HookSettings`].
 //!
 //! The command names the hooks file so that it survives a project path with spaces, as each
-//! agent runs it (`sh -c`; see [`ProjectDir`](hooks_config::interop::ProjectDir)).
+//! agent runs it (`sh -c`; see [`ProjectDir`]).
 //!
 //! The settings file is merged, never replaced: every hook already there stays, the file keeps
 //! its order, an entry already present is not added twice (so a second run changes nothing),
