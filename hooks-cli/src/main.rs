@@ -18,8 +18,10 @@
 //! - `hooks init <agent> [--dir DIR] [--config FILE] [--dry-run]`: writes a
 //!   starter hooks file (safety, redaction, logging) when there is none and adds
 //!   `hooks <agent> --config FILE` to the agent's project settings, merged with the hooks
-//!   there, with a backup and a diff. For Gemini CLI it says where Gemini CLI runs project
-//!   hooks, and warns when the folder is not trusted.
+//!   there, with a backup and a diff. The entries name this binary by its absolute path, with
+//!   a timeout above the guard's deadline and the agent's fail-closed key where it takes one
+//!   (for Claude Code, only from the installed version that does); where the agent fails open
+//!   it says so. It states the agent's trust step and warns when the folder is not trusted.
 //! - `hooks doctor [--dir DIR] [--json]`: for the project and the user, whether each agent is
 //!   installed or configured, runs `hooks` on the events that matter, fails closed, names a
 //!   `hooks` binary that exists and is this version, and a hooks file that loads; its trust

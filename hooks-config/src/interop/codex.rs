@@ -149,8 +149,7 @@ const TRUST_NOTE: &str = "Codex CLI runs a project's hooks only after you trust 
 `codex` in this project and approve its hooks when asked (`codex exec` skips untrusted hooks \
 without a word; `codex exec --dangerously-bypass-hook-trust` runs them all). The trust is tied to \
 each entry's text: after a change of the command (a new `hooks` binary path, `hooks init` run \
-again), trust it again. Codex CLI fails open: a hook that is missing, crashes or hangs lets the \
-call run, and it has no setting that changes that.";
+again), trust it again.";
 
 static SETTINGS: HookSettings = HookSettings {
     project: ".codex/hooks.json",
@@ -470,4 +469,24 @@ fn line_column(text: &str, at: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.len() - before.rfind('\n').map_or(0, |newline| newline + 1) + 1;
     (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hooks_turned_off_in_config_toml_are_found() {
+        assert!(super::features_turn_hooks_off(
+            "[features]\nhooks = false\n"
+        ));
+        assert!(super::features_turn_hooks_off(
+            "[features]\ncodex_hooks = false # old\n"
+        ));
+        assert!(super::features_turn_hooks_off(
+            "features.hooks = false\n[x]\n"
+        ));
+        assert!(!super::features_turn_hooks_off(
+            "[features]\nhooks = true\n"
+        ));
+        assert!(!super::features_turn_hooks_off("[other]\nhooks = false\n"));
+    }
 }
