@@ -43,7 +43,12 @@ impl Setup {
             None,
             &all,
             "",
-            &[("PATH", &self.path), ("HOME", self.home.as_os_str())],
+            &[
+                ("PATH", &self.path),
+                ("HOME", self.home.as_os_str()),
+                // Gemini CLI's trust comes from the home directory alone.
+                ("GEMINI_CLI_TRUST_WORKSPACE", "".as_ref()),
+            ],
         )
     }
 
@@ -274,4 +279,60 @@ fn an_agent_that_is_not_set_up_is_no_problem() {
     let (code, findings) = setup.doctor();
     assert_eq!(code, Some(0));
     assert!(findings.is_empty(), "{findings:#?}");
+}
+
+/// The findings of agent `name` in a `hooks doctor --json` report.
+fn findings_of(report: &Value, name: &str) -> Vec<(String, String)> {
+    report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|agent| agent["agent"] == name)
+        .unwrap()["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| {
+            (
+                finding["check"].as_str().unwrap().to_owned(),
+                finding["level"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn cursor_fails_closed_gemini_fails_open_and_an_untrusted_folder_is_a_problem() {
+    let setup = Setup::new("cursor_gemini");
+    for agent in ["cursor", "gemini"] {
+        let output = setup.run(&["init", agent]);
+        assert!(output.status.success(), "{output:?}");
+    }
+    std::fs::create_dir_all(setup.home.join(".gemini")).unwrap();
+    std::fs::write(setup.home.join(".gemini/trustedFolders.json"), "{}").unwrap();
+    let output = setup.run(&["doctor", "--json"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let report = support::stdout_json(&output);
+
+    let cursor = findings_of(&report, "cursor");
+    for check in ["events", "fail_closed", "binary", "hooks_file"] {
+        assert!(
+            cursor.contains(&(check.to_owned(), "ok".to_owned())),
+            "{check}: {cursor:?}"
+        );
+    }
+    assert!(
+        !cursor.iter().any(|(_, level)| level == "problem"),
+        "{cursor:?}"
+    );
+
+    let gemini = findings_of(&report, "gemini");
+    assert!(
+        gemini.contains(&("fail_closed".to_owned(), "warning".to_owned())),
+        "{gemini:?}"
+    );
+    assert!(
+        gemini.contains(&("trust".to_owned(), "problem".to_owned())),
+        "{gemini:?}"
+    );
 }
