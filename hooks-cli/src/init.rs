@@ -4,7 +4,7 @@
 //! project directory and which events to hook are its [`HookSettings`].
 //!
 //! The command names the hooks file so that it survives a project path with spaces, as each
-//! agent runs it (`sh -c`; see [`ProjectDir`](hooks_config::interop::ProjectDir)).
+//! agent runs it (`sh -c`; see [`ProjectDir`]).
 //!
 //! The settings file is merged, never replaced: every hook already there stays, the file keeps
 //! its order, an entry already present is not added twice (so a second run changes nothing),
@@ -15,7 +15,12 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use hooks_config::interop::{Agent, HookSettings, Layout, Trust};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hooks_config::interop::{
+    Agent, HookSettings, KeyValue, Layout, MinVersion, OnFailure, ProjectDir, Trust, runs_hooks,
+};
 
 use crate::ordered_json::{Json, indent_of};
 
@@ -33,6 +38,106 @@ pub struct InitOptions {
     pub config: PathBuf,
     /// Print the change, write nothing.
     pub dry_run: bool,
+    /// The `hooks` binary the settings run: an absolute path.
+    pub binary: PathBuf,
+}
+
+/// The `timeout` `hooks init` gives each entry: above the longest a call of `hooks <agent>`
+/// takes by default (a handler's own deadline, then the collection of late answers), so that
+/// the agent's timeout is never what ends a call the policy is still deciding.
+pub const AGENT_TIMEOUT: Duration = Duration::from_secs(
+    hooks_core::DEFAULT_HANDLER_TIMEOUT.as_secs()
+        + hooks_core::DEFAULT_COLLECT_TIMEOUT.as_secs()
+        + 29,
+);
+
+/// How `hooks init` makes a failed `hooks` (missing, crashed, hung) count for the agent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FailClosed {
+    /// The entry sets `key: value`, and the agent then blocks.
+    Set {
+        /// The key.
+        key: &'static str,
+        /// Its value.
+        value: KeyValue,
+    },
+    /// The agent has the key, but not the version installed here: nothing is set, and why.
+    NotSet(String),
+    /// The agent fails open whatever the entry says.
+    Open,
+    /// The agent fails closed by itself.
+    Closed,
+}
+
+/// What `hooks init` sets for a failed hook of `agent`: its fail-closed key where the agent
+/// (in the version installed, when that matters) takes it.
+pub fn fail_closed(agent: &dyn Agent) -> FailClosed {
+    match agent.on_failure() {
+        OnFailure::Open => FailClosed::Open,
+        OnFailure::Closed => FailClosed::Closed,
+        OnFailure::Settable(setting) => match setting.since {
+            None => FailClosed::Set {
+                key: setting.key,
+                value: setting.value,
+            },
+            Some(since) => match installed_version(since.binary) {
+                Some(printed) if since.met_by(&printed) == Some(true) => FailClosed::Set {
+                    key: setting.key,
+                    value: setting.value,
+                },
+                found => FailClosed::NotSet(too_old(agent, setting.key, &since, found)),
+            },
+        },
+    }
+}
+
+/// Why the fail-closed key is left out for the version `found` (`None`: not installed).
+fn too_old(agent: &dyn Agent, key: &str, since: &MinVersion, found: Option<String>) -> String {
+    let name = agent.display_name();
+    let which = match found {
+        Some(printed) => format!("the installed {name} says `{}`", printed.trim()),
+        None => format!("`{} --version` did not run here", since.binary),
+    };
+    format!(
+        "`{key}` is not written: {name} takes it from {} on, and {which} (a value {name} does \
+         not know makes it skip the whole settings file). Until then {name} runs the tool when \
+         `hooks` is missing, crashes or hangs; after upgrading, run `hooks init` again.",
+        since.display()
+    )
+}
+
+/// What `binary --version` prints, when it runs within a few seconds and exits 0.
+pub fn installed_version(binary: &str) -> Option<String> {
+    let mut child = Command::new(binary)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let started = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) if status.success() => break,
+            Ok(Some(_)) | Err(_) => return None,
+            Ok(None) if started.elapsed() > Duration::from_secs(10) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    let mut printed = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take()?, &mut printed).ok()?;
+    Some(printed)
+}
+
+/// The `hooks` binary this process runs from, as an absolute path without symbolic links.
+pub fn this_binary() -> Result<PathBuf, InitError> {
+    let io = |error| InitError::Binary(error);
+    let exe = std::env::current_exe().map_err(io)?;
+    std::fs::canonicalize(exe).map_err(io)
 }
 
 /// One file `hooks init` creates or changes.
@@ -68,6 +173,24 @@ pub enum InitError {
     /// The hooks file path cannot be named from the settings file.
     #[error("--config must be a relative path inside the project directory, not `{0}`")]
     ConfigPath(PathBuf),
+    /// The path of this binary cannot be found.
+    #[error("cannot find the path of this `hooks` binary to write into the settings: {0}")]
+    Binary(std::io::Error),
+    /// The agent's command finds the hooks file from the git repository, and there is none.
+    #[error(
+        "{agent} sets no project variable for its hooks, so the command finds the hooks file \
+         from the root of the git repository, and {dir} is not in one (`git rev-parse \
+         --show-toplevel` fails there: the command would read `/{config}`). Run `git init` \
+         there first, or run `hooks init` in the repository's directory"
+    )]
+    NotInGit {
+        /// The agent.
+        agent: &'static str,
+        /// The project directory.
+        dir: PathBuf,
+        /// The hooks file.
+        config: PathBuf,
+    },
 }
 
 /// The files to create or change; empty when everything is set up already.
@@ -102,12 +225,22 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
             });
         }
     };
-    let command = agent.command(&config.display().to_string());
-    let merged = merge_settings(old.as_deref(), setup.layout, setup.init_events, &command)
-        .map_err(|problem| InitError::Settings {
+    let file = named_file(options)?;
+    let ours = OurHook {
+        command: agent.command_with(&options.binary, &file),
+        agent: agent.name(),
+        timeout: agent.timeout_unit().of(AGENT_TIMEOUT),
+        fail_closed: match fail_closed(agent) {
+            FailClosed::Set { key, value } => Some((key, value)),
+            _ => None,
+        },
+    };
+    let merged = merge_settings(old.as_deref(), setup.layout, setup.init_events, &ours).map_err(
+        |problem| InitError::Settings {
             path: settings.clone(),
             problem,
-        })?;
+        },
+    )?;
     if let Some(new) = merged {
         changes.push(FileChange {
             path: settings,
@@ -118,15 +251,61 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
     Ok(changes)
 }
 
+/// The hooks file as the agent's command names it: relative to the project directory, or, for
+/// an agent whose command starts from the git repository's root, relative to that root.
+fn named_file(options: &InitOptions) -> Result<String, InitError> {
+    let config = options.config.display().to_string();
+    if options.agent.settings().project_dir != ProjectDir::GitRoot {
+        return Ok(config);
+    }
+    let not_in_git = || InitError::NotInGit {
+        agent: options.agent.display_name(),
+        dir: options.dir.clone(),
+        config: options.config.clone(),
+    };
+    let output = Command::new("git")
+        .args(["rev-parse", "--show-toplevel"])
+        .current_dir(&options.dir)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|_| not_in_git())?;
+    let root = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    if !output.status.success() || root.is_empty() {
+        return Err(not_in_git());
+    }
+    let root = std::fs::canonicalize(&root).map_err(|_| not_in_git())?;
+    let dir = std::fs::canonicalize(&options.dir).map_err(|_| not_in_git())?;
+    let inside = dir.strip_prefix(&root).map_err(|_| not_in_git())?;
+    Ok(inside.join(&options.config).display().to_string())
+}
+
 /// What the user should know about running hooks in `options.agent`, whatever was written:
-/// the agent's trust step, and a warning when this folder is not trusted.
+/// how a failed `hooks` counts, the agent's trust step, and a warning when this folder is not
+/// trusted.
 pub fn notes(options: &InitOptions) -> Vec<String> {
     let project = std::fs::canonicalize(&options.dir).unwrap_or(options.dir.clone());
     let agent = options.agent;
-    agent
-        .trust_note()
-        .map(str::to_owned)
-        .into_iter()
+    let name = agent.display_name();
+    let failure = match fail_closed(agent) {
+        FailClosed::Set { key, .. } => format!(
+            "{name} blocks the call when `hooks` is missing, crashes or runs past {} s \
+             (`{key}` is set)",
+            AGENT_TIMEOUT.as_secs()
+        ),
+        FailClosed::NotSet(why) => format!("warning: {why}"),
+        FailClosed::Open => format!(
+            "warning: {name} fails open: when `hooks` is missing, crashes or runs past its \
+             timeout, {name} runs the tool call anyway, and it has no setting that changes this. \
+             Keep the binary at {} (the settings name it) and run `hooks doctor` after changes",
+            options.binary.display()
+        ),
+        FailClosed::Closed => {
+            format!("{name} blocks the call when `hooks` is missing, crashes or hangs")
+        }
+    };
+    std::iter::once(failure)
+        .chain(agent.trust_note().map(str::to_owned))
         .chain(trust_warning(agent, &project))
         .collect()
 }
@@ -144,13 +323,68 @@ pub fn trust_warning(agent: &dyn Agent, project: &Path) -> Option<String> {
     }
 }
 
-/// The settings text with a command hook running `command` on each of `events`, or `None`
-/// when every one is there already. Hooks already there are kept, in their order.
+/// The entry `hooks init` writes on each event.
+#[derive(Debug, Clone)]
+struct OurHook {
+    /// The command: `/path/to/hooks <agent> --config <file>`.
+    command: String,
+    /// The agent's name, to know our entries from an older `hooks init`.
+    agent: &'static str,
+    /// The entry's `timeout`, in the agent's unit.
+    timeout: u64,
+    /// The fail-closed key and its value, where the agent takes one.
+    fail_closed: Option<(&'static str, KeyValue)>,
+}
+
+impl OurHook {
+    /// Whether `command` is this entry's, or one an earlier `hooks init` wrote for the same
+    /// hooks file (another binary path, or the bare `hooks`).
+    fn is_ours(&self, command: &str) -> bool {
+        let tail = |command: &str| {
+            command
+                .split_once(" --config ")
+                .map(|(_, file)| file.to_owned())
+        };
+        command == self.command
+            || (runs_hooks(command, self.agent) && tail(command) == tail(&self.command))
+    }
+
+    /// Sets our fields on `hook`, an entry of ours; whether anything changed.
+    fn update(&self, hook: &mut Json) -> bool {
+        let mut fields = vec![
+            ("command", Json::String(self.command.clone())),
+            ("timeout", Json::Number(self.timeout.into())),
+        ];
+        if let Some((key, value)) = self.fail_closed {
+            fields.push((
+                key,
+                match value {
+                    KeyValue::Str(text) => Json::String(text.to_owned()),
+                    KeyValue::Bool(flag) => Json::Bool(flag),
+                },
+            ));
+        }
+        let mut changed = false;
+        for (key, value) in fields {
+            if hook.get(key) != Some(&value)
+                && let Some(slot) = hook.entry(key, Json::Null)
+            {
+                *slot = value;
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+/// The settings text with a command hook `ours` on each of `events`, or `None` when every one
+/// is there already, as it should be. Hooks already there are kept, in their order; an entry
+/// of an earlier `hooks init` for the same hooks file is brought up to date in place.
 fn merge_settings(
     old: Option<&str>,
     layout: Layout,
     events: &[&str],
-    command: &str,
+    ours: &OurHook,
 ) -> Result<Option<String>, String> {
     let mut settings = match old {
         Some(text) if !text.trim().is_empty() => serde_json::from_str::<Json>(text)
@@ -169,40 +403,48 @@ fn merge_settings(
         .entry("hooks", Json::Object(Vec::new()))
         .filter(|hooks| matches!(hooks, Json::Object(_)))
         .ok_or("`hooks` is not an object")?;
+    let is_ours = |hook: &Json| {
+        hook.get("command")
+            .and_then(Json::as_str)
+            .is_some_and(|c| ours.is_ours(c))
+    };
     for event in events {
         let Some(Json::Array(listed)) = hooks.entry(event, Json::Array(Vec::new())) else {
             return Err(format!("`hooks.{event}` is not a list"));
         };
-        let ours = Json::object([
-            ("type", Json::String("command".to_owned())),
-            ("command", Json::String(command.to_owned())),
-        ]);
-        let present = match layout {
-            Layout::MatcherGroups => listed.iter().any(|group| runs(group, command)),
-            Layout::Commands => listed.iter().any(|hook| is_command(hook, command)),
-        };
+        let mut present = false;
+        for item in listed.iter_mut() {
+            let commands: Vec<&mut Json> = match layout {
+                Layout::MatcherGroups => match item {
+                    Json::Object(_) => match item.entry("hooks", Json::Null) {
+                        Some(Json::Array(hooks)) => hooks.iter_mut().collect(),
+                        _ => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                },
+                Layout::Commands => vec![item],
+            };
+            for hook in commands.into_iter().filter(|hook| is_ours(hook)) {
+                present = true;
+                changed |= ours.update(hook);
+            }
+        }
         if !present {
+            let mut hook = match layout {
+                Layout::MatcherGroups => {
+                    Json::object([("type", Json::String("command".to_owned()))])
+                }
+                Layout::Commands => Json::Object(Vec::new()),
+            };
+            ours.update(&mut hook);
             listed.push(match layout {
-                Layout::MatcherGroups => Json::object([("hooks", Json::Array(vec![ours]))]),
-                Layout::Commands => Json::object([("command", Json::String(command.to_owned()))]),
+                Layout::MatcherGroups => Json::object([("hooks", Json::Array(vec![hook]))]),
+                Layout::Commands => hook,
             });
             changed = true;
         }
     }
     Ok(changed.then(|| settings.to_pretty(indent_of(old.unwrap_or_default()))))
-}
-
-/// Whether a matcher group of the settings already runs `command`.
-fn runs(group: &Json, command: &str) -> bool {
-    match group.get("hooks") {
-        Some(Json::Array(hooks)) => hooks.iter().any(|hook| is_command(hook, command)),
-        _ => false,
-    }
-}
-
-/// Whether a hook of the settings is `command`.
-fn is_command(hook: &Json, command: &str) -> bool {
-    hook.get("command").and_then(Json::as_str) == Some(command)
 }
 
 /// The change as a unified diff with three lines of context, headed by the file's name.
@@ -271,7 +513,16 @@ pub fn apply(changes: &[FileChange]) -> Result<String, InitError> {
 mod tests {
     use super::*;
 
-    const COMMAND: &str = "hooks claude --config \"$CLAUDE_PROJECT_DIR\"/hooks.yaml";
+    const COMMAND: &str = "/opt/bin/hooks claude --config \"$CLAUDE_PROJECT_DIR\"/hooks.yaml";
+
+    fn ours() -> OurHook {
+        OurHook {
+            command: COMMAND.to_owned(),
+            agent: "claude",
+            timeout: 90,
+            fail_closed: Some(("onFailure", KeyValue::Str("block"))),
+        }
+    }
 
     #[test]
     fn an_existing_hook_is_kept_and_ours_is_added_once() {
@@ -280,7 +531,7 @@ mod tests {
             Some(old),
             Layout::MatcherGroups,
             &["PreToolUse", "Stop"],
-            COMMAND,
+            &ours(),
         )
         .unwrap()
         .unwrap();
@@ -291,12 +542,14 @@ mod tests {
         assert_eq!(pre[0]["hooks"][0]["command"], "./mine.sh");
         assert_eq!(pre[1]["hooks"][0]["command"], COMMAND);
         assert_eq!(value["hooks"]["Stop"][0]["hooks"][0]["command"], COMMAND);
+        assert_eq!(value["hooks"]["Stop"][0]["hooks"][0]["onFailure"], "block");
+        assert_eq!(value["hooks"]["Stop"][0]["hooks"][0]["timeout"], 90);
         assert_eq!(
             merge_settings(
                 Some(&new),
                 Layout::MatcherGroups,
                 &["PreToolUse", "Stop"],
-                COMMAND
+                &ours()
             )
             .unwrap(),
             None
@@ -312,8 +565,25 @@ mod tests {
             ("{\"hooks\": ", "not valid JSON"),
         ] {
             let error =
-                merge_settings(Some(text), Layout::MatcherGroups, &["Stop"], COMMAND).unwrap_err();
+                merge_settings(Some(text), Layout::MatcherGroups, &["Stop"], &ours()).unwrap_err();
             assert!(error.starts_with(problem), "{text}: {error}");
         }
+    }
+
+    #[test]
+    fn an_entry_of_an_earlier_init_is_brought_up_to_date_in_place() {
+        let old = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "hooks claude --config \"$CLAUDE_PROJECT_DIR\"/hooks.yaml"}]}, {"hooks": [{"type": "command", "command": "hooks claude --config other.yaml"}]}]}}"#;
+        let new = merge_settings(Some(old), Layout::MatcherGroups, &["Stop"], &ours())
+            .unwrap()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&new).unwrap();
+        let stop = value["hooks"]["Stop"].as_array().unwrap();
+        assert_eq!(stop.len(), 2, "updated, not added: {new}");
+        assert_eq!(stop[0]["hooks"][0]["command"], COMMAND);
+        assert_eq!(stop[0]["hooks"][0]["onFailure"], "block");
+        assert_eq!(
+            stop[1]["hooks"][0]["command"], "hooks claude --config other.yaml",
+            "an entry for another hooks file is not ours to change"
+        );
     }
 }

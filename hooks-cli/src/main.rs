@@ -18,8 +18,14 @@
 //! - `hooks init <agent> [--dir DIR] [--config FILE] [--dry-run]`: writes a
 //!   starter hooks file (safety, redaction, logging) when there is none and adds
 //!   `hooks <agent> --config FILE` to the agent's project settings, merged with the hooks
-//!   there, with a backup and a diff. For Gemini CLI it says where Gemini CLI runs project
-//!   hooks, and warns when the folder is not trusted.
+//!   there, with a backup and a diff. The entries name this binary by its absolute path, with
+//!   a timeout above the guard's deadline and the agent's fail-closed key where it takes one
+//!   (for Claude Code, only from the installed version that does); where the agent fails open
+//!   it says so. It states the agent's trust step and warns when the folder is not trusted.
+//! - `hooks doctor [--dir DIR] [--json]`: for the project and the user, whether each agent is
+//!   installed or configured, runs `hooks` on the events that matter, fails closed, names a
+//!   `hooks` binary that exists and is this version, and a hooks file that loads; its trust
+//!   step; and settings of its own that override the guard. Exit 1 on a problem.
 //! - `hooks import claude SETTINGS.json|PLUGIN_DIR [--output FILE]`, `hooks import codex
 //!   .codex/hooks.json|.codex/config.toml [--output FILE]`: the hooks of a Claude Code
 //!   settings file or plugin, or of Codex CLI's hooks, as our YAML; what has no equivalent is said on stderr and in the file's
@@ -37,6 +43,7 @@ use clap::{Parser, Subcommand};
 mod adapter;
 mod agent_args;
 mod demo;
+mod doctor;
 mod init;
 mod modules;
 mod ordered_json;
@@ -120,6 +127,15 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Check that each agent here runs the guard, fails closed, and can load the hooks file.
+    Doctor {
+        /// The project directory.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
         /// The agent whose settings these are.
@@ -175,12 +191,17 @@ fn main() -> ExitCode {
             dir,
             config,
             dry_run,
-        } => init(&init::InitOptions {
-            agent: agent.0,
-            dir,
-            config,
-            dry_run,
-        }),
+        } => match init::this_binary() {
+            Ok(binary) => init(&init::InitOptions {
+                agent: agent.0,
+                dir,
+                config,
+                dry_run,
+                binary,
+            }),
+            Err(error) => fail(error),
+        },
+        Command::Doctor { dir, json } => doctor(&dir, json),
         Command::Import {
             agent,
             settings,
@@ -267,6 +288,24 @@ fn init(options: &init::InitOptions) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => fail(error),
+    }
+}
+
+fn doctor(dir: &std::path::Path, json: bool) -> ExitCode {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let report = doctor::examine(dir, home.as_deref());
+    if json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(text) => println!("{text}"),
+            Err(error) => return fail(format!("cannot print the report: {error}")),
+        }
+    } else {
+        print!("{}", doctor::human(&report));
+    }
+    if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

@@ -76,6 +76,52 @@ fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
     );
 }
 
+/// `hooks init` with the pinned Claude Code installed writes `"onFailure": "block"`; then a
+/// `PreToolUse` entry whose binary has gone missing blocks the call (Claude Code 2.1.295 and
+/// later), where without the key the command would run.
+#[test]
+fn a_missing_hooks_binary_blocks_the_call_when_init_set_on_failure() {
+    scenario(
+        "a_missing_hooks_binary_blocks_the_call_when_init_set_on_failure",
+        |claude, scratch| {
+            let project = Project::new(scratch, HOOKS);
+            let mut settings = project.init_with(claude);
+            let written = settings.to_string();
+            let pre = &mut settings["hooks"]["PreToolUse"][0]["hooks"][0];
+            assert_eq!(
+                pre["onFailure"], "block",
+                "hooks init must set onFailure for the pinned version: {written}"
+            );
+            let command = pre["command"].as_str().unwrap().to_owned();
+            let (binary, rest) = command.split_once(' ').unwrap();
+            assert!(binary.starts_with('/'), "an absolute path: {command}");
+            pre["command"] = serde_json::Value::from(format!("/nonexistent/bin/hooks {rest}"));
+            project.write_settings(&settings);
+            let api = MessagesApi::start(Script {
+                bash_command: Some("touch made-by-agent".to_owned()),
+            })
+            .unwrap();
+
+            let run = project.run_claude(claude, &api, "create the marker file");
+
+            run.assert_finished();
+            assert!(
+                !project.dir.join("made-by-agent").exists(),
+                "the call ran though its hook could not start\n{}",
+                run.report()
+            );
+            let answered = turns(&api)
+                .iter()
+                .find_map(|request| request.tool_result(TOOL_USE_ID));
+            assert!(
+                matches!(answered, Some((_, true))),
+                "the model must be told the call was blocked, got {answered:?}\n{}",
+                run.report()
+            );
+        },
+    );
+}
+
 #[test]
 fn a_benign_command_runs() {
     scenario("a_benign_command_runs", |claude, scratch| {

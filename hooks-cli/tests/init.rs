@@ -48,7 +48,46 @@ const USER_SETTINGS: &str = r#"{
 }
 "#;
 
-const OUR_COMMAND: &str = "hooks claude --config \"$CLAUDE_PROJECT_DIR\"/hooks.yaml";
+/// The `hooks` binary as `hooks init` names it: its absolute path.
+fn binary() -> String {
+    std::fs::canonicalize(env!("CARGO_BIN_EXE_hooks"))
+        .unwrap()
+        .display()
+        .to_string()
+}
+
+/// The command `hooks init claude` writes for `hooks.yaml`.
+fn our_command() -> String {
+    format!(
+        "{} claude --config \"$CLAUDE_PROJECT_DIR\"/hooks.yaml",
+        binary()
+    )
+}
+
+/// A directory with a fake `claude` that prints `version` for `--version`, first on the PATH.
+fn path_with_claude(test: &str, version: Option<&str>) -> std::ffi::OsString {
+    let bin = project(&format!("{test}_bin"));
+    if let Some(version) = version {
+        let script = bin.join("claude");
+        std::fs::write(
+            &script,
+            format!("#!/bin/sh\necho '{version} (Claude Code)'\n"),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    // Only the fake: a real Claude Code on the machine must not decide the test.
+    std::ffi::OsString::from(format!("{}:/usr/bin:/bin", bin.display()))
+}
+
+/// `hooks init` with `PATH` set to `path`.
+fn init_with_path(dir: &Path, extra: &[&str], path: &OsStr) -> Output {
+    let mut args: Vec<&OsStr> = vec!["init".as_ref()];
+    args.extend(extra.iter().map(OsStr::new));
+    args.extend(["--dir".as_ref(), dir.as_os_str()]);
+    support::run_with_env(None, &args, "", &[("PATH", path)])
+}
 
 #[test]
 fn claude_settings_are_merged_backed_up_and_shown_and_a_second_run_changes_nothing() {
@@ -57,7 +96,8 @@ fn claude_settings_are_merged_backed_up_and_shown_and_a_second_run_changes_nothi
     let settings = dir.join(".claude/settings.json");
     std::fs::write(&settings, USER_SETTINGS).unwrap();
 
-    let first = init(&dir, &["claude"]);
+    let path = path_with_claude("claude", Some("2.1.331"));
+    let first = init_with_path(&dir, &["claude"], &path);
     assert!(first.status.success(), "{first:?}");
     let printed = stdout(&first);
     assert!(
@@ -65,7 +105,10 @@ fn claude_settings_are_merged_backed_up_and_shown_and_a_second_run_changes_nothi
         "the diff shows the starter file: {printed}"
     );
     assert!(
-        printed.contains("+                        \"command\": \"hooks claude"),
+        printed.contains(&format!(
+            "+                        \"command\": \"{}",
+            binary()
+        )),
         "the diff shows the new entry: {printed}"
     );
     assert!(printed.contains("backed up"), "{printed}");
@@ -76,9 +119,12 @@ fn claude_settings_are_merged_backed_up_and_shown_and_a_second_run_changes_nothi
     let pre = value["hooks"]["PreToolUse"].as_array().unwrap();
     assert_eq!(pre[0]["matcher"], "Bash");
     assert_eq!(pre[0]["hooks"][0]["command"], "./my-guard.sh");
-    assert_eq!(pre[1]["hooks"][0]["command"], OUR_COMMAND);
+    assert_eq!(pre[1]["hooks"][0]["command"], our_command());
     for event in ["PostToolUse", "UserPromptSubmit"] {
-        assert_eq!(value["hooks"][event][0]["hooks"][0]["command"], OUR_COMMAND);
+        assert_eq!(
+            value["hooks"][event][0]["hooks"][0]["command"],
+            our_command()
+        );
     }
     assert_eq!(value["model"], "opus");
     // The file keeps its order and its indentation: the user's lines are all still there.
@@ -95,7 +141,7 @@ fn claude_settings_are_merged_backed_up_and_shown_and_a_second_run_changes_nothi
     let starter = std::fs::read_to_string(dir.join("hooks.yaml")).unwrap();
     assert!(starter.contains("safety:") && starter.contains("logging:"));
 
-    let second = init(&dir, &["claude"]);
+    let second = init_with_path(&dir, &["claude"], &path);
     assert!(second.status.success());
     assert_eq!(stdout(&second), "already set up: nothing to change\n");
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), written);
@@ -116,10 +162,17 @@ fn an_existing_hooks_file_is_never_overwritten() {
         serde_json::from_str(&std::fs::read_to_string(dir.join(".gemini/settings.json")).unwrap())
             .unwrap();
     for event in ["BeforeTool", "AfterTool", "BeforeAgent"] {
+        let hook = &settings["hooks"][event][0]["hooks"][0];
         assert_eq!(
-            settings["hooks"][event][0]["hooks"][0]["command"],
-            "hooks gemini --config \"${GEMINI_PROJECT_DIR}/team.yaml\""
+            hook["command"],
+            format!(
+                "{} gemini --config \"${{GEMINI_PROJECT_DIR}}/team.yaml\"",
+                binary()
+            )
         );
+        // Gemini CLI's timeouts are in milliseconds; it has no fail-closed key.
+        assert_eq!(hook["timeout"], 90_000, "{event}");
+        assert_eq!(hook.as_object().unwrap().len(), 3, "{hook}");
     }
 }
 
@@ -184,7 +237,8 @@ fn cursor_gets_its_own_layout_next_to_the_users_hooks() {
     let edits = written["hooks"]["afterFileEdit"].as_array().unwrap();
     assert_eq!(edits[0]["command"], "./format.sh");
     // Cursor runs hooks in the project directory: the hooks file is named from there.
-    assert_eq!(edits[1]["command"], "hooks cursor --config hooks.yaml");
+    let command = format!("{} cursor --config hooks.yaml", binary());
+    assert_eq!(edits[1]["command"], command);
     for event in [
         "beforeShellExecution",
         "beforeMCPExecution",
@@ -192,10 +246,10 @@ fn cursor_gets_its_own_layout_next_to_the_users_hooks() {
         "beforeSubmitPrompt",
         "stop",
     ] {
-        assert_eq!(
-            written["hooks"][event][0]["command"], "hooks cursor --config hooks.yaml",
-            "{event}"
-        );
+        let hook = &written["hooks"][event][0];
+        assert_eq!(hook["command"], command, "{event}");
+        assert_eq!(hook["failClosed"], true, "{event}");
+        assert_eq!(hook["timeout"], 90, "{event}");
     }
     assert_eq!(
         stdout(&init(&dir, &["cursor"])),
@@ -247,6 +301,7 @@ fn the_starter_policy_guards_claude_code_out_of_the_box() {
 #[test]
 fn codex_hooks_json_is_merged_and_a_second_run_changes_nothing() {
     let dir = project("codex");
+    git_init(&dir);
     std::fs::create_dir_all(dir.join(".codex")).unwrap();
     let hooks_json = dir.join(".codex/hooks.json");
     std::fs::write(
@@ -266,12 +321,175 @@ fn codex_hooks_json_is_merged_and_a_second_run_changes_nothing() {
     for event in ["PreToolUse", "PostToolUse", "UserPromptSubmit"] {
         assert_eq!(
             value["hooks"][event][0]["hooks"][0]["command"],
-            "hooks codex --config \"$(git rev-parse --show-toplevel)/hooks.yaml\"",
+            format!(
+                "{} codex --config \"$(git rev-parse --show-toplevel)/hooks.yaml\"",
+                binary()
+            ),
             "{event}"
         );
+        assert_eq!(value["hooks"][event][0]["hooks"][0]["timeout"], 90);
     }
+    let said = String::from_utf8_lossy(&first.stderr).into_owned();
+    assert!(said.contains("Codex CLI fails open"), "{said}");
+    assert!(said.contains("trust"), "{said}");
     let second = init(&dir, &["codex"]);
     assert!(stdout(&second).contains("nothing to change"), "{second:?}");
+}
+
+/// `git init` in `dir`, a repository of its own.
+fn git_init(dir: &Path) {
+    let status = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// `hooks init codex` run in `dir` with git looking no higher than `ceiling`'s parent.
+fn init_codex_alone(dir: &Path, ceiling: &Path) -> Output {
+    let ceiling = ceiling.parent().unwrap().as_os_str().to_owned();
+    let args: Vec<&OsStr> = vec![
+        "init".as_ref(),
+        "codex".as_ref(),
+        "--dir".as_ref(),
+        dir.as_os_str(),
+    ];
+    support::run_with_env(None, &args, "", &[("GIT_CEILING_DIRECTORIES", &ceiling)])
+}
+
+#[test]
+fn init_codex_outside_a_git_repository_refuses_and_says_why() {
+    let dir = project("codex_no_git");
+    let output = init_codex_alone(&dir, &dir);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("not in one"), "{said}");
+    assert!(said.contains("git init"), "{said}");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
+
+#[test]
+fn init_codex_in_a_subfolder_names_the_hooks_file_from_the_repository_root() {
+    let root = project("codex_subfolder");
+    git_init(&root);
+    let dir = root.join("service");
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = init_codex_alone(&dir, &root);
+    assert!(output.status.success(), "{output:?}");
+    let value: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(".codex/hooks.json")).unwrap())
+            .unwrap();
+    let command = value["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        command.ends_with("\"$(git rev-parse --show-toplevel)/service/hooks.yaml\""),
+        "{command}"
+    );
+    // As Codex CLI runs it, from a folder of the session, `hooks` not on its PATH.
+    let input = r#"{"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf ~/"}, "cwd": "."}"#;
+    let answer = run_sh(
+        &command,
+        &dir,
+        input,
+        &[("PATH", "/usr/local/bin:/usr/bin:/bin")],
+    );
+    let json: Value = serde_json::from_slice(&answer.stdout).unwrap();
+    assert_eq!(
+        json["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer:?}"
+    );
+}
+
+/// Runs `command` with `sh -c` in `dir`, `env` set, `stdin` written.
+fn run_sh(command: &str, dir: &Path, stdin: &str, env: &[(&str, &str)]) -> Output {
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", command])
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn claude_gets_on_failure_block_only_from_the_version_that_takes_it() {
+    let pre_hook = |dir: &Path| -> Value {
+        let settings: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(".claude/settings.json")).unwrap(),
+        )
+        .unwrap();
+        settings["hooks"]["PreToolUse"][0]["hooks"][0].clone()
+    };
+    for (version, writes) in [
+        (Some("2.1.295"), true),
+        (Some("2.1.332"), true),
+        (Some("2.1.197"), false),
+        (None, false),
+    ] {
+        let dir = project("claude_versions");
+        let path = path_with_claude("claude_versions", version);
+        let output = init_with_path(&dir, &["claude"], &path);
+        assert!(output.status.success(), "{output:?}");
+        let hook = pre_hook(&dir);
+        assert_eq!(hook["command"], our_command(), "{version:?}");
+        assert_eq!(hook["timeout"], 90, "{version:?}");
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        if writes {
+            assert_eq!(hook["onFailure"], "block", "{version:?}");
+            assert!(said.contains("blocks the call"), "{said}");
+        } else {
+            assert!(hook.get("onFailure").is_none(), "{version:?}: {hook}");
+            assert!(said.contains("`onFailure` is not written"), "{said}");
+            assert!(said.contains("2.1.295"), "{said}");
+        }
+    }
+}
+
+#[test]
+fn the_command_names_this_binary_so_the_agents_path_does_not_matter() {
+    let dir = project("absolute");
+    let path = path_with_claude("absolute", Some("2.1.331"));
+    assert!(init_with_path(&dir, &["claude"], &path).status.success());
+    let settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(".claude/settings.json")).unwrap())
+            .unwrap();
+    let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(Path::new(&binary()).is_absolute());
+    let input = serde_json::json!({
+        "session_id": "s1", "cwd": dir, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}, "tool_use_id": "t1"
+    })
+    .to_string();
+    // No `hooks` on this PATH, as in an editor started from a desktop menu.
+    let dir_text = dir.display().to_string();
+    let answer = run_sh(
+        &command,
+        &dir,
+        &input,
+        &[("PATH", "/usr/bin:/bin"), ("CLAUDE_PROJECT_DIR", &dir_text)],
+    );
+    let reason = support::claude_denial(&answer).unwrap_or_default();
+    assert!(reason.contains("rm-root"), "{answer:?}");
 }
 
 /// Runs `command` as Gemini CLI runs a hook's command: `$GEMINI_PROJECT_DIR` in its text
@@ -378,7 +596,7 @@ fn init_gemini_says_where_gemini_runs_hooks_and_warns_when_the_folder_is_untrust
         run(&serde_json::json!({parent.display().to_string(): "TRUST_FOLDER"}).to_string());
     let said = String::from_utf8_lossy(&trusted.stderr).into_owned();
     assert!(said.contains("--skip-trust"), "the note stays: {said}");
-    assert!(!said.contains("warning"), "{said}");
+    assert!(!said.contains("will not run the hooks"), "{said}");
 
     // The most specific folder decides.
     let denied = run(&serde_json::json!({

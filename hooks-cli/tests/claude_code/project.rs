@@ -73,6 +73,40 @@ impl Project {
         stdout
     }
 
+    /// Runs `hooks init claude` again with the executable `claude` first on the PATH, as a user
+    /// with it installed does: the entries then take the fail-closed key its version takes.
+    /// Returns the settings written.
+    pub fn init_with(&self, claude: &Path) -> Value {
+        let dir = claude.parent().unwrap_or(Path::new("/"));
+        let path = format!(
+            "{}:{}",
+            dir.display(),
+            std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".to_owned())
+        );
+        let output = Command::new(env!("CARGO_BIN_EXE_hooks"))
+            .args(["init", "claude", "--dir", "."])
+            .current_dir(&self.dir)
+            .env("PATH", path)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the hooks binary runs");
+        assert!(output.status.success(), "hooks init claude: {output:?}");
+        self.settings()
+    }
+
+    /// The project's `.claude/settings.json`.
+    pub fn settings(&self) -> Value {
+        let text = std::fs::read_to_string(self.dir.join(".claude/settings.json"))
+            .expect("hooks init wrote .claude/settings.json");
+        serde_json::from_str(&text).expect("the settings are JSON")
+    }
+
+    /// Writes `settings` as the project's `.claude/settings.json`.
+    pub fn write_settings(&self, settings: &Value) {
+        std::fs::write(self.dir.join(".claude/settings.json"), settings.to_string())
+            .expect("the settings can be written");
+    }
+
     /// The reason the project's policy gives for denying the Bash command `command`.
     pub fn deny_reason(&self, command: &str) -> String {
         let data = serde_json::json!({"tool_name": "Bash", "tool_input": {"command": command}});

@@ -93,6 +93,169 @@ pub trait Agent: std::fmt::Debug + Sync {
             self.settings().project_dir.argument(file)
         )
     }
+
+    /// [`command`](Agent::command) with the `hooks` binary named by its absolute path
+    /// `binary`, so that the agent runs this binary whatever its own `PATH` is.
+    fn command_with(&self, binary: &Path, file: &str) -> String {
+        let binary = shell_word(&binary.display().to_string());
+        match self.command(file).strip_prefix("hooks ") {
+            Some(rest) => format!("{binary} {rest}"),
+            None => self.command(file),
+        }
+    }
+
+    /// What it does when a hook fails (crashes, hangs past its timeout, is not found), and
+    /// what a hook entry sets to make that a block. By default it fails open and nothing can
+    /// be set.
+    fn on_failure(&self) -> OnFailure {
+        OnFailure::Open
+    }
+
+    /// The unit of the `timeout` of its hook entries (seconds by default).
+    fn timeout_unit(&self) -> TimeUnit {
+        TimeUnit::Seconds
+    }
+
+    /// The names of its executables, looked up on the `PATH` to tell whether it is
+    /// installed; none by default.
+    fn binaries(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Where a setting of its own turns every hook off for the project in `project` and the
+    /// user whose home is `home` (Claude Code's `disableAllHooks`), with the file that says
+    /// so; `None` when nothing does (by default, nothing is read).
+    fn hooks_switched_off(&self, project: &Path, home: &Path) -> Option<String> {
+        let _ = (project, home);
+        None
+    }
+}
+
+/// Whether `command` runs `hooks <agent>`: its first word is `hooks` or a path to a file
+/// named `hooks` (quoted or not), its second `agent`.
+pub fn runs_hooks(command: &str, agent: &str) -> bool {
+    let command = command.trim_start();
+    let (program, rest) = match command.strip_prefix('\'') {
+        Some(quoted) => match quoted.split_once('\'') {
+            Some((program, rest)) => (program, rest),
+            None => return false,
+        },
+        None => command.split_once(' ').unwrap_or((command, "")),
+    };
+    let named_hooks = program == "hooks" || program.ends_with("/hooks");
+    named_hooks && rest.split_whitespace().next() == Some(agent)
+}
+
+/// `word` as one word of `sh`: as it is when it has nothing the shell reads, else quoted.
+pub fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/+:@%,=".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// What an agent does with a hook that fails: crashes, exits with an unexpected code, hangs
+/// past its timeout, or cannot be started because its binary is missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnFailure {
+    /// It runs the tool call as if the hook had not been there, and nothing can change that
+    /// (Codex CLI, Gemini CLI).
+    Open,
+    /// It blocks the call when the hook's entry sets this key; otherwise it runs it.
+    Settable(FailClosedKey),
+    /// It blocks the call by itself.
+    Closed,
+}
+
+/// The key of a hook entry that makes an agent block when the hook fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FailClosedKey {
+    /// The key (`onFailure`, `failClosed`).
+    pub key: &'static str,
+    /// The value that blocks.
+    pub value: KeyValue,
+    /// The first version of the agent that takes the key, when older ones reject it (and
+    /// with it the whole settings file); `None` when every version with hooks takes it.
+    pub since: Option<MinVersion>,
+}
+
+/// A value of a settings key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyValue {
+    /// A string.
+    Str(&'static str),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl KeyValue {
+    /// The value as JSON.
+    pub fn to_json(self) -> Value {
+        match self {
+            KeyValue::Str(text) => Value::String(text.to_owned()),
+            KeyValue::Bool(flag) => Value::Bool(flag),
+        }
+    }
+}
+
+/// The first version of an agent that takes a setting, and how to ask the installed one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MinVersion {
+    /// The executable that prints its version with `--version` (`claude`).
+    pub binary: &'static str,
+    /// The first version that takes the setting, `major.minor.patch`.
+    pub version: [u64; 3],
+}
+
+impl MinVersion {
+    /// Whether the version `printed` by `<binary> --version` (its first `x.y.z` word) is this
+    /// one or later; `None` when it names no version.
+    pub fn met_by(&self, printed: &str) -> Option<bool> {
+        let found = parse_version(printed)?;
+        Some(found >= self.version)
+    }
+
+    /// The version as text: `2.1.295`.
+    pub fn display(&self) -> String {
+        let [major, minor, patch] = self.version;
+        format!("{major}.{minor}.{patch}")
+    }
+}
+
+/// The first `x.y.z` word of `text` (a trailing `-beta` or `+build` is ignored).
+pub fn parse_version(text: &str) -> Option<[u64; 3]> {
+    text.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .find_map(|word| {
+            let word = word.trim_start_matches('v');
+            let core = word.split(['-', '+']).next()?;
+            let mut parts = core.split('.').map(|part| part.parse::<u64>().ok());
+            let version = [parts.next()??, parts.next()??, parts.next()??];
+            parts.next().is_none().then_some(version)
+        })
+}
+
+/// The unit of an agent's hook `timeout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Seconds.
+    Seconds,
+    /// Milliseconds.
+    Milliseconds,
+}
+
+impl TimeUnit {
+    /// `duration` in this unit, rounded up.
+    pub fn of(self, duration: std::time::Duration) -> u64 {
+        match self {
+            TimeUnit::Seconds => duration.as_millis().div_ceil(1000) as u64,
+            TimeUnit::Milliseconds => duration.as_millis() as u64,
+        }
+    }
 }
 
 /// Reads one of an agent's hooks files (`hooks import <agent> FILE`).
@@ -261,11 +424,10 @@ impl HookSettings {
         let Some(Value::Object(hooks)) = settings.get("hooks") else {
             return Vec::new();
         };
-        let ours = format!("hooks {agent} ");
         let runs_us = |hook: &Value| {
             hook.get("command")
                 .and_then(Value::as_str)
-                .is_some_and(|command| command.starts_with(&ours))
+                .is_some_and(|command| runs_hooks(command, agent))
         };
         let listed = |entries: &Value| {
             entries.as_array().is_some_and(|entries| {
@@ -293,4 +455,43 @@ pub enum Trust {
     Trusted(String),
     /// Its hooks do not run; the reason says why.
     Untrusted(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_version_is_read_from_what_the_agent_prints() {
+        let since = MinVersion {
+            binary: "claude",
+            version: [2, 1, 295],
+        };
+        assert_eq!(since.met_by("2.1.295 (Claude Code)\n"), Some(true));
+        assert_eq!(since.met_by("2.1.332 (Claude Code)"), Some(true));
+        assert_eq!(since.met_by("2.1.197 (Claude Code)"), Some(false));
+        assert_eq!(since.met_by("claude v2.2.0-beta.1"), Some(true));
+        assert_eq!(since.met_by("1.0.3"), Some(false));
+        assert_eq!(since.met_by("unknown"), None);
+    }
+
+    #[test]
+    fn our_command_is_known_by_any_path_to_hooks() {
+        for command in [
+            "hooks claude --config x.yaml",
+            "/usr/local/bin/hooks claude --config x.yaml",
+            "'/home/me/my tools/hooks' claude --config x.yaml",
+        ] {
+            assert!(runs_hooks(command, "claude"), "{command}");
+        }
+        for command in [
+            "hooks gemini --config x.yaml",
+            "/usr/bin/myhooks claude",
+            "./guard.sh hooks claude",
+        ] {
+            assert!(!runs_hooks(command, "claude"), "{command}");
+        }
+        assert_eq!(shell_word("/opt/hooks"), "/opt/hooks");
+        assert_eq!(shell_word("/my dir/it's"), "'/my dir/it'\\''s'");
+    }
 }

@@ -37,6 +37,7 @@
 
 use std::path::Path;
 
+use super::{FailClosedKey, KeyValue, MinVersion, OnFailure};
 use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
@@ -133,6 +134,38 @@ impl Agent for ClaudeCode {
 
     fn settings(&self) -> &'static HookSettings {
         &SETTINGS
+    }
+
+    /// `"onFailure": "block"` makes a failed hook block, from Claude Code 2.1.295; an older
+    /// version ignores it, and a value it does not know makes it skip the whole settings file.
+    fn on_failure(&self) -> OnFailure {
+        OnFailure::Settable(FailClosedKey {
+            key: "onFailure",
+            value: KeyValue::Str("block"),
+            since: Some(MinVersion {
+                binary: "claude",
+                version: [2, 1, 295],
+            }),
+        })
+    }
+
+    fn binaries(&self) -> &'static [&'static str] {
+        &["claude"]
+    }
+
+    /// `"disableAllHooks": true` in the project's settings (shared or local) or the user's.
+    fn hooks_switched_off(&self, project: &Path, home: &Path) -> Option<String> {
+        let files = [
+            project.join(".claude/settings.json"),
+            project.join(".claude/settings.local.json"),
+            home.join(".claude/settings.json"),
+        ];
+        files.iter().find_map(|file| {
+            let text = std::fs::read_to_string(file).ok()?;
+            let settings = serde_json::from_str::<Value>(&text).ok()?;
+            (settings.get("disableAllHooks") == Some(&Value::Bool(true)))
+                .then(|| format!("`disableAllHooks: true` in {}", file.display()))
+        })
     }
 
     /// Our merged result for Claude Code's event `agent_event`, in its protocol (see the

@@ -118,6 +118,39 @@ static CAPABILITIES: Capabilities = Capabilities {
 /// Codex CLI's hooks files: `hooks.json` beside `config.toml`, in the repository's `.codex/`
 /// and in `~/.codex/`. Codex CLI sets no project variable and runs hooks in the session's
 /// directory: commands name the repository's root.
+/// Whether a `config.toml` turns hooks off: `hooks = false` or `codex_hooks = false` in its
+/// `[features]` table, or `features.hooks = false` at the top. Read line by line: enough for
+/// the forms Codex CLI documents, without a TOML parser.
+fn features_turn_hooks_off(text: &str) -> bool {
+    let mut table = String::new();
+    text.lines().any(|line| {
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if let Some(name) = line
+            .strip_prefix('[')
+            .and_then(|rest| rest.strip_suffix(']'))
+        {
+            table = name.trim().to_owned();
+            return false;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            return false;
+        };
+        let key = key.trim();
+        let off = value.trim() == "false";
+        let in_features = table == "features" && (key == "hooks" || key == "codex_hooks");
+        let dotted = table.is_empty() && (key == "features.hooks" || key == "features.codex_hooks");
+        off && (in_features || dotted)
+    })
+}
+
+/// What `hooks init codex` tells the user: Codex CLI runs a project's hooks only once they are
+/// trusted, and keeps that trust per entry.
+const TRUST_NOTE: &str = "Codex CLI runs a project's hooks only after you trust them: start \
+`codex` in this project and approve its hooks when asked (`codex exec` skips untrusted hooks \
+without a word; `codex exec --dangerously-bypass-hook-trust` runs them all). The trust is tied to \
+each entry's text: after a change of the command (a new `hooks` binary path, `hooks init` run \
+again), trust it again.";
+
 static SETTINGS: HookSettings = HookSettings {
     project: ".codex/hooks.json",
     user: ".codex/hooks.json",
@@ -154,6 +187,28 @@ impl Agent for CodexCli {
 
     fn settings(&self) -> &'static HookSettings {
         &SETTINGS
+    }
+
+    fn binaries(&self) -> &'static [&'static str] {
+        &["codex"]
+    }
+
+    /// `hooks = false` (or the old `codex_hooks = false`) under `[features]` of the project's
+    /// or the user's `config.toml`.
+    fn hooks_switched_off(&self, project: &Path, home: &Path) -> Option<String> {
+        let files = [
+            project.join(".codex/config.toml"),
+            home.join(".codex/config.toml"),
+        ];
+        files.iter().find_map(|file| {
+            let text = std::fs::read_to_string(file).ok()?;
+            features_turn_hooks_off(&text)
+                .then(|| format!("`[features] hooks = false` in {}", file.display()))
+        })
+    }
+
+    fn trust_note(&self) -> Option<&'static str> {
+        Some(TRUST_NOTE)
     }
 
     /// Our merged result for Codex CLI's event `agent_event`, in its protocol (see the
@@ -414,4 +469,24 @@ fn line_column(text: &str, at: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.len() - before.rfind('\n').map_or(0, |newline| newline + 1) + 1;
     (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hooks_turned_off_in_config_toml_are_found() {
+        assert!(super::features_turn_hooks_off(
+            "[features]\nhooks = false\n"
+        ));
+        assert!(super::features_turn_hooks_off(
+            "[features]\ncodex_hooks = false # old\n"
+        ));
+        assert!(super::features_turn_hooks_off(
+            "features.hooks = false\n[x]\n"
+        ));
+        assert!(!super::features_turn_hooks_off(
+            "[features]\nhooks = true\n"
+        ));
+        assert!(!super::features_turn_hooks_off("[other]\nhooks = false\n"));
+    }
 }

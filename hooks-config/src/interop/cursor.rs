@@ -39,6 +39,7 @@
 //! A policy that cannot decide (a broken hooks file, unreadable input) denies with exit code 2
 //! as well as the JSON, whatever the event.
 
+use super::{FailClosedKey, KeyValue, OnFailure};
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use hooks_core::events::{
     CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST,
@@ -182,6 +183,19 @@ impl Agent for Cursor {
 
     fn settings(&self) -> &'static HookSettings {
         &SETTINGS
+    }
+
+    /// `"failClosed": true` makes a crashed, timed-out or unreadable hook block.
+    fn on_failure(&self) -> OnFailure {
+        OnFailure::Settable(FailClosedKey {
+            key: "failClosed",
+            value: KeyValue::Bool(true),
+            since: None,
+        })
+    }
+
+    fn binaries(&self) -> &'static [&'static str] {
+        &["cursor-agent", "cursor"]
     }
 
     /// Maps Cursor's hook input (JSON with `hook_event_name`) onto our event, its shell

@@ -38,7 +38,9 @@ use serde_json::Value;
 pub use crate::agent_protocol::{InputError, MappedEvent, Protocol};
 use crate::{HooksConfig, Rewrite};
 pub use agent::{
-    Agent, Capabilities, HookSettings, Importer, Layout, ProjectDir, RewriteSupport, Trust, Verdict,
+    Agent, Capabilities, FailClosedKey, HookSettings, Importer, KeyValue, Layout, MinVersion,
+    OnFailure, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version, runs_hooks,
+    shell_word,
 };
 
 /// Every agent `hooks` serves, in the order the command line lists them.

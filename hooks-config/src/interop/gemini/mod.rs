@@ -46,6 +46,7 @@ use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, Protocol, RewriteSupport,
     Rewrites, Trust, Verdict,
 };
+use crate::interop::TimeUnit;
 
 pub mod trust;
 
@@ -112,6 +113,15 @@ impl Agent for GeminiCli {
 
     fn settings(&self) -> &'static HookSettings {
         &SETTINGS
+    }
+
+    /// Gemini CLI's hook `timeout` is in milliseconds.
+    fn timeout_unit(&self) -> TimeUnit {
+        TimeUnit::Milliseconds
+    }
+
+    fn binaries(&self) -> &'static [&'static str] {
+        &["gemini"]
     }
 
     /// Our merged result for Gemini CLI's event `agent_event`, in its protocol (see the
