@@ -161,7 +161,7 @@ fn merge_settings(
         return Err("not a JSON object".to_owned());
     }
     let mut changed = false;
-    if layout == Layout::Commands && settings.get("version").is_none() {
+    if layout != Layout::MatcherGroups && settings.get("version").is_none() {
         settings.entry("version", Json::Number(1.into()));
         changed = true;
     }
@@ -180,11 +180,25 @@ fn merge_settings(
         let present = match layout {
             Layout::MatcherGroups => listed.iter().any(|group| runs(group, command)),
             Layout::Commands => listed.iter().any(|hook| is_command(hook, command)),
+            Layout::CommandFields(fields) => listed.iter().any(|hook| {
+                fields
+                    .iter()
+                    .any(|field| hook.get(field).and_then(Json::as_str) == Some(command))
+            }),
         };
         if !present {
             listed.push(match layout {
                 Layout::MatcherGroups => Json::object([("hooks", Json::Array(vec![ours]))]),
                 Layout::Commands => Json::object([("command", Json::String(command.to_owned()))]),
+                Layout::CommandFields(fields) => {
+                    Json::Object(
+                        std::iter::once(("type".to_owned(), Json::String("command".to_owned())))
+                            .chain(fields.iter().map(|field| {
+                                ((*field).to_owned(), Json::String(command.to_owned()))
+                            }))
+                            .collect(),
+                    )
+                }
             });
             changed = true;
         }

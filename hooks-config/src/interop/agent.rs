@@ -7,6 +7,7 @@ use std::path::Path;
 use hooks_core::EmitResult;
 use serde_json::Value;
 
+use super::tools::ToolName;
 use super::{AgentAnswer, Rewrites};
 use crate::ConfigErrors;
 use crate::agent_protocol::{InputError, MappedEvent, Protocol};
@@ -77,6 +78,19 @@ pub trait Agent: std::fmt::Debug + Sync {
     fn trust(&self, project: &Path) -> Option<Trust> {
         let _ = project;
         None
+    }
+
+    /// Its shell, file and patch tools under their canonical names (see [`tools`](super::tools)),
+    /// as its [`event_in`](Agent::event_in) maps them; empty where its tools already have the
+    /// canonical names or it has no tool events.
+    fn tools(&self) -> &'static [ToolName] {
+        &[]
+    }
+
+    /// Whether this adapter was run against the agent's real program (rather than against its
+    /// documentation only); stated in `docs/agents.md`.
+    fn tested_against_real_program(&self) -> bool {
+        false
     }
 
     /// What every `hooks init` of it tells the user about its trust step, if it has one.
@@ -208,6 +222,20 @@ pub enum Layout {
     MatcherGroups,
     /// The commands themselves, in a file that says its `version` (Cursor's shape).
     Commands,
+    /// The commands themselves, in a file that says its `version`, each `type: "command"` with
+    /// the command line under every one of these fields (GitHub Copilot's `bash`, and the
+    /// `command` that the VS Code agent reads from the same file).
+    CommandFields(&'static [&'static str]),
+}
+
+impl Layout {
+    /// The fields of a hook entry that hold its command line.
+    pub fn command_fields(self) -> &'static [&'static str] {
+        match self {
+            Layout::MatcherGroups | Layout::Commands => &["command"],
+            Layout::CommandFields(fields) => fields,
+        }
+    }
 }
 
 /// How a hook's command names the project directory, as the agent runs it (`sh -c`).
@@ -263,14 +291,16 @@ impl HookSettings {
         };
         let ours = format!("hooks {agent} ");
         let runs_us = |hook: &Value| {
-            hook.get("command")
-                .and_then(Value::as_str)
-                .is_some_and(|command| command.starts_with(&ours))
+            self.layout.command_fields().iter().any(|field| {
+                hook.get(*field)
+                    .and_then(Value::as_str)
+                    .is_some_and(|command| command.starts_with(&ours))
+            })
         };
         let listed = |entries: &Value| {
             entries.as_array().is_some_and(|entries| {
                 entries.iter().any(|entry| match self.layout {
-                    Layout::Commands => runs_us(entry),
+                    Layout::Commands | Layout::CommandFields(_) => runs_us(entry),
                     Layout::MatcherGroups => entry
                         .get("hooks")
                         .and_then(Value::as_array)
