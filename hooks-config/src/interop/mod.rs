@@ -24,10 +24,15 @@
 mod agent;
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod cursor;
+pub mod droid;
 pub mod gemini;
 mod hook_output;
+pub mod qwen;
 mod reasons;
+mod summary;
+pub mod tools;
 
 use std::collections::BTreeSet;
 
@@ -40,6 +45,7 @@ use crate::{HooksConfig, Rewrite};
 pub use agent::{
     Agent, Capabilities, HookSettings, Importer, Layout, ProjectDir, RewriteSupport, Trust, Verdict,
 };
+pub use summary::summary_table;
 
 /// Every agent `hooks` serves, in the order the command line lists them.
 pub static AGENTS: &[&dyn Agent] = &[
@@ -47,6 +53,9 @@ pub static AGENTS: &[&dyn Agent] = &[
     &gemini::GeminiCli,
     &codex::CodexCli,
     &cursor::Cursor,
+    &qwen::QwenCode,
+    &droid::FactoryDroid,
+    &copilot::Copilot,
 ];
 
 /// The agent called `name` (`claude`, `gemini`, ...), if `hooks` serves it.
