@@ -230,6 +230,12 @@ impl Agent for ClaudeCode {
     fn importer(&self) -> Option<Importer> {
         Some(import_file)
     }
+
+    /// Run headless against the real CLI, offline, by this project's end-to-end tests
+    /// (`hooks-cli/tests/claude_code_e2e.rs`, when `HOOKS_E2E_CLAUDE` names the binary).
+    fn tested_against_real_program(&self) -> bool {
+        true
+    }
 }
 
 /// Claude Code's JSON answer to `agent_event`, read.
