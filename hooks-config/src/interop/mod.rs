@@ -27,6 +27,7 @@ pub mod codex;
 pub mod copilot;
 pub mod cursor;
 pub mod droid;
+pub mod foreign;
 pub mod gemini;
 mod hook_output;
 pub mod qwen;
