@@ -6,7 +6,7 @@
 //!
 //! - **Cursor** (its payload has `cursor_version`, or `conversation_id` with
 //!   `generation_id`): it may name its own events (`preToolUse`, `beforeShellExecution`), read
-//!   as [`Cursor`](super::cursor::Cursor) reads them; its shell is `Shell`. How it reads a
+//!   as [`Cursor`] reads them; its shell is `Shell`. How it reads a
 //!   Claude Code hook's JSON answer is second-hand knowledge, and it does not enforce a
 //!   question, so the answer is the one form both agents read as a block: exit 2 with the
 //!   reason on stderr. A question or a rewrite is such a block, saying what would have been
