@@ -109,6 +109,23 @@ fn both_dialects_meet_the_safety_rules_on_canonical_tools() {
 }
 
 #[test]
+fn the_vs_code_agent_running_the_same_file_is_guarded_too() {
+    let config = policy("vscode", POLICY);
+    let input = json!({"hookEventName": "PreToolUse", "sessionId": "s1", "cwd": "/tmp",
+                       "timestamp": "2026-11-25T10:00:00Z", "tool_name": "runInTerminal",
+                       "tool_input": {"command": "rm -rf /"}});
+    let output = copilot(&config, &input.to_string());
+    assert!(
+        blocked("PreToolUse", &output).contains("rm-root"),
+        "{output:?}"
+    );
+    assert_eq!(
+        support::stdout_json(&output)["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+}
+
+#[test]
 fn a_question_is_a_deny_that_says_it_and_rewrites_run_only_when_applied() {
     let config = policy("ask", POLICY);
     let push = copilot(&config, &camel("bash", json!({"command": "git push"})));

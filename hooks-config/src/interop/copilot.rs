@@ -13,7 +13,8 @@
 //!   `postToolUseFailure`; `toolName` alone: `preToolUse`; `prompt`: `userPromptSubmitted`;
 //!   ...). Its `toolArgs` text is parsed into the `tool_input` the rules read.
 //! - **PascalCase** (`PreToolUse`, what `hooks init copilot` writes): snake_case fields and
-//!   `hook_event_name`, as the VS Code agent sends them.
+//!   `hook_event_name`; the VS Code agent, which runs the same files, sends `hookEventName`
+//!   and `sessionId` beside snake_case tool fields, read alike.
 //!
 //! Tools get their canonical names (`bash` is `Bash`, `view` `Read`, `create` `Write`, `edit`
 //! `Edit`, and the VS Code agent's `run_in_terminal`, `readFile`, `createFile`, `editFiles`
@@ -191,6 +192,10 @@ impl Agent for Copilot {
             Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
             Err(error) => return Err(InputError::NotAnObject(error.to_string())),
         };
+        // The VS Code agent, reading the same folder, names its event `hookEventName`.
+        if let Some(event) = fields.get("hookEventName").cloned() {
+            fields.entry("hook_event_name").or_insert(event);
+        }
         if !fields.contains_key("hook_event_name") {
             let event = camel_event(&fields).ok_or(InputError::NoEventName)?;
             fields.insert("hook_event_name".to_owned(), Value::from(event));
