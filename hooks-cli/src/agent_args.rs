@@ -163,7 +163,7 @@ mod tests {
         assert_eq!(
             names,
             [
-                "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot"
+                "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie"
             ]
         );
         for agent in names {

@@ -17,6 +17,7 @@ const DISPLAY_NAMES: &[(&str, &str)] = &[
     ("qwen", "Qwen Code"),
     ("droid", "Factory Droid"),
     ("copilot", "GitHub Copilot"),
+    ("auggie", "Augment Auggie"),
 ];
 
 /// A paragraph naming this many agents is taken for a list of them.

@@ -856,7 +856,7 @@ fn the_agents_are_listed_once_by_name() {
     assert_eq!(
         names,
         [
-            "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot"
+            "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie"
         ]
     );
     for agent in AGENTS {

@@ -22,6 +22,7 @@
 //! after the agent (`SubagentStop` is `claude:subagent_stop`), so nothing is dropped.
 
 mod agent;
+pub mod auggie;
 pub mod claude;
 pub mod codex;
 pub mod copilot;
@@ -57,6 +58,7 @@ pub static AGENTS: &[&dyn Agent] = &[
     &qwen::QwenCode,
     &droid::FactoryDroid,
     &copilot::Copilot,
+    &auggie::Auggie,
 ];
 
 /// The agent called `name` (`claude`, `gemini`, ...), if `hooks` serves it.
