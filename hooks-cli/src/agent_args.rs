@@ -160,7 +160,12 @@ mod tests {
             .iter()
             .map(|agent| agent.name())
             .collect();
-        assert_eq!(names, ["claude", "gemini", "codex", "cursor"]);
+        assert_eq!(
+            names,
+            [
+                "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie"
+            ]
+        );
         for agent in names {
             for line in [
                 args(&["hooks", agent, "--config", "hooks.yaml"]),

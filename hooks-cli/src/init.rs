@@ -230,6 +230,7 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
         command: agent.command_with(&options.binary, &file),
         agent: agent.name(),
         timeout: agent.timeout_unit().of(AGENT_TIMEOUT),
+        timeout_keys: agent.timeout_keys(),
         fail_closed: match fail_closed(agent) {
             FailClosed::Set { key, value } => Some((key, value)),
             _ => None,
@@ -332,6 +333,8 @@ struct OurHook {
     agent: &'static str,
     /// The entry's `timeout`, in the agent's unit.
     timeout: u64,
+    /// The keys the timeout is written under.
+    timeout_keys: &'static [&'static str],
     /// The fail-closed key and its value, where the agent takes one.
     fail_closed: Option<(&'static str, KeyValue)>,
 }
@@ -349,12 +352,19 @@ impl OurHook {
             || (runs_hooks(command, self.agent) && tail(command) == tail(&self.command))
     }
 
-    /// Sets our fields on `hook`, an entry of ours; whether anything changed.
-    fn update(&self, hook: &mut Json) -> bool {
-        let mut fields = vec![
-            ("command", Json::String(self.command.clone())),
-            ("timeout", Json::Number(self.timeout.into())),
-        ];
+    /// Sets our fields on `hook`, an entry of ours laid out as `layout` says (the command
+    /// under each of its command fields); whether anything changed.
+    fn update(&self, hook: &mut Json, layout: Layout) -> bool {
+        let mut fields: Vec<(&str, Json)> = layout
+            .command_fields()
+            .iter()
+            .map(|field| (*field, Json::String(self.command.clone())))
+            .collect();
+        fields.extend(
+            self.timeout_keys
+                .iter()
+                .map(|key| (*key, Json::Number(self.timeout.into()))),
+        );
         if let Some((key, value)) = self.fail_closed {
             fields.push((
                 key,
@@ -395,7 +405,7 @@ fn merge_settings(
         return Err("not a JSON object".to_owned());
     }
     let mut changed = false;
-    if layout == Layout::Commands && settings.get("version").is_none() {
+    if layout != Layout::MatcherGroups && settings.get("version").is_none() {
         settings.entry("version", Json::Number(1.into()));
         changed = true;
     }
@@ -404,9 +414,11 @@ fn merge_settings(
         .filter(|hooks| matches!(hooks, Json::Object(_)))
         .ok_or("`hooks` is not an object")?;
     let is_ours = |hook: &Json| {
-        hook.get("command")
-            .and_then(Json::as_str)
-            .is_some_and(|c| ours.is_ours(c))
+        layout.command_fields().iter().any(|field| {
+            hook.get(field)
+                .and_then(Json::as_str)
+                .is_some_and(|c| ours.is_ours(c))
+        })
     };
     for event in events {
         let Some(Json::Array(listed)) = hooks.entry(event, Json::Array(Vec::new())) else {
@@ -422,24 +434,24 @@ fn merge_settings(
                     },
                     _ => Vec::new(),
                 },
-                Layout::Commands => vec![item],
+                Layout::Commands | Layout::CommandFields(_) => vec![item],
             };
             for hook in commands.into_iter().filter(|hook| is_ours(hook)) {
                 present = true;
-                changed |= ours.update(hook);
+                changed |= ours.update(hook, layout);
             }
         }
         if !present {
             let mut hook = match layout {
-                Layout::MatcherGroups => {
+                Layout::MatcherGroups | Layout::CommandFields(_) => {
                     Json::object([("type", Json::String("command".to_owned()))])
                 }
                 Layout::Commands => Json::Object(Vec::new()),
             };
-            ours.update(&mut hook);
+            ours.update(&mut hook, layout);
             listed.push(match layout {
                 Layout::MatcherGroups => Json::object([("hooks", Json::Array(vec![hook]))]),
-                Layout::Commands => hook,
+                Layout::Commands | Layout::CommandFields(_) => hook,
             });
             changed = true;
         }
@@ -520,6 +532,7 @@ mod tests {
             command: COMMAND.to_owned(),
             agent: "claude",
             timeout: 90,
+            timeout_keys: &["timeout"],
             fail_closed: Some(("onFailure", KeyValue::Str("block"))),
         }
     }

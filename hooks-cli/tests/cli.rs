@@ -625,7 +625,7 @@ fn every_agent_has_its_subcommand_and_its_help_says_what_it_can_do() {
     let cursor = hooks(&["import", "cursor", "hooks.json"], None);
     assert_eq!(cursor.status.code(), Some(2), "{cursor:?}");
     assert!(
-        text(&cursor.stderr).contains("[possible values: claude, codex]"),
+        text(&cursor.stderr).contains("[possible values: claude, codex, qwen, droid]"),
         "{cursor:?}"
     );
 }

@@ -14,6 +14,10 @@ const DISPLAY_NAMES: &[(&str, &str)] = &[
     ("gemini", "Gemini CLI"),
     ("codex", "Codex CLI"),
     ("cursor", "Cursor"),
+    ("qwen", "Qwen Code"),
+    ("droid", "Factory Droid"),
+    ("copilot", "GitHub Copilot"),
+    ("auggie", "Augment Auggie"),
 ];
 
 /// A paragraph naming this many agents is taken for a list of them.
@@ -182,4 +186,29 @@ fn the_readme_says_how_to_set_up_each_agent() {
             "README.md does not name {name} (`{id}`)"
         );
     }
+}
+
+/// The table of what each agent can and cannot do, in docs/agents.md, is the one built from the
+/// agents' descriptions (`hooks_config::interop::summary_table`). `HOOKS_BLESS=1` writes it.
+#[test]
+fn the_agents_page_holds_the_capability_table_the_code_describes() {
+    const START: &str = "<!-- capability table: generated, checked by documented_agents.rs -->\n";
+    const END: &str = "<!-- end of the capability table -->";
+    let path = workspace().join("docs/agents.md");
+    let page = std::fs::read_to_string(&path).unwrap();
+    let table = hooks_config::interop::summary_table();
+    let (before, rest) = page
+        .split_once(START)
+        .unwrap_or_else(|| panic!("{}: no `{START}`", path.display()));
+    let (current, after) = rest.split_once(END).unwrap();
+    if current != table && std::env::var_os("HOOKS_BLESS").is_some() {
+        std::fs::write(&path, format!("{before}{START}{table}{END}{after}")).unwrap();
+        return;
+    }
+    assert_eq!(
+        current,
+        table,
+        "{}: the capability table is stale; run with HOOKS_BLESS=1",
+        path.display()
+    );
 }

@@ -856,7 +856,12 @@ async fn every_kind_of_outcome(event: &str, data: &Value) -> Vec<(&'static str, 
 #[test]
 fn the_agents_are_listed_once_by_name() {
     let names: Vec<&str> = AGENTS.iter().map(|agent| agent.name()).collect();
-    assert_eq!(names, ["claude", "gemini", "codex", "cursor"]);
+    assert_eq!(
+        names,
+        [
+            "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie"
+        ]
+    );
     for agent in AGENTS {
         assert_eq!(
             hooks_config::interop::agent(agent.name()).unwrap().name(),
@@ -1040,6 +1045,13 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
                 let listed = match settings.layout {
                     hooks_config::interop::Layout::MatcherGroups => json!([{"hooks": [ours]}]),
                     hooks_config::interop::Layout::Commands => json!([ours]),
+                    hooks_config::interop::Layout::CommandFields(fields) => {
+                        let entry: serde_json::Map<String, Value> = fields
+                            .iter()
+                            .map(|field| ((*field).to_owned(), Value::from(command.clone())))
+                            .collect();
+                        json!([entry])
+                    }
                 };
                 ((*event).to_owned(), listed)
             })

@@ -148,9 +148,10 @@ pub fn check_agent_answer<A: AsRef<OsStr>>(args: &[A], stdin: &str, output: &Out
         return;
     }
     // The event it was asked about; for input it cannot read, its tool call's.
-    let event = serde_json::from_str::<serde_json::Value>(stdin)
+    let event = agent
+        .event_in(stdin)
         .ok()
-        .and_then(|input| input["hook_event_name"].as_str().map(str::to_owned))
+        .map(|mapped| mapped.agent_event)
         .or_else(|| {
             agent
                 .protocol()

@@ -7,6 +7,7 @@ use std::path::Path;
 use hooks_core::EmitResult;
 use serde_json::Value;
 
+use super::tools::ToolName;
 use super::{AgentAnswer, Rewrites};
 use crate::ConfigErrors;
 use crate::agent_protocol::{InputError, MappedEvent, Protocol};
@@ -79,6 +80,19 @@ pub trait Agent: std::fmt::Debug + Sync {
         None
     }
 
+    /// Its shell, file and patch tools under their canonical names (see [`tools`](super::tools)),
+    /// as its [`event_in`](Agent::event_in) maps them; empty where its tools already have the
+    /// canonical names or it has no tool events.
+    fn tools(&self) -> &'static [ToolName] {
+        &[]
+    }
+
+    /// Whether this adapter was run against the agent's real program (rather than against its
+    /// documentation only); stated in `docs/agents.md`.
+    fn tested_against_real_program(&self) -> bool {
+        false
+    }
+
     /// What every `hooks init` of it tells the user about its trust step, if it has one.
     fn trust_note(&self) -> Option<&'static str> {
         None
@@ -114,6 +128,12 @@ pub trait Agent: std::fmt::Debug + Sync {
     /// The unit of the `timeout` of its hook entries (seconds by default).
     fn timeout_unit(&self) -> TimeUnit {
         TimeUnit::Seconds
+    }
+
+    /// The keys its hook entries take their timeout under (`timeout` by default); `init`
+    /// writes each, so that one entry read by two programs is bounded in both.
+    fn timeout_keys(&self) -> &'static [&'static str] {
+        &["timeout"]
     }
 
     /// The names of its executables, looked up on the `PATH` to tell whether it is
@@ -371,6 +391,20 @@ pub enum Layout {
     MatcherGroups,
     /// The commands themselves, in a file that says its `version` (Cursor's shape).
     Commands,
+    /// The commands themselves, in a file that says its `version`, each `type: "command"` with
+    /// the command line under every one of these fields (GitHub Copilot's `bash`, and the
+    /// `command` that the VS Code agent reads from the same file).
+    CommandFields(&'static [&'static str]),
+}
+
+impl Layout {
+    /// The fields of a hook entry that hold its command line.
+    pub fn command_fields(self) -> &'static [&'static str] {
+        match self {
+            Layout::MatcherGroups | Layout::Commands => &["command"],
+            Layout::CommandFields(fields) => fields,
+        }
+    }
 }
 
 /// How a hook's command names the project directory, as the agent runs it (`sh -c`).
@@ -425,14 +459,16 @@ impl HookSettings {
             return Vec::new();
         };
         let runs_us = |hook: &Value| {
-            hook.get("command")
-                .and_then(Value::as_str)
-                .is_some_and(|command| runs_hooks(command, agent))
+            self.layout.command_fields().iter().any(|field| {
+                hook.get(*field)
+                    .and_then(Value::as_str)
+                    .is_some_and(|command| runs_hooks(command, agent))
+            })
         };
         let listed = |entries: &Value| {
             entries.as_array().is_some_and(|entries| {
                 entries.iter().any(|entry| match self.layout {
-                    Layout::Commands => runs_us(entry),
+                    Layout::Commands | Layout::CommandFields(_) => runs_us(entry),
                     Layout::MatcherGroups => entry
                         .get("hooks")
                         .and_then(Value::as_array)

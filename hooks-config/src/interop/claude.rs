@@ -50,6 +50,7 @@ pub use crate::settings::Imported;
 use crate::settings::{import_hooks, one_error};
 use crate::{ConfigErrors, HookKind};
 
+use super::foreign::{ForeignCaller, cursor_answer};
 use super::hook_output::{
     Decision, HookOutput, Permission, PermissionRequestDecision, Specific, non_empty, printed,
 };
@@ -57,8 +58,8 @@ use super::reasons::{
     inapplicable, json_answer, messages_of, modifiers, question_of, reason_of, would_run,
 };
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Importer, Layout, ProjectDir, Protocol,
-    RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
 };
 
 /// Claude Code.
@@ -168,8 +169,24 @@ impl Agent for ClaudeCode {
         })
     }
 
+    /// Claude Code's hook input; or that of another agent running the hooks of Claude Code's
+    /// settings, told by its shape (see [`foreign`](super::foreign)).
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        match serde_json::from_str::<Value>(input) {
+            Ok(Value::Object(fields)) => match ForeignCaller::of(&fields) {
+                Some(caller) => caller.event_in(
+                    fields,
+                    |text| CLAUDE.event_in(text),
+                    |event| CLAUDE.events.iter().any(|(theirs, _)| *theirs == event),
+                ),
+                None => CLAUDE.event_in(input),
+            },
+            _ => CLAUDE.event_in(input),
+        }
+    }
+
     /// Our merged result for Claude Code's event `agent_event`, in its protocol (see the
-    /// [module docs](self)).
+    /// [module docs](self)); to Cursor running Claude Code's hooks, in a form both read alike.
     fn answer(
         &self,
         agent_event: &str,
@@ -177,6 +194,9 @@ impl Agent for ClaudeCode {
         outcome: &EmitResult,
         rewrites: &Rewrites,
     ) -> AgentAnswer {
+        if ForeignCaller::recorded_in(input) == Some(ForeignCaller::Cursor) {
+            return cursor_answer(input, outcome);
+        }
         let result = &outcome.result;
         let mut specific = Specific::of(agent_event);
         match result.action {
@@ -262,6 +282,12 @@ impl Agent for ClaudeCode {
 
     fn importer(&self) -> Option<Importer> {
         Some(import_file)
+    }
+
+    /// Run headless against the real CLI, offline, by this project's end-to-end tests
+    /// (`hooks-cli/tests/claude_code_e2e.rs`, when `HOOKS_E2E_CLAUDE` names the binary).
+    fn tested_against_real_program(&self) -> bool {
+        true
     }
 }
 

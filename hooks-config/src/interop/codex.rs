@@ -47,10 +47,25 @@
 //!
 //! A policy that cannot decide (a broken hooks file, unreadable input) exits 2 with the reason
 //! ([`Agent::fail_closed`]), which blocks wherever Codex CLI lets a hook block.
+//!
+//! # The working directory of a shell call
+//!
+//! Codex CLI runs a shell call in the tool's `workdir`, which the model picks, and leaves it out
+//! of what it hands hooks: `rm -r sibling` run with `workdir: ".."` deletes outside the
+//! project, while the hook sees only `rm -r sibling`. So where the input gives no `workdir`,
+//! the command is also handed to the rules as `script`: `cd "$CODEX_WORKDIR" && <command>`, a
+//! directory the shell computes, in which the safety module takes every relative path as
+//! unknown and refuses to destroy what it cannot place (an absolute path is still checked as
+//! it is). Where the input has a `workdir`, the `cd` goes there. The `script` is ours: it is
+//! never part of a rewrite sent back (see [`UNKNOWN_WORKDIR`]).
+//!
+//! Codex CLI's session files (`~/.codex/sessions/.../rollout-*.jsonl`) record each call with
+//! its arguments and call id, but nothing documents that a call is written there before its
+//! `PreToolUse` hook runs, nor the files' format as stable: they are not read, the safe reading.
 
 use std::path::Path;
 
-use hooks_core::events::fields::TOOL_INPUT;
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
     SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE,
@@ -69,8 +84,8 @@ use super::reasons::{
     unconfirmed_rewrite,
 };
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Importer, Layout, ProjectDir, Protocol,
-    RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
 };
 
 /// Codex CLI.
@@ -172,6 +187,68 @@ const HAS_SPECIFIC: &[&str] = &[
     "SubagentStart",
 ];
 
+/// The field of the event data that says `tool_input.script` was added by [`CodexCli`]'s
+/// reading of a shell call whose working directory is unknown (see the [module docs](self)).
+pub const UNKNOWN_WORKDIR: &str = "codex_workdir_script";
+
+/// The shell tools whose `command` runs in a `workdir`.
+const SHELL_TOOLS: &[&str] = &[
+    "Bash",
+    "shell",
+    "shell_command",
+    "local_shell",
+    "exec_command",
+];
+
+/// Hands the command of a shell call in `data` to the rules also as it runs: in its `workdir`,
+/// or, where the input has none, in a directory they cannot know.
+fn with_workdir(data: &mut Map<String, Value>) {
+    let is_shell = data
+        .get(TOOL_NAME)
+        .and_then(Value::as_str)
+        .is_some_and(|tool| SHELL_TOOLS.contains(&tool));
+    let Some(Value::Object(input)) = data.get_mut(TOOL_INPUT) else {
+        return;
+    };
+    if !is_shell || input.contains_key("script") {
+        return;
+    }
+    let command = match input.get("command") {
+        Some(Value::String(line)) => line.clone(),
+        Some(Value::Array(words)) if words.iter().all(Value::is_string) => words
+            .iter()
+            .filter_map(Value::as_str)
+            .map(sh_word)
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => return,
+    };
+    let dir = match input.get("workdir").and_then(Value::as_str) {
+        Some(dir) => sh_word(dir),
+        None => "\"$CODEX_WORKDIR\"".to_owned(),
+    };
+    input.insert(
+        "script".to_owned(),
+        Value::from(format!("cd {dir} && {command}")),
+    );
+    data.insert(UNKNOWN_WORKDIR.to_owned(), Value::Bool(true));
+}
+
+/// `word` as one word for `sh`.
+fn sh_word(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// `input` without the `script` [`with_workdir`] added to the data of `data`.
+fn without_our_script(data: &Value, mut input: Value) -> Value {
+    if data.get(UNKNOWN_WORKDIR) == Some(&Value::Bool(true))
+        && let Value::Object(fields) = &mut input
+    {
+        fields.remove("script");
+    }
+    input
+}
+
 impl Agent for CodexCli {
     fn protocol(&self) -> &'static Protocol {
         &CODEX
@@ -211,6 +288,16 @@ impl Agent for CodexCli {
         Some(TRUST_NOTE)
     }
 
+    /// Claude Code's stdin fields; a shell call's command also as it runs in its working
+    /// directory, known or not (see the [module docs](self)).
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        let mut mapped = CODEX.event_in(input)?;
+        if let Value::Object(data) = &mut mapped.data {
+            with_workdir(data);
+        }
+        Ok(mapped)
+    }
+
     /// Our merged result for Codex CLI's event `agent_event`, in its protocol (see the
     /// [module docs](self)).
     fn answer(
@@ -248,7 +335,7 @@ impl Agent for CodexCli {
                     specific.permission_decision = Some(Permission::Allow);
                     specific.permission_decision_reason =
                         Some(format!("rewritten {}", modifiers(outcome)));
-                    specific.updated_input = Some(new_input.clone());
+                    specific.updated_input = Some(without_our_script(input, new_input.clone()));
                 }
                 ("PreToolUse", Some(new_input @ Value::Object(_))) => {
                     let reason = unconfirmed_rewrite("Codex CLI", new_input, outcome);

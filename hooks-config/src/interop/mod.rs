@@ -22,12 +22,19 @@
 //! after the agent (`SubagentStop` is `claude:subagent_stop`), so nothing is dropped.
 
 mod agent;
+pub mod auggie;
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod cursor;
+pub mod droid;
+pub mod foreign;
 pub mod gemini;
 mod hook_output;
+pub mod qwen;
 mod reasons;
+mod summary;
+pub mod tools;
 
 use std::collections::BTreeSet;
 
@@ -42,6 +49,7 @@ pub use agent::{
     OnFailure, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version, runs_hooks,
     shell_word,
 };
+pub use summary::summary_table;
 
 /// Every agent `hooks` serves, in the order the command line lists them.
 pub static AGENTS: &[&dyn Agent] = &[
@@ -49,6 +57,10 @@ pub static AGENTS: &[&dyn Agent] = &[
     &gemini::GeminiCli,
     &codex::CodexCli,
     &cursor::Cursor,
+    &qwen::QwenCode,
+    &droid::FactoryDroid,
+    &copilot::Copilot,
+    &auggie::Auggie,
 ];
 
 /// The agent called `name` (`claude`, `gemini`, ...), if `hooks` serves it.

@@ -1,0 +1,232 @@
+//! Augment's Auggie CLI ([`Auggie`]): command hooks in `.augment/settings.json` (project;
+//! `~/.augment/settings.json` for the user), in Claude Code's matcher-group shape, as its hooks
+//! documentation gives them (docs.augmentcode.com/cli/hooks; the stdin fields are second-hand:
+//! Claude Code's `hook_event_name`, `tool_name`, `tool_input`, and `hookEventName` is read too).
+//!
+//! Only `PreToolUse` blocks, by exit 2 with the reason on stderr; `Stop` takes
+//! `{"decision": "block", "reason"}`. Auggie documents no JSON decision on a tool call, no
+//! question, no rewrite and no context, so:
+//!
+//! | our merged result | Auggie's answer |
+//! |---|---|
+//! | continue, nothing else | nothing, exit 0 |
+//! | deny, ask_user or a modified input on `PreToolUse` | exit 2 with the reason (the question, or what would have run); a message for the user has no channel there and is left out |
+//! | deny on `Stop` | `{"decision": "block", "reason"}` |
+//! | anything else | nothing it acts on: what the hooks said goes to stderr |
+//!
+//! Its tools get canonical names: `launch-process` is `Bash`, `save-file` is `Write`,
+//! `str-replace-editor` is `Edit`, `view` is `Read` (their `path` also the `file_path`).
+//! Command-hook timeouts are in milliseconds.
+
+use hooks_core::events::fields::TOOL_INPUT;
+use hooks_core::events::{PROMPT_COMPLETE, SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE};
+use hooks_core::{EmitResult, HookAction};
+use serde_json::{Value, json};
+
+use super::hook_output::{non_empty, printed};
+use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
+use super::tools::{ToolName, make_canonical};
+use super::{
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, ProjectDir,
+    Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
+};
+
+/// Augment's Auggie CLI.
+#[derive(Debug, Clone, Copy)]
+pub struct Auggie;
+
+/// Auggie's hook protocol.
+pub const AUGGIE: Protocol = Protocol {
+    agent: "auggie",
+    events: &[
+        ("PreToolUse", Some(TOOL_PRE)),
+        ("PostToolUse", Some(TOOL_POST)),
+        ("Stop", Some(PROMPT_COMPLETE)),
+        ("SessionStart", Some(SESSION_START)),
+        ("SessionEnd", Some(SESSION_END)),
+    ],
+    fields: &[("tool_response", "tool_result")],
+};
+
+/// Auggie's tools under their canonical names.
+const TOOLS: &[ToolName] = &[
+    ToolName {
+        theirs: "launch-process",
+        canonical: "Bash",
+        fields: &[],
+    },
+    ToolName {
+        theirs: "save-file",
+        canonical: "Write",
+        fields: &[("path", "file_path")],
+    },
+    ToolName {
+        theirs: "str-replace-editor",
+        canonical: "Edit",
+        fields: &[("path", "file_path")],
+    },
+    ToolName {
+        theirs: "view",
+        canonical: "Read",
+        fields: &[("path", "file_path")],
+    },
+];
+
+/// What Auggie takes from a hook: a block, and nothing else.
+static CAPABILITIES: Capabilities = Capabilities {
+    asks_on: &[],
+    rewrite: RewriteSupport::None,
+    context_on: &[],
+    blocks_prompt: None,
+};
+
+/// Auggie's settings files.
+static SETTINGS: HookSettings = HookSettings {
+    project: ".augment/settings.json",
+    user: ".augment/settings.json",
+    project_dir: ProjectDir::GitRoot,
+    layout: Layout::MatcherGroups,
+    init_events: &["PreToolUse", "PostToolUse"],
+};
+
+impl Agent for Auggie {
+    fn protocol(&self) -> &'static Protocol {
+        &AUGGIE
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Augment Auggie"
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        &SETTINGS
+    }
+
+    /// Auggie reads a command's `timeout` in milliseconds.
+    fn timeout_unit(&self) -> TimeUnit {
+        TimeUnit::Milliseconds
+    }
+
+    fn tools(&self) -> &'static [ToolName] {
+        TOOLS
+    }
+
+    /// Claude Code's stdin fields (or `hookEventName`), its tools made canonical.
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        let text = match serde_json::from_str::<Value>(input) {
+            Ok(Value::Object(mut fields)) => {
+                if let Some(event) = fields.get("hookEventName").cloned() {
+                    fields.entry("hook_event_name").or_insert(event);
+                }
+                Value::Object(fields).to_string()
+            }
+            _ => input.to_owned(),
+        };
+        let mut mapped = AUGGIE.event_in(&text)?;
+        if let Value::Object(data) = &mut mapped.data {
+            make_canonical(TOOLS, data);
+        }
+        Ok(mapped)
+    }
+
+    /// Our merged result for Auggie's event `agent_event` (see the [module docs](self)).
+    fn answer(
+        &self,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        _rewrites: &Rewrites,
+    ) -> AgentAnswer {
+        let result = &outcome.result;
+        let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
+        let rewritten =
+            outcome.is_modified() && new_input.is_some_and(|new| *new != input[TOOL_INPUT]);
+        let refusal = match result.action {
+            HookAction::Deny => Some(reason_of(outcome)),
+            HookAction::AskUser => Some(format!(
+                "a hook asks for approval, which Augment Auggie cannot ask for from a hook: {}",
+                question_of(outcome)
+            )),
+            _ if rewritten => Some(format!(
+                "a hook rewrites this call ({}) to run `{}` instead, which Augment Auggie cannot \
+                 apply; blocked rather than run unchanged",
+                modifiers(outcome),
+                new_input.map(would_run).unwrap_or_default()
+            )),
+            _ => None,
+        };
+        let mut notes: Vec<String> = messages_of(outcome).into_iter().collect();
+        notes.extend(context_of(outcome));
+        match (agent_event, refusal) {
+            // Stderr is the reason the model reads: the user's messages stay out of it.
+            ("PreToolUse", Some(reason)) => AgentAnswer::block(reason),
+            ("Stop", Some(reason)) => AgentAnswer {
+                stderr: notes.join("\n"),
+                ..AgentAnswer::json(&json!({"decision": "block", "reason": reason}))
+            },
+            (_, refusal) => AgentAnswer {
+                stderr: refusal
+                    .map(|reason| {
+                        format!(
+                            "Augment Auggie cannot stop {agent_event}; a hook would have: {reason}"
+                        )
+                    })
+                    .into_iter()
+                    .chain(notes)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                ..AgentAnswer::silent()
+            },
+        }
+    }
+
+    /// Exit 2 with the reason; on `Stop`, its JSON block.
+    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
+        match agent_event {
+            Some("Stop") => AgentAnswer::json(&json!({"decision": "block", "reason": reason})),
+            _ => AgentAnswer::block(reason),
+        }
+    }
+
+    /// Auggie's reading of an answer: exit 2 with a reason blocks a `PreToolUse`; exit 0 with
+    /// nothing goes on; on `Stop`, `{"decision": "block", "reason"}` blocks. Refused: any other
+    /// exit code, exit 2 without a reason, JSON on any event but `Stop`, and any other field.
+    /// Elsewhere exit 2 is taken as no decision.
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        let fields = printed(answer)?;
+        match (answer.exit_code, agent_event, fields) {
+            (2, _, Some(_)) => Err("exit 2 with JSON on stdout".to_owned()),
+            (2, "PreToolUse", None) => non_empty(Some(&Value::from(answer.stderr.as_str())))
+                .map(Verdict::Block)
+                .ok_or_else(|| "exit 2 without a reason on stderr".to_owned()),
+            (2, _, None) if answer.stderr.trim().is_empty() => {
+                Err("exit 2 without a reason on stderr".to_owned())
+            }
+            (2, _, None) => Ok(Verdict::Proceed),
+            (0, _, None) => Ok(Verdict::Proceed),
+            (0, "Stop", Some(fields)) => {
+                if let Some(key) = fields
+                    .keys()
+                    .find(|key| *key != "decision" && *key != "reason")
+                {
+                    return Err(format!("`{key}` is not taken on Stop"));
+                }
+                match (
+                    fields.get("decision").and_then(Value::as_str),
+                    non_empty(fields.get("reason")),
+                ) {
+                    (Some("block"), Some(reason)) => Ok(Verdict::Block(reason)),
+                    other => Err(format!("Stop answer {other:?}")),
+                }
+            }
+            (0, event, Some(_)) => Err(format!("Augment Auggie takes no JSON on {event}")),
+            (code, _, _) => Err(format!(
+                "exit code {code}: Augment Auggie counts it a failed hook"
+            )),
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Qwen Code ([`QwenCode`]): Claude Code's hook protocol (event names, stdin fields, answers)
+//! over Gemini CLI's tool ids, in `.qwen/settings.json` (project and home directory); commands
+//! name the project `"$QWEN_PROJECT_DIR"`.
+//!
+//! Qwen Code's hooks documentation (QwenLM/qwen-code, `docs/users/features/hooks.md`) gives the
+//! answers of Claude Code's shape, so [`QwenCode`] answers as [`ClaudeCode`] does and reads
+//! answers by Claude Code's rules. Where it differs:
+//!
+//! - **Asking**: `permissionDecision: "ask"` on `PreToolUse` reaches the user in an interactive
+//!   session, and is a deny headless and in background subagents: a question, and a rewrite put
+//!   to the user to confirm, never run unasked.
+//! - **Tools**: `run_shell_command` is `Bash`, `read_file` is `Read` (its `absolute_path` also
+//!   the `file_path`), `write_file` is `Write`, `edit` and `replace` are `Edit` (see
+//!   [`tools`](super::tools)); Qwen Code's own names stay as `agent_tool_name`.
+//! - **Timeouts** of command hooks are in milliseconds (60000 by default).
+
+use hooks_core::EmitResult;
+use hooks_core::events::{
+    APPROVAL_REQUIRED, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END,
+    SESSION_START, TOOL_ERROR, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
+};
+use serde_json::Value;
+
+use super::claude::ClaudeCode;
+use super::tools::{ToolName, make_canonical, named};
+use super::{
+    Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
+};
+use crate::settings::{import_hooks, one_error};
+
+/// Qwen Code.
+#[derive(Debug, Clone, Copy)]
+pub struct QwenCode;
+
+/// Qwen Code's hook protocol: Claude Code's event names and fields.
+pub const QWEN: Protocol = Protocol {
+    agent: "qwen",
+    events: &[
+        ("SessionStart", Some(SESSION_START)),
+        ("SessionEnd", Some(SESSION_END)),
+        ("UserPromptSubmit", Some(PROMPT_SUBMIT)),
+        ("PreToolUse", Some(TOOL_PRE)),
+        ("PermissionRequest", Some(APPROVAL_REQUIRED)),
+        ("PostToolUse", Some(TOOL_POST)),
+        ("PostToolUseFailure", Some(TOOL_ERROR)),
+        ("Notification", Some(USER_NOTIFICATION)),
+        ("Stop", Some(PROMPT_COMPLETE)),
+        ("PreCompact", Some(CONTEXT_PRE_COMPACT)),
+        ("SubagentStart", None),
+        ("SubagentStop", None),
+    ],
+    fields: &[
+        ("tool_response", "tool_result"),
+        ("tool_use_id", "tool_call_id"),
+    ],
+};
+
+/// Qwen Code's tools under their canonical names.
+const TOOLS: &[ToolName] = &[
+    named("run_shell_command", "Bash"),
+    ToolName {
+        theirs: "read_file",
+        canonical: "Read",
+        fields: &[("absolute_path", "file_path")],
+    },
+    named("write_file", "Write"),
+    named("edit", "Edit"),
+    named("replace", "Edit"),
+];
+
+/// What Qwen Code takes from a hook: Claude Code's answers.
+static CAPABILITIES: Capabilities = Capabilities {
+    // Headless, and in background subagents, the question is a deny.
+    asks_on: &["PreToolUse", "PermissionRequest"],
+    rewrite: RewriteSupport::ConfirmedOrApplied,
+    context_on: &[
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "UserPromptSubmit",
+        "SessionStart",
+        "SubagentStart",
+    ],
+    blocks_prompt: Some("UserPromptSubmit"),
+};
+
+/// Qwen Code's settings files.
+static SETTINGS: HookSettings = HookSettings {
+    project: ".qwen/settings.json",
+    user: ".qwen/settings.json",
+    project_dir: ProjectDir::Var("QWEN_PROJECT_DIR"),
+    layout: Layout::MatcherGroups,
+    init_events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
+};
+
+impl Agent for QwenCode {
+    fn protocol(&self) -> &'static Protocol {
+        &QWEN
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Qwen Code"
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        &SETTINGS
+    }
+
+    /// Qwen Code reads a command's `timeout` in milliseconds.
+    fn timeout_unit(&self) -> TimeUnit {
+        TimeUnit::Milliseconds
+    }
+
+    fn tools(&self) -> &'static [ToolName] {
+        TOOLS
+    }
+
+    /// Claude Code's stdin, its tools made canonical.
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        let mut mapped = QWEN.event_in(input)?;
+        if let Value::Object(data) = &mut mapped.data {
+            make_canonical(TOOLS, data);
+        }
+        Ok(mapped)
+    }
+
+    /// Claude Code's answer (see the [module docs](self)).
+    fn answer(
+        &self,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        rewrites: &Rewrites,
+    ) -> AgentAnswer {
+        ClaudeCode.answer(agent_event, input, outcome, rewrites)
+    }
+
+    /// Read by Claude Code's rules, which Qwen Code documents as its own.
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        ClaudeCode.accepts(agent_event, answer)
+    }
+
+    fn importer(&self) -> Option<Importer> {
+        Some(import_file)
+    }
+}
+
+/// `hooks import qwen`: the `hooks` of a `.qwen/settings.json`.
+fn import_file(path: &std::path::Path) -> Result<crate::settings::Imported, crate::ConfigErrors> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| one_error(path, 1, 1, format!("cannot read the file: {error}")))?;
+    import_hooks(&QWEN, &text, path)
+}

@@ -1,0 +1,94 @@
+//! What each agent can and cannot do, as one table ([`summary_table`]): the table of
+//! `docs/agents.md`, which a test keeps equal to this one, built from each agent's own
+//! description so that the page cannot drift from the code.
+
+use std::fmt::Write as _;
+
+use hooks_core::events::TOOL_PRE;
+
+use super::{AGENTS, Agent, RewriteSupport, Verdict};
+
+/// The table's head.
+const HEAD: &str = "| agent | set up with | events mapped | tools mapped | ask | rewrite | \
+                    context | fails closed | tested against the real program |\n\
+                    |---|---|---|---|---|---|---|---|---|\n";
+
+/// One row per agent of [`AGENTS`], in Markdown: its events (how many of them have a
+/// canonical equivalent), its tools under canonical names, where a question reaches the user,
+/// how it takes a rewrite, where context reaches the model, whether an answer the policy
+/// cannot decide blocks a tool call (read by the agent's own validator), and whether the
+/// adapter was run against the agent's real program.
+pub fn summary_table() -> String {
+    let mut table = HEAD.to_owned();
+    for agent in AGENTS {
+        let _ = writeln!(table, "{}", row(*agent));
+    }
+    table
+}
+
+/// The row of `agent`.
+fn row(agent: &dyn Agent) -> String {
+    let protocol = agent.protocol();
+    let capabilities = agent.capabilities();
+    let canonical = protocol
+        .events
+        .iter()
+        .filter(|(_, ours)| ours.is_some())
+        .count();
+    let events = format!("{} ({canonical} canonical)", protocol.events.len());
+    let mut tools: Vec<String> = agent
+        .tools()
+        .iter()
+        .map(|tool| format!("`{}`→`{}`", tool.theirs, tool.canonical))
+        .collect();
+    if tools.is_empty() {
+        tools.push("its own names".to_owned());
+    }
+    let listed = |events: &[&str]| {
+        events
+            .iter()
+            .map(|event| format!("`{event}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let ask = if capabilities.asks_on.is_empty() {
+        "no: a deny with the question".to_owned()
+    } else {
+        format!("on {}; elsewhere a deny", listed(capabilities.asks_on))
+    };
+    let rewrite = match capabilities.rewrite {
+        RewriteSupport::ConfirmedOrApplied => "confirmed by the user, or run with `rewrite: apply`",
+        RewriteSupport::AppliedOnly => "run with `rewrite: apply`; otherwise a deny",
+        RewriteSupport::None => "no: a deny",
+    };
+    let context = if capabilities.context_on.is_empty() {
+        "no: the user is told".to_owned()
+    } else {
+        listed(capabilities.context_on)
+    };
+    let fails_closed = match protocol.agent_event(TOOL_PRE) {
+        Some(pre) => {
+            let answer = agent.fail_closed(Some(pre), "the policy is broken".to_owned());
+            let unreadable = agent.fail_closed(None, "the input is unreadable".to_owned());
+            let blocks = |answer| matches!(agent.accepts(pre, answer), Ok(Verdict::Block(_)));
+            if blocks(&answer) && blocks(&unreadable) {
+                "yes"
+            } else {
+                "no"
+            }
+        }
+        None => "no tool event",
+    };
+    let tested = if agent.tested_against_real_program() {
+        "yes"
+    } else {
+        "no"
+    };
+    format!(
+        "| {} | `hooks init {}` | {events} | {} | {ask} | {rewrite} | {context} | {fails_closed} \
+         | {tested} |",
+        agent.display_name(),
+        agent.name(),
+        tools.join(", "),
+    )
+}

@@ -1,0 +1,83 @@
+//! Canonical tool names: each agent's shell, file-read, file-write, edit and patch tools under
+//! one name, so that a rule written once (`tool: Bash`, `tool: Write`) and the safety module's
+//! command and path rules apply to every agent's tools alike.
+//!
+//! The canonical names are Claude Code's: `Bash` (the command line in `tool_input.command`),
+//! `Read`, `Write`, `Edit` (the file in `tool_input.file_path` or `tool_input.path`), and
+//! `apply_patch` (the patch text in `tool_input.command`, as Codex CLI sends it). An agent's
+//! own name is kept beside it as `agent_tool_name`, and its own input fields stay: a field is
+//! only ever added under its canonical name, never renamed away.
+
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
+use serde_json::{Map, Value};
+
+/// The field that keeps the agent's own name of a tool whose name was made canonical.
+pub const AGENT_TOOL_NAME: &str = "agent_tool_name";
+
+/// One agent tool and its canonical name, with the input fields that hold what the rules
+/// read under another name: (the agent's field, the canonical field).
+#[derive(Debug)]
+pub struct ToolName {
+    /// The agent's name of the tool.
+    pub theirs: &'static str,
+    /// The canonical name: `Bash`, `Read`, `Write`, `Edit`, `apply_patch`.
+    pub canonical: &'static str,
+    /// The input fields copied under their canonical name.
+    pub fields: &'static [(&'static str, &'static str)],
+}
+
+/// A tool whose input needs no field copied.
+pub const fn named(theirs: &'static str, canonical: &'static str) -> ToolName {
+    ToolName {
+        theirs,
+        canonical,
+        fields: &[],
+    }
+}
+
+/// Makes the tool of the event `data` canonical by `table`: its name becomes the canonical one
+/// (its own kept as [`AGENT_TOOL_NAME`]), its input gains the canonical fields. A tool not in
+/// the table is left as it is.
+pub fn make_canonical(table: &[ToolName], data: &mut Map<String, Value>) {
+    let Some(name) = data.get(TOOL_NAME).and_then(Value::as_str) else {
+        return;
+    };
+    let Some(tool) = table.iter().find(|tool| tool.theirs == name) else {
+        return;
+    };
+    data.insert(AGENT_TOOL_NAME.to_owned(), Value::from(tool.theirs));
+    data.insert(TOOL_NAME.to_owned(), Value::from(tool.canonical));
+    if let Some(Value::Object(input)) = data.get_mut(TOOL_INPUT) {
+        for (theirs, ours) in tool.fields {
+            if let Some(value) = input.get(*theirs).cloned() {
+                input.entry(*ours).or_insert(value);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_known_tool_is_renamed_and_keeps_its_own_name_and_fields() {
+        const TABLE: &[ToolName] = &[ToolName {
+            theirs: "view",
+            canonical: "Read",
+            fields: &[("absolute_path", "file_path")],
+        }];
+        let mut data = json!({"tool_name": "view", "tool_input": {"absolute_path": "/etc/shadow"}});
+        make_canonical(TABLE, data.as_object_mut().unwrap());
+        assert_eq!(data["tool_name"], "Read");
+        assert_eq!(data[AGENT_TOOL_NAME], "view");
+        assert_eq!(data["tool_input"]["file_path"], "/etc/shadow");
+        assert_eq!(data["tool_input"]["absolute_path"], "/etc/shadow");
+
+        let mut other = json!({"tool_name": "grep", "tool_input": {}});
+        make_canonical(TABLE, other.as_object_mut().unwrap());
+        assert_eq!(other, json!({"tool_name": "grep", "tool_input": {}}));
+    }
+}
