@@ -24,6 +24,9 @@
 //!   settings file or plugin, or of Codex CLI's hooks, as our YAML; what has no equivalent is said on stderr and in the file's
 //!   header.
 //!
+//! - `hooks mcp-proxy --config FILE [--name NAME] -- <server command...>`: the policy on every
+//!   tool call of an MCP server, for any MCP client (`mcp_proxy`).
+//!
 //! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error (or, for the
 //! adapters, a block).
 
@@ -38,6 +41,7 @@ mod agent_args;
 mod demo;
 mod gemini_trust;
 mod init;
+mod mcp_proxy;
 mod modules;
 mod ordered_json;
 mod progress;
@@ -139,6 +143,9 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Run an MCP server behind the policy: every tool call it gets is gated by the hooks file.
+    #[command(name = "mcp-proxy")]
+    McpProxy(mcp_proxy::McpProxyArgs),
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
         /// The agent whose settings these are.
@@ -217,6 +224,7 @@ fn main() -> ExitCode {
             settings,
             output,
         } => import(agent, &settings, output.as_deref()),
+        Command::McpProxy(args) => mcp_proxy::run(args),
     }
 }
 
