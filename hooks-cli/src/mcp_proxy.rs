@@ -65,9 +65,7 @@ fn serve(args: McpProxyArgs) -> Result<(), String> {
     registry
         .register_annotated(|_| true)
         .map_err(|error| error.to_string())?;
-    let _mounted: Mounted = policy
-        .mount(&registry)
-        .map_err(|error| error.to_string())?;
+    let _mounted: Mounted = policy.mount(&registry).map_err(|error| error.to_string())?;
     let name = match (args.name, args.command.first()) {
         (Some(name), _) => name,
         (None, Some(program)) => server_name_of(program),

@@ -58,7 +58,13 @@ async fn connect(dir: &Path, server: &Path) -> RunningService<RoleClient, ()> {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_hooks"));
     command
         .current_dir(dir)
-        .args(["mcp-proxy", "--config", "hooks.yaml", "--name", "everything"])
+        .args([
+            "mcp-proxy",
+            "--config",
+            "hooks.yaml",
+            "--name",
+            "everything",
+        ])
         .args(["--call-timeout", "20", "--", "sh", "-c"])
         .arg(r#"echo $$ > server.pid; exec "$0" stdio"#)
         .arg(server)
@@ -125,21 +131,20 @@ async fn an_allowed_call_reaches_the_server_and_a_denied_one_does_not() {
 
 #[tokio::test]
 async fn secrets_are_masked_in_results_and_in_arguments_going_to_the_server() {
-    let Some(server) =
-        server("secrets_are_masked_in_results_and_in_arguments_going_to_the_server")
+    let Some(server) = server("secrets_are_masked_in_results_and_in_arguments_going_to_the_server")
     else {
         return;
     };
     let dir = scratch("redaction");
     let client = connect(&dir, &server).await;
 
-    let env = client
-        .call_tool(call("get-env", json!({})))
-        .await
-        .unwrap();
+    let env = client.call_tool(call("get-env", json!({}))).await.unwrap();
     let env = text(&env);
     assert!(env.contains("HOOKS_E2E_SECRET"), "{env}");
-    assert!(!env.contains(SECRET), "the secret reached the client: {env}");
+    assert!(
+        !env.contains(SECRET),
+        "the secret reached the client: {env}"
+    );
     assert!(env.contains("[REDACTED:"), "{env}");
 
     // The server echoes what it received: the argument was masked on its way there.

@@ -12,10 +12,9 @@ use common::{Log, TestServer, call, record, texts};
 use hooks_core::{HookRegistry, HookResult};
 use hooks_mcp::proxy::{McpProxy, McpProxyBuilder};
 use rmcp::model::{
-    CallToolRequest, ClientConfig, ClientRequest, ElicitRequestParams, ElicitResult,
-    ElicitationAction, ElicitationCapability,
+    ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
 };
-use rmcp::service::{PeerRequestOptions, RequestContext, RunningService};
+use rmcp::service::{RequestContext, RunningService};
 use rmcp::{ClientHandler, ErrorData as McpError, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Value, json};
 
@@ -247,26 +246,22 @@ async fn a_server_that_dies_mid_call_is_an_error_for_that_call_and_the_next() {
 }
 
 #[tokio::test]
-async fn a_message_over_the_limit_is_not_forwarded() {
+async fn a_request_over_the_limit_is_refused_with_an_error_and_never_forwarded() {
     let proxied = proxied_with(HookRegistry::new(), (), |builder| {
         builder.max_message_bytes(1024)
     })
     .await;
-    let request = ClientRequest::CallToolRequest(CallToolRequest::new(call(
-        "echo",
-        json!({"text": "x".repeat(4096)}),
-    )));
-    let answer = proxied
+    let error = proxied
         .client
-        .send_request_with_option(
-            request,
-            PeerRequestOptions::with_timeout(Duration::from_millis(500)),
-        )
+        .call_tool(call("echo", json!({"text": "x".repeat(4096)})))
         .await
-        .unwrap()
-        .await_response()
-        .await;
-    assert!(answer.is_err(), "{answer:?}");
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("over the proxy's limit of 1024 bytes"),
+        "{error}"
+    );
     assert_eq!(proxied.server.calls(), 0);
     // The session goes on.
     let result = proxied
@@ -277,13 +272,41 @@ async fn a_message_over_the_limit_is_not_forwarded() {
     assert_eq!(texts(&result), ["small"]);
 }
 
+#[tokio::test]
+async fn a_server_answer_over_the_limit_reaches_the_client_as_an_error() {
+    let registry = HookRegistry::new();
+    registry
+        .register(
+            "tool:pre",
+            |_: &str, data: &Value| {
+                let mut data = data.clone();
+                data["tool_input"]["text"] = json!("z".repeat(5000));
+                async move { HookResult::modify(data) }
+            },
+            0,
+            "inflate",
+        )
+        .unwrap();
+    let proxied = proxied_with(registry, (), |builder| builder.max_message_bytes(2048)).await;
+    let error = proxied
+        .client
+        .call_tool(call("echo", json!({"text": "small"})))
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("over the proxy's limit of 2048 bytes"),
+        "{error}"
+    );
+    assert_eq!(proxied.server.calls(), 1);
+}
+
 fn ask_about_echo(registry: &HookRegistry) {
     registry
         .register(
             "tool:pre",
-            |_: &str, _: &Value| async {
-                HookResult::ask("Send this to the echo server?")
-            },
+            |_: &str, _: &Value| async { HookResult::ask("Send this to the echo server?") },
             0,
             "ask_echo",
         )
@@ -361,7 +384,10 @@ async fn an_ask_is_put_to_the_client_naming_the_exact_call_and_an_accept_lets_it
     assert_eq!(proxied.server.calls(), 1);
     let asked = asked.lock().unwrap().clone();
     assert_eq!(asked.len(), 1);
-    assert!(asked[0].contains("Send this to the echo server?"), "{asked:?}");
+    assert!(
+        asked[0].contains("Send this to the echo server?"),
+        "{asked:?}"
+    );
     assert!(asked[0].contains("mcp__fixture__echo"), "{asked:?}");
     assert!(asked[0].contains(r#"{"text":"hi"}"#), "{asked:?}");
 

@@ -52,9 +52,12 @@
 //!   at the server and the client gets an error saying so. The server's own start
 //!   (`initialize`) has the same deadline. Requests of the server to the client (an
 //!   elicitation waits for a person) have none of the proxy's.
-//! - **Size**: a message of more than [`DEFAULT_MAX_MESSAGE_BYTES`] (4 MiB, unless set) on
-//!   either side is dropped, never forwarded, and logged: a call whose request or answer was
-//!   dropped ends with the deadline's error.
+//! - **Size**: a message (one line) of more than [`DEFAULT_MAX_MESSAGE_BYTES`] (4 MiB, unless
+//!   set) from either side is dropped as it comes, never buffered or forwarded, and logged.
+//!   Its sender is told when the message has an id in its first 4 KiB (as every SDK writes
+//!   them): a request over the limit is answered with an error, and a response over the
+//!   limit ends the request it answers with an error (so a server's oversized result reaches
+//!   the client as an error). A notification over the limit is only dropped.
 //! - **A server that exits or crashes**: the calls in flight, and every request after them,
 //!   are answered with an error saying that the server's connection closed.
 //!
@@ -68,6 +71,7 @@
 //! in its settings) it masks them in the arguments going to the server.
 
 mod ask;
+mod limit;
 mod relay;
 mod upstream;
 
@@ -256,10 +260,19 @@ impl McpProxy {
         SW: AsyncWrite + Send + Unpin + 'static,
     {
         let limit = self.settings.max_message_bytes;
-        let to_client = AsyncRwTransport::<RoleServer, _, _>::new(client.0, client.1)
-            .with_max_line_length(limit);
-        let to_server = AsyncRwTransport::<RoleClient, _, _>::new(server.0, server.1)
-            .with_max_line_length(limit);
+        // The limit is kept by `LineLimit`; the transport's own only has to let its stand-ins
+        // through.
+        let lines = limit.saturating_add(limit::STANDIN_ROOM);
+        let to_client = AsyncRwTransport::<RoleServer, _, _>::new(
+            limit::LineLimit::new(client.0, limit),
+            client.1,
+        )
+        .with_max_line_length(lines);
+        let to_server = AsyncRwTransport::<RoleClient, _, _>::new(
+            limit::LineLimit::new(server.0, limit),
+            server.1,
+        )
+        .with_max_line_length(lines);
         let relay = Relay::new(Arc::clone(&self.settings), self.session, to_server);
         let running = relay
             .clone()

@@ -20,6 +20,7 @@ use tokio::sync::Mutex;
 
 use super::Settings;
 use super::ask::{CallUnderGate, asking_about};
+use super::limit::{OVERSIZED_METHOD, oversized_message};
 use super::upstream::{ProgressTokens, ServerSide, send};
 use crate::call::gate_call;
 
@@ -293,6 +294,9 @@ where
                 .call_tool(request.params, context)
                 .await
                 .map(ServerResult::from),
+            ClientRequest::CustomRequest(request) if request.method == OVERSIZED_METHOD => Err(
+                McpError::invalid_request(oversized_message(request.params.as_ref()), None),
+            ),
             other => self.forward(other, &context).await,
         }
     }

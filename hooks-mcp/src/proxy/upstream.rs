@@ -15,6 +15,8 @@ use rmcp::service::{
 };
 use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service};
 
+use super::limit::{OVERSIZED_METHOD, oversized_message};
+
 /// The progress tokens of the requests in flight to the server: the proxy's own token (which
 /// rmcp puts on every request it sends) to the client's, so that the server's progress reaches
 /// the client under the token the client chose.
@@ -43,6 +45,12 @@ impl Service<RoleClient> for ServerSide {
         request: ServerRequest,
         context: RequestContext<RoleClient>,
     ) -> Result<ClientResult, McpError> {
+        if let ServerRequest::CustomRequest(request) = &request
+            && request.method == OVERSIZED_METHOD
+        {
+            let message = oversized_message(request.params.as_ref());
+            return Err(McpError::invalid_request(message, None));
+        }
         // A request of the server waits for the client (and perhaps a person) as long as the
         // server lets it: the server cancels it when it gives up.
         let method = serde_json::to_value(&request)
