@@ -31,6 +31,9 @@
 //!   settings file or plugin, or of Codex CLI's hooks, as our YAML; what has no equivalent is said on stderr and in the file's
 //!   header.
 //!
+//! - `hooks mcp-proxy --config FILE [--name NAME] -- <server command...>`: the policy on every
+//!   tool call of an MCP server, for any MCP client (`mcp_proxy`).
+//!
 //! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error (or, for the
 //! adapters, a block).
 
@@ -45,6 +48,7 @@ mod agent_args;
 mod demo;
 mod doctor;
 mod init;
+mod mcp_proxy;
 mod modules;
 mod ordered_json;
 mod progress;
@@ -136,6 +140,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run an MCP server behind the policy: every tool call it gets is gated by the hooks file.
+    #[command(name = "mcp-proxy")]
+    McpProxy(mcp_proxy::McpProxyArgs),
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
         /// The agent whose settings these are.
@@ -207,6 +214,7 @@ fn main() -> ExitCode {
             settings,
             output,
         } => import(agent.0, &settings, output.as_deref()),
+        Command::McpProxy(args) => mcp_proxy::run(args),
     }
 }
 

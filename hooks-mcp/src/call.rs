@@ -1,6 +1,6 @@
 //! One `tools/call` through the session's tool-call gate: the gate's `before` step, the
-//! inner server's `call_tool` as the tool, the gate's `after` step, and the outcome turned
-//! back into an MCP answer.
+//! tool (a wrapped server's `call_tool`, or the proxy's forward to an upstream server), the
+//! gate's `after` step, and the outcome turned back into an MCP answer.
 
 use hooks_core::events::TOOL_POST;
 use hooks_core::session::ToolCallOutcome;
@@ -16,19 +16,39 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// Runs `request` through `session`'s tool-call gate, the inner server's `call_tool` being
-/// the tool.
+/// the tool; the hooks see the tool by its MCP name.
 pub(crate) async fn gated_call<S: ServerHandler>(
     inner: &S,
     session: &HookSession,
-    mut request: CallToolRequestParams,
+    request: CallToolRequestParams,
     context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, McpError> {
+    let name = request.name.clone();
+    gate_call(session, &name, request, context, |request, context| {
+        inner.call_tool(request, context)
+    })
+    .await
+}
+
+/// Runs `request` through `session`'s tool-call gate, `tool` being the tool and `hook_name`
+/// the name the hooks see it by (`tool_name`).
+pub(crate) async fn gate_call<F, Fut>(
+    session: &HookSession,
+    hook_name: &str,
+    mut request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+    tool: F,
+) -> Result<CallToolResponse, McpError>
+where
+    F: FnOnce(CallToolRequestParams, RequestContext<RoleServer>) -> Fut,
+    Fut: Future<Output = Result<CallToolResponse, McpError>>,
+{
     // Each call is a turn of its own: the injection budget is per call, and the ephemeral
     // queue (nobody else drains it in a server) is emptied after it.
     session.start_turn();
     let had_arguments = request.arguments.is_some();
     let input = Value::Object(request.arguments.take().unwrap_or_default());
-    let mut gate = session.tool_call_gate(&request.name);
+    let mut gate = session.tool_call_gate(hook_name);
     let (outcome, answer) = match gate.before(input).await {
         BeforeTool::Proceed { input, .. } => {
             // Nobody to read the result (no tool:post handler, no observer): it is not
@@ -41,7 +61,7 @@ pub(crate) async fn gated_call<S: ServerHandler>(
                 had_arguments,
                 heard,
             };
-            let (result, answer) = call.run(inner, input.clone()).await;
+            let (result, answer) = call.run(tool, input.clone()).await;
             (gate.after(input, result).await, answer)
         }
         BeforeTool::Blocked { blocked, input } => {
@@ -93,16 +113,20 @@ impl InnerCall {
     /// Calls the inner server with `input` (as the `tool:pre` hooks left it): what the hooks
     /// are given of its answer, and the answer itself, kept aside (`None` when the server was
     /// not called).
-    async fn run<S: ServerHandler>(
+    async fn run<F, Fut>(
         mut self,
-        inner: &S,
+        tool: F,
         input: Value,
-    ) -> (Result<Value, ToolError>, Option<Answer>) {
+    ) -> (Result<Value, ToolError>, Option<Answer>)
+    where
+        F: FnOnce(CallToolRequestParams, RequestContext<RoleServer>) -> Fut,
+        Fut: Future<Output = Result<CallToolResponse, McpError>>,
+    {
         self.request.arguments = match arguments(input, self.had_arguments) {
             Ok(arguments) => arguments,
             Err(error) => return (Err(error), None),
         };
-        let (result, answer) = match inner.call_tool(self.request, self.context).await {
+        let (result, answer) = match tool(self.request, self.context).await {
             Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
                 let message = error_text(&result.content);
                 (Err(ToolError::new(message)), Answer::Failed(Ok(result)))

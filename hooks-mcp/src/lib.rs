@@ -14,6 +14,10 @@
 //! // then serve it as the unwrapped server was: `server.serve(transport)` (rmcp::ServiceExt)
 //! ```
 //!
+//! The same gate guards MCP servers written in anything: [`proxy::McpProxy`] stands between a
+//! client and a server it starts (`hooks mcp-proxy -- <server command>`), and gates the
+//! server's tool calls under their Claude Code names, `mcp__<server>__<tool>`.
+//!
 //! # Supported rmcp
 //!
 //! rmcp 3.x from 3.11 (3.11.0 is the version tested), with `default-features = false` and the
@@ -91,6 +95,7 @@
 //! [`ServerHandler`]: rmcp::ServerHandler
 
 mod call;
+pub mod proxy;
 mod server;
 pub mod sinks;
 

@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 
 /// Tools: `echo` (answers its `text` argument), `structured` (text and structured content),
 /// `confirm` (input required first, then a result), `fail` (an `isError` result), `broken` (a
-/// protocol error). Counts the calls that reach it and keeps the arguments of the last one.
+/// protocol error), `hang` (never answers). Counts the calls that reach it and keeps the arguments of the last one.
 #[derive(Clone, Default)]
 pub struct TestServer {
     pub calls: Arc<AtomicUsize>,
@@ -52,6 +52,7 @@ impl TestServer {
             Tool::new("confirm", "Asks the client first", schema(json!({}))),
             Tool::new("fail", "Always fails", schema(json!({}))),
             Tool::new("broken", "Answers a protocol error", schema(json!({}))),
+            Tool::new("hang", "Never answers", schema(json!({}))),
         ]
     }
 }
@@ -117,6 +118,7 @@ impl ServerHandler for TestServer {
             "confirm" => CallToolResult::success(vec![ContentBlock::text("confirmed")]),
             "fail" => CallToolResult::error(vec![ContentBlock::text("disk full")]),
             "broken" => return Err(McpError::internal_error("the backend is down", None)),
+            "hang" => std::future::pending().await,
             other => {
                 return Err(McpError::invalid_params(
                     format!("no tool named {other}"),

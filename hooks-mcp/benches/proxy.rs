@@ -1,0 +1,149 @@
+//! What `hooks mcp-proxy` adds to a `tools/call` on stdio, in one run:
+//! - `direct`: an rmcp client calls `echo` on a server process over its stdin and stdout;
+//! - `proxied`: the same client calls the same server through a proxy process in between,
+//!   with the starter modules mounted (safety, redaction, logging to a file), as
+//!   `hooks init` writes them.
+//!
+//! The server and the proxy are this benchmark's own executable, started again in another
+//! role (`HOOKS_MCP_BENCH_ROLE`): the server is the same code in both cases. The proxy's added
+//! latency is `proxied - direct`; the goal is a median of `proxied` at most 1.2 times
+//! `direct`'s.
+#![allow(missing_docs, clippy::unwrap_used)]
+
+use std::ffi::OsString;
+use std::process::Stdio;
+use std::time::Duration;
+
+use criterion::Criterion;
+use hooks_core::{HookModule, HookRegistry};
+use hooks_mcp::proxy::McpProxy;
+use hooks_std::catalog::{ModuleCatalog, ModuleContext};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::{RequestContext, RunningService};
+use rmcp::{ErrorData as McpError, RoleClient, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+
+const ROLE: &str = "HOOKS_MCP_BENCH_ROLE";
+
+#[derive(Clone)]
+struct Echo;
+
+impl ServerHandler for Echo {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let text = request
+            .arguments
+            .as_ref()
+            .and_then(|arguments| arguments.get("text"))
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// The server role: `Echo` on stdio until stdin closes.
+fn serve_echo() {
+    runtime().block_on(async {
+        let running = Echo
+            .serve((tokio::io::stdin(), tokio::io::stdout()))
+            .await
+            .unwrap();
+        let _ = running.waiting().await;
+    });
+}
+
+/// The proxy role: the starter modules, in front of this executable in the server role.
+fn serve_proxy() {
+    let scratch = std::env::temp_dir().join(format!("hooks-mcp-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let registry = HookRegistry::new();
+    let catalog = ModuleCatalog::standard();
+    let context = ModuleContext::new(&scratch);
+    let starter = [
+        ("safety", json!({"workspace": "."})),
+        ("redaction", json!({})),
+        ("logging", json!({"path": "events.jsonl"})),
+    ];
+    let mut mounted = Vec::new();
+    for (name, config) in starter {
+        let module = catalog.build(name, &config, &context).unwrap();
+        mounted.push(module.mount(&registry).unwrap());
+    }
+    let command: Vec<OsString> = vec![
+        "env".into(),
+        format!("{ROLE}=server").into(),
+        std::env::current_exe().unwrap().into(),
+    ];
+    let proxy = McpProxy::builder(registry, "bench").build();
+    runtime().block_on(proxy.serve_command(&command)).unwrap();
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// A client of this executable started in `role`, and the child.
+async fn client_of(role: &str) -> (RunningService<RoleClient, ()>, tokio::process::Child) {
+    let mut child = tokio::process::Command::new(std::env::current_exe().unwrap())
+        .env(ROLE, role)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let io = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    (().serve(io).await.unwrap(), child)
+}
+
+fn echo() -> CallToolRequestParams {
+    let Value::Object(arguments) = json!({"text": "hello"}) else {
+        unreachable!()
+    };
+    CallToolRequestParams::new("echo").with_arguments(arguments)
+}
+
+fn bench(c: &mut Criterion) {
+    let runtime = runtime();
+    let mut group = c.benchmark_group("mcp_proxy_stdio");
+    group.sample_size(50);
+    group.measurement_time(Duration::from_secs(5));
+    for (name, role) in [("direct", "server"), ("proxied", "proxy")] {
+        let (client, child) = runtime.block_on(client_of(role));
+        // One call first: the proxy opens the server's session lazily, at `initialize`.
+        runtime.block_on(client.call_tool(echo())).unwrap();
+        group.bench_function(name, |b| {
+            b.to_async(&runtime)
+                .iter(|| async { client.call_tool(echo()).await.unwrap() });
+        });
+        runtime.block_on(client.cancel()).unwrap();
+        drop(child);
+    }
+    group.finish();
+}
+
+fn main() {
+    match std::env::var(ROLE).as_deref() {
+        Ok("server") => serve_echo(),
+        Ok("proxy") => serve_proxy(),
+        _ => {
+            let mut criterion = Criterion::default().configure_from_args();
+            bench(&mut criterion);
+            criterion.final_summary();
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! A guarding MCP proxy: an MCP server of its own to the client, an MCP client to the real
+//! server, and every `tools/call` between them run through the hook pipeline's tool-call gate,
+//! exactly as [`HookedServer`](crate::HookedServer) gates a server written in Rust.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), hooks_mcp::proxy::ProxyError> {
+//! use hooks_core::HookRegistry;
+//! use hooks_mcp::proxy::McpProxy;
+//!
+//! let registry = HookRegistry::new(); // a hooks file mounted on it, say
+//! let command = ["npx", "-y", "@modelcontextprotocol/server-everything"];
+//! McpProxy::builder(registry, "everything").build().serve_command(&command).await
+//! # }
+//! ```
+//!
+//! # What passes, and what is gated
+//!
+//! | from the client | what the proxy does |
+//! |---|---|
+//! | `initialize` | starts the server's session with the client's own `initialize` (its capabilities, its `clientInfo`, its protocol version) and answers with the server's (its capabilities, `serverInfo`, instructions) |
+//! | `tools/call` | `tool:pre` with `tool_name` = `mcp__<server>__<tool>` (the name Claude Code gives the tool, so that one rule works in both places) and `tool_input` = the parsed `arguments`; then, unless blocked, the call goes to the server with the arguments as the hooks left them; then `tool:post` (or `tool:error`) with the result |
+//! | every other request (`tools/list`, resources, prompts, completions, ...) and notification | forwarded to the server unchanged; the answer comes back unchanged |
+//!
+//! Requests and notifications of the server (elicitation, sampling, roots, logging, progress,
+//! list changes) go to the client unchanged, and the client's answers go back. Cancellation
+//! travels both ways: a request the client cancels is cancelled at the server.
+//!
+//! The outcomes of the gate are answered as [`HookedServer`](crate::HookedServer) answers them
+//! (see the crate docs): a **deny** is a tool result with `isError: true` giving the reason, and
+//! the server never sees the call; a **modify** sends the rewritten arguments; a `tool:post`
+//! modify rewrites the result. Every event carries `mcp_server` (the server's name as above).
+//!
+//! # Asking the user
+//!
+//! An `ask_user` on `tool:pre` is put to the client as an `elicitation/create` request (form
+//! mode, the protocol's pre-2026 form) that names the exact call: the tool, its arguments and
+//! the hook's question. Accepting lets that one call proceed (the grant is not remembered: the
+//! next call is asked again); declining, cancelling, the hook's timeout or a failed request
+//! decide by the hook's default, deny unless it said allow. A client that did not declare the
+//! `elicitation` capability cannot be asked: the call is denied, and the reason tells the
+//! agent what would have been asked.
+//!
+//! The 2026-07-28 protocol's stateless session (no `initialize`, elicitation as an
+//! `input_required` result answered by a retry) is **not yet supported** on the client side:
+//! the proxy answers only the protocol versions that have an `initialize` handshake, and a
+//! client of the new era is told so by rmcp's version negotiation.
+//!
+//! # Limits
+//!
+//! - **Deadline**: every request forwarded to the server must be answered within the call
+//!   timeout ([`DEFAULT_CALL_TIMEOUT`], 30 s, unless set); after it the request is cancelled
+//!   at the server and the client gets an error saying so. The server's own start
+//!   (`initialize`) has the same deadline. Requests of the server to the client (an
+//!   elicitation waits for a person) have none of the proxy's.
+//! - **Size**: a message (one line) of more than [`DEFAULT_MAX_MESSAGE_BYTES`] (4 MiB, unless
+//!   set) from either side is dropped as it comes, never buffered or forwarded, and logged.
+//!   Its sender is told when the message has an id in its first 4 KiB (as every SDK writes
+//!   them): a request over the limit is answered with an error, and a response over the
+//!   limit ends the request it answers with an error (so a server's oversized result reaches
+//!   the client as an error). A notification over the limit is only dropped.
+//! - **A server that exits or crashes**: the calls in flight, and every request after them,
+//!   are answered with an error saying that the server's connection closed.
+//!
+//! Nothing is let through on a failure: a call that cannot be gated, forwarded or answered
+//! ends in an error, never in a forwarded call the hooks did not clear.
+//!
+//! # Redaction
+//!
+//! The `redaction` module acts on the events it is mounted on: on `tool:post` (by default) it
+//! masks secrets in the results coming back; mounted on `tool:pre` too (`events: [tool:pre]`
+//! in its settings) it masks them in the arguments going to the server.
+
+mod ask;
+mod limit;
+mod relay;
+mod upstream;
+
+use std::ffi::OsStr;
+use std::fmt;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hooks_core::HookRegistry;
+use hooks_core::session::HookSession;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::{RoleClient, RoleServer, ServiceExt};
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use crate::server::SERVER_FIELD;
+use crate::sinks::{NoHistory, TracingDisplay};
+use relay::Relay;
+
+/// How long a forwarded request may take, unless [`McpProxyBuilder::call_timeout`] says
+/// otherwise.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The largest message (one JSON-RPC line) accepted from either side, unless
+/// [`McpProxyBuilder::max_message_bytes`] says otherwise.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+
+/// Why a proxy could not serve its client.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProxyError {
+    /// The server's command could not be started.
+    #[error("cannot start the MCP server `{command}`: {source}")]
+    Spawn {
+        /// The command, as given.
+        command: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// No server command was given.
+    #[error("no MCP server command was given")]
+    NoCommand,
+    /// The client's session could not be opened (it closed, or did not initialize).
+    #[error("the MCP client's session could not start: {0}")]
+    Client(String),
+}
+
+/// The name of the server a command starts, as the proxy's tool names carry it: the command's
+/// file name.
+///
+/// ```
+/// assert_eq!(hooks_mcp::proxy::server_name_of("/usr/bin/mcp-server-git".as_ref()), "mcp-server-git");
+/// ```
+pub fn server_name_of(command: &OsStr) -> String {
+    std::path::Path::new(command)
+        .file_name()
+        .unwrap_or(command)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The name the hooks see an MCP tool by: `mcp__<server>__<tool>`, with the server's name
+/// written as Claude Code writes it (every character other than a letter, a digit, `_` or
+/// `-` becomes `_`), so that a rule on a tool matches it through the proxy and in Claude Code.
+///
+/// ```
+/// assert_eq!(hooks_mcp::proxy::hook_tool_name("my.server", "echo"), "mcp__my_server__echo");
+/// ```
+pub fn hook_tool_name(server: &str, tool: &str) -> String {
+    format!("{}{tool}", tool_prefix(server))
+}
+
+fn tool_prefix(server: &str) -> String {
+    let server: String = server
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("mcp__{server}__")
+}
+
+/// A guarding proxy for one MCP client and one MCP server: see the [module docs](self).
+pub struct McpProxy {
+    settings: Arc<Settings>,
+    session: Arc<HookSession>,
+}
+
+impl fmt::Debug for McpProxy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpProxy")
+            .field("server", &self.settings.server)
+            .field("call_timeout", &self.settings.call_timeout)
+            .field("max_message_bytes", &self.settings.max_message_bytes)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the proxy's parts need to know of its configuration.
+#[derive(Debug)]
+struct Settings {
+    /// The server's name, as given.
+    server: String,
+    /// `mcp__<server>__`.
+    tool_prefix: String,
+    call_timeout: Duration,
+    max_message_bytes: usize,
+}
+
+/// Builds an [`McpProxy`].
+#[derive(Debug)]
+pub struct McpProxyBuilder {
+    registry: HookRegistry,
+    server: String,
+    call_timeout: Duration,
+    max_message_bytes: usize,
+}
+
+impl McpProxy {
+    /// Starts building a proxy whose tool calls are gated by `registry`'s hooks, for a server
+    /// named `server` (its tools are `mcp__<server>__<tool>` to the hooks; see
+    /// [`server_name_of`] for the name a command gives).
+    pub fn builder(registry: HookRegistry, server: impl Into<String>) -> McpProxyBuilder {
+        McpProxyBuilder {
+            registry,
+            server: server.into(),
+            call_timeout: DEFAULT_CALL_TIMEOUT,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+        }
+    }
+
+    /// The hook session that gates the calls (its registry, its state).
+    pub fn session(&self) -> &Arc<HookSession> {
+        &self.session
+    }
+
+    /// Serves the client on this process's stdin and stdout, and the server started by
+    /// `command` (its program, then its arguments) on the child's stdin and stdout; the
+    /// child's stderr is this process's. Returns when the client closes its side; the server
+    /// is then stopped.
+    pub async fn serve_command<S: AsRef<OsStr>>(self, command: &[S]) -> Result<(), ProxyError> {
+        let (program, arguments) = command.split_first().ok_or(ProxyError::NoCommand)?;
+        let mut child = tokio::process::Command::new(program)
+            .args(arguments)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|source| ProxyError::Spawn {
+                command: program.as_ref().to_string_lossy().into_owned(),
+                source,
+            })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(ProxyError::Spawn {
+                command: program.as_ref().to_string_lossy().into_owned(),
+                source: std::io::Error::other("the child's stdin or stdout is not a pipe"),
+            });
+        };
+        let served = self
+            .serve((tokio::io::stdin(), tokio::io::stdout()), (stdout, stdin))
+            .await;
+        // The client is gone: so is the server (its stdin is closed; a server that does not
+        // exit on that is killed).
+        let _ = child.start_kill();
+        let _ = child.wait().await;
+        served
+    }
+
+    /// Serves the client that reads and writes `client` (what it sends, what it receives),
+    /// forwarding to the server that reads and writes `server` (what it sends, what it
+    /// receives). Returns when the client closes its side.
+    pub async fn serve<CR, CW, SR, SW>(
+        self,
+        client: (CR, CW),
+        server: (SR, SW),
+    ) -> Result<(), ProxyError>
+    where
+        CR: AsyncRead + Send + Unpin + 'static,
+        CW: AsyncWrite + Send + Unpin + 'static,
+        SR: AsyncRead + Send + Unpin + 'static,
+        SW: AsyncWrite + Send + Unpin + 'static,
+    {
+        let limit = self.settings.max_message_bytes;
+        // The limit is kept by `LineLimit`; the transport's own only has to let its stand-ins
+        // through.
+        let lines = limit.saturating_add(limit::STANDIN_ROOM);
+        let to_client = AsyncRwTransport::<RoleServer, _, _>::new(
+            limit::LineLimit::new(client.0, limit),
+            client.1,
+        )
+        .with_max_line_length(lines);
+        let to_server = AsyncRwTransport::<RoleClient, _, _>::new(
+            limit::LineLimit::new(server.0, limit),
+            server.1,
+        )
+        .with_max_line_length(lines);
+        let relay = Relay::new(Arc::clone(&self.settings), self.session, to_server);
+        let running = relay
+            .clone()
+            .serve(to_client)
+            .await
+            .map_err(|error| ProxyError::Client(error.to_string()))?;
+        let _ = running.waiting().await;
+        relay.close().await;
+        Ok(())
+    }
+}
+
+impl McpProxyBuilder {
+    /// How long a forwarded request may take before the client gets an error
+    /// ([`DEFAULT_CALL_TIMEOUT`] unless set).
+    #[must_use]
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// The largest message accepted from either side, in bytes
+    /// ([`DEFAULT_MAX_MESSAGE_BYTES`] unless set).
+    #[must_use]
+    pub fn max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = bytes;
+        self
+    }
+
+    /// The proxy. Its session asks the user through the client (see the module docs), keeps
+    /// no history, and shows messages in the log; every event carries `mcp_server`.
+    pub fn build(self) -> McpProxy {
+        self.registry
+            .set_default_fields([(SERVER_FIELD, Value::from(self.server.as_str()))]);
+        let session = HookSession::builder(self.registry)
+            .approvals(Arc::new(ask::ElicitingApprovals))
+            .default_context(|| Arc::new(NoHistory))
+            .default_display(|| Arc::new(TracingDisplay))
+            .build();
+        McpProxy {
+            settings: Arc::new(Settings {
+                tool_prefix: tool_prefix(&self.server),
+                server: self.server,
+                call_timeout: self.call_timeout,
+                max_message_bytes: self.max_message_bytes,
+            }),
+            session: Arc::new(session),
+        }
+    }
+}

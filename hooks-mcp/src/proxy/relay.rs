@@ -1,0 +1,343 @@
+//! The proxy's side toward the client: an MCP server that opens the server's session when the
+//! client initializes, gates every `tools/call`, and forwards everything else.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use hooks_core::session::HookSession;
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResponse, ClientNotification, ClientRequest,
+    Implementation, InitializeRequestParams, ProtocolVersion, ServerConfig, ServerPeerInfo,
+    ServerResult,
+};
+use rmcp::service::{
+    NotificationContext, Peer, PeerRequestOptions, RequestContext, RunningService, ServiceError,
+};
+use rmcp::transport::Transport;
+use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service, ServiceExt};
+use serde_json::Value;
+use tokio::sync::Mutex;
+
+use super::Settings;
+use super::ask::{CallUnderGate, asking_about};
+use super::limit::{OVERSIZED_METHOD, oversized_message};
+use super::upstream::{ProgressTokens, ServerSide, send};
+use crate::call::gate_call;
+
+/// The server's session: not opened yet (its transport kept until the client initializes),
+/// open, or closed.
+enum Upstream<T> {
+    Waiting(T),
+    Open(RunningService<RoleClient, ServerSide>),
+    Closed(String),
+}
+
+/// The proxy as the client sees it. Clones share the one server session.
+pub(crate) struct Relay<T> {
+    settings: Arc<Settings>,
+    session: Arc<HookSession>,
+    upstream: Arc<Mutex<Upstream<T>>>,
+    /// The server, once its session is open (kept apart so that calls do not wait on the lock).
+    server: Arc<std::sync::OnceLock<(Peer<RoleClient>, ServerConfig)>>,
+    progress: ProgressTokens,
+}
+
+impl<T> Clone for Relay<T> {
+    fn clone(&self) -> Self {
+        Relay {
+            settings: Arc::clone(&self.settings),
+            session: Arc::clone(&self.session),
+            upstream: Arc::clone(&self.upstream),
+            server: Arc::clone(&self.server),
+            progress: self.progress.clone(),
+        }
+    }
+}
+
+impl<T> Relay<T>
+where
+    T: Transport<RoleClient> + Send + 'static,
+{
+    /// A relay to the server on `upstream`, whose session opens when the client initializes.
+    pub(crate) fn new(settings: Arc<Settings>, session: Arc<HookSession>, upstream: T) -> Self {
+        Relay {
+            settings,
+            session,
+            upstream: Arc::new(Mutex::new(Upstream::Waiting(upstream))),
+            server: Arc::default(),
+            progress: ProgressTokens::default(),
+        }
+    }
+
+    /// Closes the server's session.
+    pub(crate) async fn close(&self) {
+        let mut upstream = self.upstream.lock().await;
+        if let Upstream::Open(running) = &mut *upstream {
+            let _ = running.close().await;
+        }
+        *upstream = Upstream::Closed("the proxy is closing".to_owned());
+    }
+
+    /// Opens the server's session with the client's own `initialize`, within the deadline;
+    /// the server's answer is the client's.
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        client: Peer<RoleServer>,
+    ) -> Result<ServerConfig, McpError> {
+        let mut upstream = self.upstream.lock().await;
+        let transport = match std::mem::replace(
+            &mut *upstream,
+            Upstream::Closed("the MCP server's session is already open".to_owned()),
+        ) {
+            Upstream::Waiting(transport) => transport,
+            Upstream::Open(running) => {
+                *upstream = Upstream::Open(running);
+                return Err(McpError::invalid_request(
+                    "the session is already initialized",
+                    None,
+                ));
+            }
+            Upstream::Closed(why) => {
+                *upstream = Upstream::Closed(why.clone());
+                return Err(self.unavailable(&why));
+            }
+        };
+        let side = ServerSide {
+            client_info: request,
+            client,
+            progress: self.progress.clone(),
+        };
+        let timeout = self.settings.call_timeout;
+        let opened = match tokio::time::timeout(timeout, side.serve(transport)).await {
+            Ok(Ok(running)) => running,
+            Ok(Err(error)) => {
+                let why = format!("its session did not start: {error}");
+                *upstream = Upstream::Closed(why.clone());
+                return Err(self.unavailable(&why));
+            }
+            Err(_elapsed) => {
+                let why = format!("it did not answer `initialize` within {}", seconds(timeout));
+                *upstream = Upstream::Closed(why.clone());
+                return Err(self.unavailable(&why));
+            }
+        };
+        let Some(info) = opened.peer_info() else {
+            let why = "it answered `initialize` with nothing".to_owned();
+            *upstream = Upstream::Closed(why.clone());
+            return Err(self.unavailable(&why));
+        };
+        let info = self.server_config(&info);
+        let _ = self.server.set((opened.peer().clone(), info.clone()));
+        *upstream = Upstream::Open(opened);
+        Ok(info)
+    }
+
+    /// The server's `initialize` answer, as the client gets it.
+    fn server_config(&self, info: &ServerPeerInfo) -> ServerConfig {
+        let mut config = ServerConfig::new(info.capabilities.clone())
+            .with_protocol_version(info.protocol_version.clone());
+        config.server_info = info
+            .server_info
+            .clone()
+            .unwrap_or_else(|| Implementation::new(self.settings.server.clone(), ""));
+        config.instructions = info.instructions.clone();
+        config.meta = info.meta.clone();
+        config
+    }
+
+    /// The error for a server that cannot be reached.
+    fn unavailable(&self, why: &str) -> McpError {
+        McpError::internal_error(
+            format!(
+                "the MCP server `{}` is unavailable: {why}",
+                self.settings.server
+            ),
+            None,
+        )
+    }
+
+    /// The server, when its session is open.
+    fn server(&self) -> Result<&Peer<RoleClient>, McpError> {
+        match self.server.get() {
+            Some((peer, _)) => Ok(peer),
+            None => Err(McpError::invalid_request(
+                "the session is not initialized: send `initialize` first",
+                None,
+            )),
+        }
+    }
+
+    /// Forwards `request` to the server under the deadline, and the client's cancellation.
+    async fn forward(
+        &self,
+        request: ClientRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ServerResult, McpError> {
+        let method = request.method().to_owned();
+        let server = self.server()?;
+        let options = PeerRequestOptions::no_options().with_meta(context.meta.clone());
+        send(
+            server,
+            request,
+            options,
+            context.ct.cancelled(),
+            &self.progress,
+            Some(self.settings.call_timeout),
+        )
+        .await
+        .map_err(|error| self.failed(&method, error))
+    }
+
+    /// What the client is told when a forwarded `method` failed.
+    fn failed(&self, method: &str, error: ServiceError) -> McpError {
+        let server = &self.settings.server;
+        match error {
+            // The server's own error reaches the client as the server gave it.
+            ServiceError::McpError(error) => error,
+            ServiceError::Timeout { timeout } => McpError::internal_error(
+                format!(
+                    "the MCP server `{server}` did not answer `{method}` within {}; \
+                     the request was cancelled",
+                    seconds(timeout)
+                ),
+                None,
+            ),
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                McpError::internal_error(
+                    format!(
+                        "the MCP server `{server}` closed its connection (it exited or \
+                         crashed) before answering `{method}`"
+                    ),
+                    None,
+                )
+            }
+            ServiceError::Cancelled { .. } => McpError::internal_error(
+                format!("`{method}` was cancelled before the MCP server `{server}` answered"),
+                None,
+            ),
+            other => McpError::internal_error(
+                format!("the MCP server `{server}` could not answer `{method}`: {other}"),
+                None,
+            ),
+        }
+    }
+
+    /// One `tools/call`: gated, and forwarded only as the gate lets it through.
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        // A call before `initialize` is refused before any hook runs.
+        self.server()?;
+        let hook_name = format!("{}{}", self.settings.tool_prefix, request.name);
+        let call = CallUnderGate {
+            client: context.peer.clone(),
+            tool: hook_name.clone(),
+            arguments: Value::Object(request.arguments.clone().unwrap_or_default()),
+        };
+        let gated = gate_call(
+            &self.session,
+            &hook_name,
+            request,
+            context,
+            |request, context| async move {
+                let forwarded = ClientRequest::CallToolRequest(CallToolRequest::new(request));
+                match self.forward(forwarded, &context).await? {
+                    ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
+                    ServerResult::InputRequiredResult(result) => {
+                        Ok(CallToolResponse::InputRequired(result))
+                    }
+                    ServerResult::CreateTaskResult(result) => Ok(CallToolResponse::Task(result)),
+                    // A result with no field the protocol requires parses as one of these;
+                    // it is taken for what it can only be, an empty tool result.
+                    ServerResult::EmptyResult(_) => Ok(CallToolResponse::Complete(
+                        rmcp::model::CallToolResult::success(Vec::new()),
+                    )),
+                    other => Err(McpError::internal_error(
+                        format!(
+                            "the MCP server `{}` answered `tools/call` with something that \
+                             is not a tool result: {}",
+                            self.settings.server,
+                            serde_json::to_string(&other).unwrap_or_default()
+                        ),
+                        None,
+                    )),
+                }
+            },
+        );
+        asking_about(call, gated).await
+    }
+}
+
+/// A duration as the error messages give it.
+fn seconds(duration: std::time::Duration) -> String {
+    format!("{:.1} s", duration.as_secs_f64())
+}
+
+impl<T> Service<RoleServer> for Relay<T>
+where
+    T: Transport<RoleClient> + Send + 'static,
+{
+    async fn handle_request(
+        &self,
+        request: ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, McpError> {
+        match request {
+            ClientRequest::InitializeRequest(request) => self
+                .initialize(request.params, context.peer.clone())
+                .await
+                .map(ServerResult::InitializeResult),
+            ClientRequest::CallToolRequest(request) => self
+                .call_tool(request.params, context)
+                .await
+                .map(ServerResult::from),
+            ClientRequest::CustomRequest(request) if request.method == OVERSIZED_METHOD => Err(
+                McpError::invalid_request(oversized_message(request.params.as_ref()), None),
+            ),
+            other => self.forward(other, &context).await,
+        }
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        _context: NotificationContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        match notification {
+            // The server's session sent its own `initialized` when it opened.
+            ClientNotification::InitializedNotification(_) => Ok(()),
+            // Cancellations are carried by the requests they cancel (see `forward`).
+            ClientNotification::CancelledNotification(_) => Ok(()),
+            other => {
+                if let Some((server, _)) = self.server.get()
+                    && let Err(error) = server.send_notification(other).await
+                {
+                    tracing::debug!(%error, "a notification of the client did not reach the MCP server");
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        self.server
+            .get()
+            .map(|(_, info)| info.clone())
+            .unwrap_or_default()
+    }
+
+    // Only the versions that open with `initialize`: the proxy opens the server's session
+    // with the client's `initialize` (the 2026-07-28 stateless session is not served yet).
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Owned(
+            ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .filter(|version| version.has_initialize())
+                .cloned()
+                .collect(),
+        )
+    }
+}

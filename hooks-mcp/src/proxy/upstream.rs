@@ -1,0 +1,148 @@
+//! The proxy's side toward the server: an MCP client that speaks for the proxy's client (its
+//! `initialize`, its capabilities), hands the server's requests and notifications to that
+//! client, and carries the client's requests to the server under a deadline.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use rmcp::model::{
+    CancelledNotification, CancelledNotificationParam, ClientConfig, ClientResult, ProgressToken,
+    RequestMetaObject, ServerNotification, ServerRequest,
+};
+use rmcp::service::{
+    NotificationContext, Peer, PeerRequestOptions, RequestContext, ServiceError, ServiceRole,
+};
+use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service};
+
+use super::limit::{OVERSIZED_METHOD, oversized_message};
+
+/// The progress tokens of the requests in flight to the server: the proxy's own token (which
+/// rmcp puts on every request it sends) to the client's, so that the server's progress reaches
+/// the client under the token the client chose.
+#[derive(Clone, Default)]
+pub(crate) struct ProgressTokens(Arc<Mutex<HashMap<ProgressToken, ProgressToken>>>);
+
+impl ProgressTokens {
+    fn with<T>(&self, f: impl FnOnce(&mut HashMap<ProgressToken, ProgressToken>) -> T) -> T {
+        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+/// The client of the server: the proxy's client's identity, and the way back to it.
+#[derive(Clone)]
+pub(crate) struct ServerSide {
+    /// The proxy's client's `initialize`, given to the server as this client's own.
+    pub(crate) client_info: ClientConfig,
+    /// The proxy's client.
+    pub(crate) client: Peer<RoleServer>,
+    pub(crate) progress: ProgressTokens,
+}
+
+impl Service<RoleClient> for ServerSide {
+    async fn handle_request(
+        &self,
+        request: ServerRequest,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ClientResult, McpError> {
+        if let ServerRequest::CustomRequest(request) = &request
+            && request.method == OVERSIZED_METHOD
+        {
+            let message = oversized_message(request.params.as_ref());
+            return Err(McpError::invalid_request(message, None));
+        }
+        // A request of the server waits for the client (and perhaps a person) as long as the
+        // server lets it: the server cancels it when it gives up.
+        let method = serde_json::to_value(&request)
+            .ok()
+            .and_then(|request| request["method"].as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let options = PeerRequestOptions::no_options().with_meta(context.meta);
+        send(
+            &self.client,
+            request,
+            options,
+            context.ct.cancelled(),
+            &self.progress,
+            None,
+        )
+        .await
+        .map_err(|error| {
+            McpError::internal_error(
+                format!("the MCP client did not answer `{method}`: {error}"),
+                None,
+            )
+        })
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ServerNotification,
+        _context: NotificationContext<RoleClient>,
+    ) -> Result<(), McpError> {
+        let notification = match notification {
+            // A cancellation names a request by the server's id for it; rmcp has already
+            // cancelled the proxy's handler of that request, which cancels it at the client.
+            ServerNotification::CancelledNotification(_) => return Ok(()),
+            ServerNotification::ProgressNotification(mut progress) => {
+                let token = &progress.params.progress_token;
+                match self.progress.with(|tokens| tokens.get(token).cloned()) {
+                    Some(client_token) => progress.params.progress_token = client_token,
+                    // The client asked for no progress on that request.
+                    None => return Ok(()),
+                }
+                ServerNotification::ProgressNotification(progress)
+            }
+            other => other,
+        };
+        if let Err(error) = self.client.send_notification(notification).await {
+            tracing::debug!(%error, "a notification of the MCP server did not reach the client");
+        }
+        Ok(())
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        self.client_info.clone()
+    }
+}
+
+/// Sends `request` to `peer` and waits for its answer: within `deadline` when there is one
+/// (past it, the request is cancelled at the peer), and until `cancelled` fires (then it is
+/// cancelled at the peer too). The peer's progress on it is reported under the token of
+/// `meta` (the sender's own), through `progress`.
+pub(crate) async fn send<R: ServiceRole>(
+    peer: &Peer<R>,
+    request: R::Req,
+    mut options: PeerRequestOptions,
+    cancelled: impl Future<Output = ()>,
+    progress: &ProgressTokens,
+    deadline: Option<Duration>,
+) -> Result<R::PeerResp, ServiceError>
+where
+    R::Not: From<CancelledNotification>,
+{
+    options.timeout = deadline;
+    let asked_progress = options
+        .meta
+        .as_ref()
+        .and_then(RequestMetaObject::get_progress_token);
+    let handle = peer.send_request_with_option(request, options).await?;
+    let own_token = handle.progress_token.clone();
+    if let Some(token) = asked_progress {
+        progress.with(|tokens| tokens.insert(own_token.clone(), token));
+    }
+    let id = handle.id.clone();
+    let answer = tokio::select! {
+        answer = handle.await_response() => answer,
+        () = cancelled => {
+            let notification = CancelledNotification::new(CancelledNotificationParam::new(
+                Some(id),
+                Some("cancelled by its sender".to_owned()),
+            ));
+            let _ = peer.send_notification(notification.into()).await;
+            Err(ServiceError::Cancelled { reason: None })
+        }
+    };
+    progress.with(|tokens| tokens.remove(&own_token));
+    answer
+}
