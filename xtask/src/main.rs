@@ -5,6 +5,8 @@
 //! - `ci`: the checks CI runs, in the order `.ci/run` runs them, stopping at the first failure.
 //! - `safety-corpus`: measures the safety module against the peer guard's expectations in
 //!   `../shared/peer/dcg/` (caught/kept per pack, every miss listed).
+//! - `secrets-corpus`: measures the redaction module against secret scanners' test data in
+//!   `../shared/peer/secrets/` (secrets masked and look-alikes kept per provider and class).
 //! - `bench`: runs the criterion benchmarks and refreshes the generated table of BENCHMARKS.md.
 
 use std::path::{Path, PathBuf};
@@ -13,6 +15,7 @@ use std::process::ExitCode;
 mod bench;
 mod ci;
 mod safety_corpus;
+mod secrets_corpus;
 mod validate;
 
 const USAGE: &str = "usage: cargo xtask <task>
@@ -29,6 +32,10 @@ tasks:
             ../shared/peer/dcg/: blocks caught and allows kept per pack, misses listed
             (--packs: these packs for every case instead of each case's own; --policy: list
             the cases where our documented policy differs; --corpus: the corpus's folder)
+  secrets-corpus [--json] [--quiet] [--corpus DIR]
+            measure the redaction module against secret scanners' test data read from
+            ../shared/peer/secrets/: secrets masked and look-alikes kept per provider and
+            class, on a prompt and on a tool result, misses listed (--corpus: its folder)
   bench [--tables-only]
             run the benchmarks and refresh BENCHMARKS.md's generated table
             (--tables-only: from the results already in target/criterion)";
@@ -47,6 +54,7 @@ fn main() -> ExitCode {
         "ci" => no_arguments(task, rest).and_then(|()| ci::run()),
         "bench" => bench::run(rest),
         "safety-corpus" => safety_corpus::run(rest),
+        "secrets-corpus" => secrets_corpus::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
