@@ -349,10 +349,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         let mut disputed_json = as_json(&disputed_report);
         disputed_json["surface"] = json!("disputed rows (prompt:submit), not in the totals");
         all.push(disputed_json);
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&all).unwrap_or_default()
-        );
+        println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
         return Ok(());
     }
     for (index, report) in reports.iter().enumerate() {
@@ -401,8 +398,8 @@ mod tests {
 
     #[test]
     fn a_secret_is_caught_when_it_leaves_the_text() {
-        let module = RedactionModule::new(RedactionConfig::default())
-            .unwrap_or_else(|e| panic!("{e}"));
+        let module =
+            RedactionModule::new(RedactionConfig::default()).unwrap_or_else(|e| panic!("{e}"));
         let cases = [
             Case {
                 text: "postgres://app:Tq8vLm2x@db/prod".to_owned(),
