@@ -355,7 +355,7 @@ impl Redactor {
         let hits = hits.unwrap_or_default();
         let mut spans: Vec<Span<'_>> = Vec::new();
         for (rank, rule) in self.rules.iter().enumerate() {
-            let candidate = rank >= self.prefiltered || hits.rules.get(rank) == Some(&true);
+            let candidate = rank >= self.prefiltered || hits.has_rule(rank);
             if !candidate {
                 continue;
             }

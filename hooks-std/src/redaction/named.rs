@@ -68,25 +68,34 @@ pub(crate) fn name_around(text: &[u8], at: usize, end: usize) -> (usize, usize) 
 /// What a name announces, if anything: it must end with the keyword (after a number or
 /// `_value`), so that `kms_key_id`, `keyframe` and `access_token_url` announce nothing.
 fn kind_of(name: &str) -> Option<Kind> {
-    let lower = name.trim_start_matches('-').to_ascii_lowercase();
-    if lower.contains("public") || lower.contains("publishable") {
+    let name = name.trim_start_matches('-');
+    let ends_with = |stem: &str, word: &str| {
+        stem.len() >= word.len()
+            && stem.as_bytes()[stem.len() - word.len()..].eq_ignore_ascii_case(word.as_bytes())
+    };
+    let contains = |word: &str| {
+        name.as_bytes()
+            .windows(word.len())
+            .any(|window| window.eq_ignore_ascii_case(word.as_bytes()))
+    };
+    if contains("public") || contains("publishable") {
         return None;
     }
-    let mut stem = lower.trim_end_matches(|c: char| c.is_ascii_digit());
+    let mut stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
     for suffix in ["_value", "-value", "value"] {
-        if let Some(rest) = stem.strip_suffix(suffix) {
-            stem = rest;
+        if ends_with(stem, suffix) {
+            stem = &stem[..stem.len() - suffix.len()];
             break;
         }
     }
     let stem = stem.trim_end_matches(['_', '-', '.']);
     if ["password", "passwd", "passphrase", "pass", "pwd"]
         .iter()
-        .any(|word| stem.ends_with(word))
+        .any(|word| ends_with(stem, word))
     {
         return Some(Kind::Password);
     }
-    if stem.ends_with("authorization") || stem == "auth" {
+    if ends_with(stem, "authorization") || stem.eq_ignore_ascii_case("auth") {
         return Some(Kind::Authorization);
     }
     [
@@ -101,7 +110,7 @@ fn kind_of(name: &str) -> Option<Kind> {
         "session",
     ]
     .iter()
-    .any(|word| stem.ends_with(word))
+    .any(|word| ends_with(stem, word))
     .then_some(Kind::Secret)
 }
 
@@ -280,6 +289,10 @@ pub(crate) fn is_secret(value: &str, kind: Kind, quoted: bool) -> bool {
     // `user:password` in base64 (Basic credentials, Docker's `auth`): the password decides.
     if let Some(password) = basic_credentials(value) {
         return !password.is_empty() && !is_placeholder(&password) && !is_password_word(&password);
+    }
+    // Publishable keys are meant to be seen (Stripe's `pk_live_`).
+    if value.starts_with("pk_live_") || value.starts_with("pk_test_") {
+        return false;
     }
     // A call or an expression (`getpass()`, `os.environ["X"]`): the value is elsewhere.
     let bare_call = !quoted

@@ -2,7 +2,7 @@
 //! secrets' names are), so that a text without any pays that pass alone and a text with a
 //! few runs only the few rules they belong to.
 //!
-//! Short texts are scanned directly: a bitmap of the literals' first two bytes answers for
+//! Short texts are scanned directly: a bitmap of the literals' first three bytes answers for
 //! most positions with one lookup. Long texts go through an Aho-Corasick automaton, built the
 //! first time one comes (building it costs more than a per-event hook process spends on
 //! anything else, and such a process mostly sees short texts).
@@ -36,12 +36,27 @@ struct Needle {
 /// What a text holds: the rules whose literals it has, and the names and flags found.
 #[derive(Debug, Default)]
 pub(crate) struct Hits {
-    /// One flag per rule.
-    pub(crate) rules: Vec<bool>,
+    /// One bit per rule.
+    rules: Vec<u64>,
     /// Byte ranges of the name keywords found.
     pub(crate) names: Vec<(usize, usize)>,
     /// Byte ranges of the user flags found.
     pub(crate) user_flags: Vec<(usize, usize)>,
+}
+
+impl Hits {
+    /// Whether the text holds one of the literals of the rule at `index`.
+    pub(crate) fn has_rule(&self, index: usize) -> bool {
+        self.rules
+            .get(index / 64)
+            .is_some_and(|word| word & (1 << (index % 64)) != 0)
+    }
+
+    fn add_rule(&mut self, index: usize) {
+        if let Some(word) = self.rules.get_mut(index / 64) {
+            *word |= 1 << (index % 64);
+        }
+    }
 }
 
 /// The literals of every rule.
@@ -49,17 +64,86 @@ pub(crate) struct Hits {
 pub(crate) struct Needles {
     needles: Vec<Needle>,
     rules: usize,
-    /// Whether some literal starts with these two bytes (lowercased), as a bitmap.
-    pairs: Box<[u64; 1024]>,
-    /// One-byte literals (lowercased): the byte and the literal.
+    /// The literals of one byte: the byte and the literal, sorted.
     singles: Vec<(u8, u16)>,
-    /// The literals of two bytes or more by their first two bytes (lowercased), sorted.
-    by_pair: Vec<(u16, u16)>,
+    /// The literals of two bytes.
+    pairs: Vec<u16>,
+    /// The first three bytes of every longer literal (a literal of two, followed by any
+    /// printable byte): exact bytes, one entry per case a literal may be written in.
+    triples: Heads,
     automaton: OnceLock<Option<AhoCorasick>>,
 }
 
-fn pair_index(a: u8, b: u8) -> usize {
-    (usize::from(a.to_ascii_lowercase()) << 8) | usize::from(b.to_ascii_lowercase())
+/// The literals' first three bytes: a bitmap of their hashes answers for most
+/// positions of a text with one lookup, a sorted list finds the literals behind a hit.
+#[derive(Debug)]
+struct Heads {
+    bitmap: Box<[u64; BITMAP_BITS / 64]>,
+    /// `(head, literal)`, sorted.
+    literals: Vec<(u32, u16)>,
+}
+
+/// Bits in the bitmap of heads (hashed: few literals share a bit, and a text's bytes rarely
+/// meet one).
+const BITMAP_BITS: usize = 1 << 17;
+
+impl Heads {
+    fn new() -> Self {
+        Heads {
+            bitmap: Box::new([0; BITMAP_BITS / 64]),
+            literals: Vec::new(),
+        }
+    }
+
+    fn head(bytes: &[u8]) -> u32 {
+        bytes
+            .iter()
+            .fold(0u32, |head, &b| (head << 8) | u32::from(b))
+    }
+
+    /// The head's two bits in the bitmap, by two independent hashes: a text's three bytes
+    /// that are no literal's head seldom have both set.
+    fn bits(head: u32) -> [usize; 2] {
+        [
+            (head.wrapping_mul(0x9E37_79B1) >> 15) as usize,
+            (head.wrapping_mul(0x85EB_CA77).rotate_left(11) >> 15) as usize,
+        ]
+    }
+
+    /// Whether some literal may have the head `head` (the question asked at every byte).
+    #[inline]
+    fn may_hold(&self, head: u32) -> bool {
+        Self::bits(head)
+            .iter()
+            .all(|&bit| self.bitmap[bit / 64] & (1 << (bit % 64)) != 0)
+    }
+
+    /// Adds a literal's head in every case it may be written in.
+    fn add(&mut self, head: &[u8], ignore_case: bool, index: u16) {
+        let letters: Vec<usize> = (0..head.len())
+            .filter(|&i| ignore_case && head[i].is_ascii_alphabetic())
+            .collect();
+        for variant in 0..(1u32 << letters.len()) {
+            let mut bytes = head.to_vec();
+            for (bit, &i) in letters.iter().enumerate() {
+                if variant & (1 << bit) != 0 {
+                    bytes[i] = bytes[i].to_ascii_uppercase();
+                }
+            }
+            let head = Self::head(&bytes);
+            for bit in Self::bits(head) {
+                self.bitmap[bit / 64] |= 1 << (bit % 64);
+            }
+            self.literals.push((head, index));
+        }
+    }
+
+    /// The literals whose head is `head`.
+    fn find(&self, head: u32) -> &[(u32, u16)] {
+        let from = self.literals.partition_point(|&(h, _)| h < head);
+        let to = from + self.literals[from..].partition_point(|&(h, _)| h == head);
+        &self.literals[from..to]
+    }
 }
 
 impl Needles {
@@ -85,28 +169,36 @@ impl Needles {
                 owner,
             });
         }
-        let mut pairs = Box::new([0u64; 1024]);
         let mut singles = Vec::new();
-        let mut by_pair = Vec::new();
+        let mut pairs = Vec::new();
+        let mut triples = Heads::new();
         for (index, needle) in needles.iter().enumerate() {
             let index = u16::try_from(index).unwrap_or(u16::MAX);
-            let first = needle.bytes[0];
-            match needle.bytes.get(1) {
-                Some(&second) => {
-                    let pair = pair_index(first, second);
-                    pairs[pair / 64] |= 1 << (pair % 64);
-                    by_pair.push((u16::try_from(pair).unwrap_or(u16::MAX), index));
+            match *needle.bytes {
+                [byte] => {
+                    singles.push((byte, index));
+                    if needle.ignore_case {
+                        singles.push((byte.to_ascii_uppercase(), index));
+                    }
                 }
-                None => singles.push((first.to_ascii_lowercase(), index)),
+                [first, second] => {
+                    pairs.push(index);
+                    for third in (b' '..=b'~').chain([b'\t', b'\n']) {
+                        triples.add(&[first, second, third], needle.ignore_case, index);
+                    }
+                }
+                _ => triples.add(&needle.bytes[..3], needle.ignore_case, index),
             }
         }
-        by_pair.sort_unstable();
+        triples.literals.sort_unstable();
+        triples.literals.dedup();
+        singles.sort_unstable();
         Needles {
             needles,
             rules,
-            pairs,
             singles,
-            by_pair,
+            pairs,
+            triples,
             automaton: OnceLock::new(),
         }
     }
@@ -128,11 +220,11 @@ impl Needles {
                 return;
             }
             let hits = hits.get_or_insert_with(|| Hits {
-                rules: vec![false; self.rules],
+                rules: vec![0; self.rules.div_ceil(64)],
                 ..Hits::default()
             });
             match needle.owner {
-                Owner::Rule(rule) => hits.rules[rule] = true,
+                Owner::Rule(rule) => hits.add_rule(rule),
                 Owner::Name => hits.names.push((at, end)),
                 Owner::UserFlag => hits.user_flags.push((at, end)),
             }
@@ -145,22 +237,31 @@ impl Needles {
             }
             return hits;
         }
-        for at in 0..text.len() {
-            let first = text[at];
-            if let Some(&second) = text.get(at + 1) {
-                let pair = pair_index(first, second);
-                if self.pairs[pair / 64] & (1 << (pair % 64)) != 0 {
-                    let pair = u16::try_from(pair).unwrap_or(u16::MAX);
-                    let from = self.by_pair.partition_point(|&(p, _)| p < pair);
-                    for &(_, index) in self.by_pair[from..].iter().take_while(|(p, _)| *p == pair) {
-                        record(usize::from(index), at);
-                    }
-                }
+        // One-byte literals are rules' (`@`): that the text holds one says enough.
+        let mut looked_for: Option<(u8, Option<usize>)> = None;
+        for &(byte, index) in &self.singles {
+            let at = match looked_for {
+                Some((seen, at)) if seen == byte => at,
+                _ => text.iter().position(|&b| b == byte),
+            };
+            looked_for = Some((byte, at));
+            if let Some(at) = at {
+                record(usize::from(index), at);
             }
-            for &(byte, index) in &self.singles {
-                if byte == first.to_ascii_lowercase() {
+        }
+        for (at, window) in text.windows(3).enumerate() {
+            let head =
+                u32::from(window[0]) << 16 | u32::from(window[1]) << 8 | u32::from(window[2]);
+            if self.triples.may_hold(head) {
+                for &(_, index) in self.triples.find(head) {
                     record(usize::from(index), at);
                 }
+            }
+        }
+        // A two-byte literal ending the text has no third byte to be found by.
+        if text.len() >= 2 {
+            for &index in &self.pairs {
+                record(usize::from(index), text.len() - 2);
             }
         }
         hits
@@ -204,7 +305,8 @@ mod tests {
         ] {
             for text in [text.to_owned(), format!("{padding}{text}")] {
                 let hits = needles.find(text.as_bytes()).unwrap_or_default();
-                assert_eq!(hits.rules, rules, "{text}");
+                let found: Vec<bool> = (0..2).map(|rule| hits.has_rule(rule)).collect();
+                assert_eq!(found, rules, "{text}");
                 assert_eq!(hits.names.len(), names, "{text}");
                 assert_eq!(hits.user_flags.len(), flags, "{text}");
             }

@@ -295,7 +295,7 @@ pub(crate) const FORMATS: &[Format] = &[
     format(
         "slack_webhook",
         r"\bhooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9_/+-]{20,})",
-        &["hooks.slack.com"],
+        &[".slack.com/"],
     ),
     format(
         "discord_webhook",
@@ -333,7 +333,7 @@ pub(crate) const FORMATS: &[Format] = &[
     format("mailchimp_key", r"\b[a-f0-9]{32}-us\d{1,2}\b", &["-us"]),
     format("postman_key", r"\bPMAK-[A-Za-z0-9_-]{40,}", &["PMAK-"]),
     // Productivity and other SaaS.
-    format("linear_key", r"\blin_api_[A-Za-z0-9]{40}\b", &["lin_api_"]),
+    format("linear_key", r"\blin_api_[A-Za-z0-9]{40}\b", &["_api_"]),
     format(
         "notion_token",
         r"\b(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,50})\b",
@@ -369,7 +369,7 @@ pub(crate) const FORMATS: &[Format] = &[
     format(
         "intra42_secret",
         r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b",
-        &["s-s4t2"],
+        &["-s4t2"],
     ),
     format("infracost_key", r"\bico-[A-Za-z0-9]{32}\b", &["ico-"]),
     format("octopus_key", r"\bAPI-[A-Z0-9]{26}\b", &["API-"]),
