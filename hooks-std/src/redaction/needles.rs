@@ -45,11 +45,18 @@ pub(crate) struct Hits {
 }
 
 impl Hits {
-    /// Whether the text holds one of the literals of the rule at `index`.
-    pub(crate) fn has_rule(&self, index: usize) -> bool {
-        self.rules
-            .get(index / 64)
-            .is_some_and(|word| word & (1 << (index % 64)) != 0)
+    /// The rules whose literals the text holds, in order.
+    pub(crate) fn rules(&self) -> impl Iterator<Item = usize> + '_ {
+        self.rules.iter().enumerate().flat_map(|(at, &word)| {
+            let mut word = word;
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let bit = word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    at * 64 + bit
+                })
+            })
+        })
     }
 
     fn add_rule(&mut self, index: usize) {
@@ -305,8 +312,9 @@ mod tests {
         ] {
             for text in [text.to_owned(), format!("{padding}{text}")] {
                 let hits = needles.find(text.as_bytes()).unwrap_or_default();
-                let found: Vec<bool> = (0..2).map(|rule| hits.has_rule(rule)).collect();
-                assert_eq!(found, rules, "{text}");
+                let listed: Vec<usize> = hits.rules().collect();
+                let expected: Vec<usize> = (0..2).filter(|&rule| rules[rule]).collect();
+                assert_eq!(listed, expected, "{text}");
                 assert_eq!(hits.names.len(), names, "{text}");
                 assert_eq!(hits.user_flags.len(), flags, "{text}");
             }

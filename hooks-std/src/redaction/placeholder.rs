@@ -58,19 +58,21 @@ pub(crate) fn is_reference(value: &str) -> bool {
     if bytes.first() == Some(&b'`') {
         return true;
     }
-    let mut rest = String::with_capacity(value.len());
+    let mut found = false;
     let mut at = 0;
     while at < bytes.len() {
         let skipped = reference_at(bytes, at);
         if skipped > 0 {
+            found = true;
             at += skipped;
+        } else if bytes[at].is_ascii_alphanumeric() {
+            // Something besides references and punctuation.
+            return false;
         } else {
-            rest.push(char::from(bytes[at]));
             at += 1;
         }
     }
-    // What is left besides the references is punctuation or nothing.
-    rest.len() < value.len() && rest.bytes().all(|b| !b.is_ascii_alphanumeric())
+    found
 }
 
 /// The length of a reference starting at `at`, or 0.
