@@ -1,6 +1,8 @@
 //! The redaction module's cost per text: everyday tool output and prompts without a secret
 //! (the common case, which the literal prefilter answers), at 1 and 64 KB, texts with URLs
-//! with and without credentials, and one with a key to replace, in one run.
+//! with and without credentials, one with a key to replace, and 64 KB of tool output with a
+//! few secrets in it (a provider key, a password by its name, a URL password, a header), in
+//! one run.
 //!
 //! Run with `cargo bench -p hooks-std --bench redaction`.
 
@@ -20,6 +22,36 @@ test safety::paths::tests::lexical_normalisation ... ok\n\
 
 fn repeated(unit: &str, bytes: usize) -> String {
     unit.repeat(bytes / unit.len() + 1)
+}
+
+/// `length` random-looking characters of `alphabet`, the same on every run (fake keys, built
+/// so that no literal here looks like a credential).
+fn fake(seed: u64, length: usize, alphabet: &str) -> String {
+    let alphabet = alphabet.as_bytes();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..length)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            char::from(alphabet[(state % alphabet.len() as u64) as usize])
+        })
+        .collect()
+}
+
+/// 64 KB of build output with four secrets spread through it.
+fn output_with_secrets() -> String {
+    const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let quarter = repeated(BUILD_LINES, 16 * 1024);
+    format!(
+        "{quarter}+ export GITLAB_TOKEN=glpat-{}\n{quarter}DB_PASSWORD={}\n{quarter}\
+         connecting to postgres://app:{}@db.internal:5432/prod\n{quarter}\
+         > Authorization: Bearer {}\n",
+        fake(1, 20, ALNUM),
+        fake(2, 18, ALNUM),
+        fake(3, 14, ALNUM),
+        fake(4, 40, ALNUM),
+    )
 }
 
 fn texts(c: &mut Criterion) {
@@ -46,7 +78,11 @@ fn texts(c: &mut Criterion) {
             "api_key",
             "export OPENAI_API_KEY=sk-proj-AbCdEfGhIjKlMnOpQrStUvWx".to_owned(),
         ),
+        ("tool_output_64k_four_secrets", output_with_secrets()),
     ];
+    let with_secrets = &cases[cases.len() - 1].1;
+    let masked = redaction.redact_text(with_secrets).map(|(_, count)| count);
+    assert_eq!(masked, Some(4), "the four secrets are found");
     let mut group = c.benchmark_group("redaction_text");
     for (name, text) in &cases {
         // Compiles the regexes now, so no case pays for it inside the measurement.

@@ -6,6 +6,8 @@
 //! - `safety-corpus`: measures the safety checker against other guards' expectations in
 //!   `../shared/peer/` (dcg, and the agent guards): caught/kept per corpus and category, raw
 //!   and after the policy differences SAFETY.md lists, every miss listed.
+//! - `secrets-corpus`: measures the redaction module against secret scanners' test data in
+//!   `../shared/peer/secrets/` (secrets masked and look-alikes kept per provider and class).
 //! - `bench`: runs the criterion benchmarks and refreshes the generated table of BENCHMARKS.md.
 
 use std::path::{Path, PathBuf};
@@ -14,6 +16,7 @@ use std::process::ExitCode;
 mod bench;
 mod ci;
 mod safety_corpus;
+mod secrets_corpus;
 mod validate;
 
 const USAGE: &str = "usage: cargo xtask <task>
@@ -33,6 +36,10 @@ tasks:
             and category, raw and after the listed policy differences, misses listed
             (--packs: these packs for every case instead of each case's own; --policy: list
             the cases where our listed policy differs; --peer: the folder holding the corpora)
+  secrets-corpus [--json] [--quiet] [--corpus DIR]
+            measure the redaction module against secret scanners' test data read from
+            ../shared/peer/secrets/: secrets masked and look-alikes kept per provider and
+            class, on a prompt and on a tool result, misses listed (--corpus: its folder)
   bench [--tables-only]
             run the benchmarks and refresh BENCHMARKS.md's generated table
             (--tables-only: from the results already in target/criterion)";
@@ -51,6 +58,7 @@ fn main() -> ExitCode {
         "ci" => no_arguments(task, rest).and_then(|()| ci::run()),
         "bench" => bench::run(rest),
         "safety-corpus" => safety_corpus::run(rest),
+        "secrets-corpus" => secrets_corpus::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
