@@ -48,6 +48,7 @@ mod agent_args;
 mod demo;
 mod doctor;
 mod init;
+#[cfg(feature = "mcp")]
 mod mcp_proxy;
 mod modules;
 mod ordered_json;
@@ -142,6 +143,7 @@ enum Command {
     },
     /// Run an MCP server behind the policy: every tool call it gets is gated by the hooks file.
     #[command(name = "mcp-proxy")]
+    #[cfg(feature = "mcp")]
     McpProxy(mcp_proxy::McpProxyArgs),
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
@@ -214,6 +216,7 @@ fn main() -> ExitCode {
             settings,
             output,
         } => import(agent.0, &settings, output.as_deref()),
+        #[cfg(feature = "mcp")]
         Command::McpProxy(args) => mcp_proxy::run(args),
     }
 }

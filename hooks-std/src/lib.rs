@@ -33,7 +33,6 @@ pub mod approval;
 pub mod catalog;
 mod defaults;
 pub mod linter;
-mod literals;
 pub mod logging;
 pub mod process;
 pub mod prompt_gate;
