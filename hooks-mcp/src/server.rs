@@ -81,7 +81,8 @@ impl<S> HookedServer<S> {
     ///
     /// ```
     /// # use std::sync::Arc;
-    /// # use hooks_core::{HookRegistry, HookSession, ScriptedApprovals};
+    /// # use hooks_core::HookRegistry;
+    /// # use hooks_core::session::{HookSession, ScriptedApprovals};
     /// # use hooks_mcp::HookedServer;
     /// # use rmcp::{ServerHandler, model::ServerConfig};
     /// # #[derive(Clone)] struct MyServer;
