@@ -91,6 +91,7 @@ mod registry;
 mod result;
 pub mod session;
 pub mod state;
+mod sync;
 pub mod timestamp;
 pub mod trace;
 mod typed;

@@ -55,6 +55,7 @@ use serde_json::Value;
 
 use crate::defaults::{BuiltInLists, strings};
 use crate::process::{self, Finished, ProcessError};
+use crate::sync::lock;
 
 /// The linter module's configuration.
 ///
@@ -277,11 +278,7 @@ impl Linter {
     ) -> HookResult {
         let warning = match error {
             ProcessError::Spawn(spawn) if spawn.kind() == std::io::ErrorKind::NotFound => {
-                let first = self
-                    .missing
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .insert(program.to_owned());
+                let first = lock(&self.missing).insert(program.to_owned());
                 if !first {
                     return HookResult::cont();
                 }
