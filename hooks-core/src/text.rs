@@ -1,16 +1,20 @@
 //! Small text helpers shared by the workspace's messages: cutting a text to a size without
-//! splitting a character.
+//! splitting a character, and naming the kind of a JSON value.
 //!
 //! ```
-//! use hooks_core::text::{truncate_bytes, truncate_chars, truncate_chars_marked};
+//! use hooks_core::text::{json_kind, truncate_bytes, truncate_chars, truncate_chars_marked};
+//! use serde_json::json;
 //!
 //! assert_eq!(truncate_bytes("héllo", 2), "h"); // `é` takes two bytes and would not fit
 //! assert_eq!(truncate_chars("héllo", 2), "hé");
 //! assert_eq!(truncate_chars_marked("héllo", 2, "…"), "hé…");
 //! assert_eq!(truncate_chars_marked("hé", 2, "…"), "hé");
+//! assert_eq!(json_kind(&json!([1, 2])), "an array");
 //! ```
 
 use std::borrow::Cow;
+
+use serde_json::Value;
 
 /// The longest beginning of `text` that fits in `max` bytes without splitting a character:
 /// `text` itself when it fits.
@@ -44,9 +48,23 @@ pub fn truncate_chars_marked<'a>(text: &'a str, max: usize, marker: &str) -> Cow
     }
 }
 
+/// The kind of a JSON value as a message names it: `null`, `a boolean`, `a number`,
+/// `a string`, `an array` or `an object`.
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_byte_cut_never_splits_a_character_and_stays_within_the_limit() {
@@ -76,5 +94,31 @@ mod tests {
             Cow::Borrowed(_)
         ));
         assert_eq!(truncate_chars_marked("ééé", 1, "…"), "é…");
+    }
+
+    #[test]
+    fn every_json_kind_has_its_word() {
+        let words: Vec<_> = [
+            json!(null),
+            json!(true),
+            json!(1.5),
+            json!("x"),
+            json!([]),
+            json!({}),
+        ]
+        .iter()
+        .map(json_kind)
+        .collect();
+        assert_eq!(
+            words,
+            [
+                "null",
+                "a boolean",
+                "a number",
+                "a string",
+                "an array",
+                "an object"
+            ]
+        );
     }
 }
