@@ -6,6 +6,8 @@ use std::time::{Duration, Instant};
 
 use hooks_core::HookResult;
 
+use crate::sync::lock;
+
 /// Answers of an LLM hook by rendered prompt: bounded, each for a time to live.
 #[derive(Debug)]
 pub struct AnswerCache {
@@ -26,7 +28,7 @@ impl AnswerCache {
 
     /// The answer cached for `key`, if fresh.
     pub fn get(&self, key: &str) -> Option<HookResult> {
-        let answers = self.answers.lock().unwrap_or_else(|p| p.into_inner());
+        let answers = lock(&self.answers);
         answers
             .get(key)
             .filter(|(at, _)| at.elapsed() < self.ttl)
@@ -35,7 +37,7 @@ impl AnswerCache {
 
     /// Keeps `answer` for `key`, dropping the oldest answer when full.
     pub fn put(&self, key: String, answer: HookResult) {
-        let mut answers = self.answers.lock().unwrap_or_else(|p| p.into_inner());
+        let mut answers = lock(&self.answers);
         answers.retain(|_, (at, _)| at.elapsed() < self.ttl);
         if answers.len() >= self.capacity
             && let Some(oldest) = answers

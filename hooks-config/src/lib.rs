@@ -133,6 +133,7 @@ mod request;
 mod runner;
 mod schema;
 pub mod settings;
+mod sync;
 mod wasm;
 
 pub use answer::{AnswerError, AnswerProtocol, decision};

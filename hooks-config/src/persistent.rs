@@ -31,6 +31,7 @@ use crate::command::{Site, shell};
 use crate::failure::{Failure, NoAnswer};
 use crate::request::{REQUEST_ID_FIELD, request};
 use crate::runner::Runner;
+use crate::sync::lock;
 
 /// How much of a persistent hook's stderr is kept for failure reports.
 const STDERR_KEPT: usize = 4096;
@@ -127,11 +128,10 @@ impl PersistentProcess {
         let stderr_drain = tokio::spawn(async move {
             let mut buffer = [0_u8; 4096];
             while let Ok(read @ 1..) = stderr.read(&mut buffer).await {
-                if let Ok(mut tail) = tail.lock() {
-                    tail.extend_from_slice(&buffer[..read]);
-                    let excess = tail.len().saturating_sub(STDERR_KEPT);
-                    tail.drain(..excess);
-                }
+                let mut tail = lock(&tail);
+                tail.extend_from_slice(&buffer[..read]);
+                let excess = tail.len().saturating_sub(STDERR_KEPT);
+                tail.drain(..excess);
             }
         });
         Ok(Running {
@@ -199,11 +199,9 @@ impl Running {
         // Its last words may still be in the pipe: let the drain reach the end (bounded, since a
         // child it left behind may hold stderr open).
         let _ = tokio::time::timeout(Duration::from_millis(200), &mut self.stderr_drain).await;
-        let stderr = self
-            .stderr
-            .lock()
-            .map(|tail| String::from_utf8_lossy(&tail).trim().to_owned())
-            .unwrap_or_default();
+        let stderr = String::from_utf8_lossy(&lock(&self.stderr))
+            .trim()
+            .to_owned();
         let last_line = stderr.lines().last().unwrap_or("");
         match status {
             Ok(Ok(status)) => match status.code() {

@@ -21,6 +21,8 @@
 //!   and user message;
 //! - [`hook`]: the `#[hook]` attribute, and [`annotated`] for the hooks it registers at
 //!   compile time;
+//! - [`text`]: cutting a text to a size on a character boundary, and naming a JSON value's
+//!   kind, for messages;
 //! - [`session`]: the session layer on top of the kernel: [`HookSession`](session::HookSession)
 //!   applies the results to a running agent session (approvals, injections, messages, tool
 //!   calls), configured by one builder, and [`session::gate`] exposes its tool-call gate as
@@ -91,6 +93,8 @@ mod registry;
 mod result;
 pub mod session;
 pub mod state;
+mod sync;
+pub mod text;
 pub mod timestamp;
 pub mod trace;
 mod typed;

@@ -26,6 +26,7 @@ use crate::observer::{self, EmitObserver};
 use crate::outcome::EmitResult;
 use crate::result::HookResult;
 use crate::state::{StateBackend, StateStore};
+use crate::sync::lock;
 use crate::timestamp;
 use crate::trace;
 
@@ -539,9 +540,7 @@ impl Shared {
     fn lock_table(&self) -> MutexGuard<'_, Table> {
         // The table is only edited by this module's own code, which cannot leave it half
         // edited; a poisoned lock is therefore still consistent.
-        self.table
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.table)
     }
 
     /// Edits the table and publishes the new snapshot, under the writer lock.

@@ -45,6 +45,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::events::fields::SESSION_ID;
+use crate::sync::{lock, read, write};
 
 /// The longest session id accepted (agents use UUIDs: 36 characters).
 pub const MAX_SESSION_ID_LEN: usize = 128;
@@ -160,9 +161,7 @@ impl MemoryState {
     fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Map<String, Value>>> {
         // A change is applied to the map only after it ran, so a panic in it leaves the map
         // as it was: a poisoned lock is still consistent.
-        self.sessions
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.sessions)
     }
 }
 
@@ -219,19 +218,11 @@ impl StateStore {
     /// Moves this store and every clone of it to `backend`. What the old backend held is not
     /// carried over: set the backend before the first event.
     pub fn set_backend(&self, backend: impl StateBackend) {
-        *self
-            .backend
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(backend);
+        *write(&self.backend) = Arc::new(backend);
     }
 
     fn backend(&self) -> Arc<dyn StateBackend> {
-        Arc::clone(
-            &self
-                .backend
-                .read()
-                .unwrap_or_else(|poisoned| poisoned.into_inner()),
-        )
+        Arc::clone(&read(&self.backend))
     }
 
     /// The state of session `id`, or why `id` is refused.

@@ -32,6 +32,7 @@ use tracing::Span;
 
 use crate::events::fields::TOOL_CALL_ID;
 use crate::outcome::FailureKind;
+use crate::sync::{read, write};
 
 /// The target of every span and event of this module and of the session layer's.
 pub const TARGET: &str = "hooks";
@@ -55,17 +56,12 @@ static REDACTOR: RwLock<Option<Arc<Redactor>>> = RwLock::new(None);
 /// hooks_core::trace::set_redactor(std::sync::Arc::new(|text: &str| text.replace("hunter2", "[REDACTED]")));
 /// ```
 pub fn set_redactor(redactor: Arc<Redactor>) {
-    *REDACTOR
-        .write()
-        .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(redactor);
+    *write(&REDACTOR) = Some(redactor);
 }
 
 /// `text` through the installed redactor; `None` when no redactor is installed.
 pub(crate) fn redacted(text: &str) -> Option<String> {
-    let redactor = REDACTOR
-        .read()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .clone()?;
+    let redactor = read(&REDACTOR).clone()?;
     Some(redactor(text))
 }
 

@@ -7,6 +7,7 @@ use hooks_core::session::ToolCallOutcome;
 use hooks_core::session::gate::BeforeTool;
 use hooks_core::session::injection::InjectionAudit;
 use hooks_core::session::{HookSession, ToolCallStatus, ToolError};
+use hooks_core::text::json_kind;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ServerResult,
 };
@@ -166,19 +167,8 @@ fn arguments(input: Value, had_arguments: bool) -> Result<Option<Map<String, Val
         other => Err(ToolError::new(format!(
             "a tool:pre hook left `tool_input` as {}, but MCP tool arguments must be a JSON \
              object; the tool was not called",
-            kind_of(&other)
+            json_kind(&other)
         ))),
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

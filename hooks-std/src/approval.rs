@@ -37,6 +37,7 @@ use std::time::Duration;
 
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
+use hooks_core::text::truncate_chars_marked;
 use hooks_core::view::ToolPre;
 use hooks_core::{ApprovalDefault, HookRegistry, HookResult, TypedHook};
 use serde::{Deserialize, Serialize};
@@ -130,8 +131,16 @@ impl ApprovalModule {
             .or_else(|| input.get("file_path"))
             .or_else(|| input.get("path"))
             .and_then(Value::as_str)
-            .map(|text| format!("`{}`", cut(text, self.config.max_input_chars)))
-            .unwrap_or_else(|| cut(&input.to_string(), self.config.max_input_chars));
+            .map(|text| {
+                format!(
+                    "`{}`",
+                    truncate_chars_marked(text, self.config.max_input_chars, "…")
+                )
+            })
+            .unwrap_or_else(|| {
+                truncate_chars_marked(&input.to_string(), self.config.max_input_chars, "…")
+                    .into_owned()
+            });
         HookResult::ask(format!("Allow `{tool}` with {subject}?"))
             .with_reason(format!(
                 "`{tool}` needs the user's approval (approval module)"
@@ -139,14 +148,6 @@ impl ApprovalModule {
             .with_approval_options(self.config.options.clone())
             .with_approval_default(self.config.default)
             .with_approval_timeout(Duration::from_secs_f64(self.config.timeout_secs))
-    }
-}
-
-/// `text` cut to `max` characters, with an ellipsis when cut.
-fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_owned(),
     }
 }
 

@@ -48,6 +48,7 @@ use std::time::Duration;
 
 use hooks_core::events::fields::{ERROR, TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use hooks_core::module::{HookModule, MountError, Mounted};
+use hooks_core::text::truncate_bytes;
 use hooks_core::view::{EventView, ToolPost};
 use hooks_core::{HookRegistry, HookResult, MessageLevel, TypedHook};
 use serde::{Deserialize, Serialize};
@@ -55,6 +56,7 @@ use serde_json::Value;
 
 use crate::defaults::{BuiltInLists, strings};
 use crate::process::{self, Finished, ProcessError};
+use crate::sync::lock;
 
 /// The linter module's configuration.
 ///
@@ -277,11 +279,7 @@ impl Linter {
     ) -> HookResult {
         let warning = match error {
             ProcessError::Spawn(spawn) if spawn.kind() == std::io::ErrorKind::NotFound => {
-                let first = self
-                    .missing
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .insert(program.to_owned());
+                let first = lock(&self.missing).insert(program.to_owned());
                 if !first {
                     return HookResult::cont();
                 }
@@ -330,14 +328,11 @@ impl Linter {
 
 /// `text` cut to at most `max` bytes on a character boundary, marked when cut.
 fn cut(text: &str, max: usize) -> String {
-    if text.len() <= max {
+    let kept = truncate_bytes(text, max);
+    if kept.len() == text.len() {
         return text.to_owned();
     }
-    let mut at = max;
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    format!("{}\n[… {} more bytes]", &text[..at], text.len() - at)
+    format!("{kept}\n[… {} more bytes]", text.len() - kept.len())
 }
 
 impl TypedHook for LinterModule {

@@ -59,6 +59,7 @@ use serde_json::json;
 
 use crate::defaults::BuiltInLists;
 use crate::redaction::{RedactionConfig, RedactionModule};
+use crate::sync::lock;
 
 /// Which events are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -267,10 +268,7 @@ impl Log {
 
     /// Opens the log file unless a mount did already.
     fn open(&self) -> Result<(), LoggingConfigError> {
-        let mut file = self
-            .file
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut file = lock(&self.file);
         if file.is_none() {
             *file = Some(open(&self.config.path).map_err(|error| {
                 LoggingConfigError(format!(
@@ -283,10 +281,7 @@ impl Log {
     }
 
     fn write(&self, line: &str) {
-        let mut file = self
-            .file
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut file = lock(&self.file);
         // Mounting opened it; only a module never mounted has no file, and it observes nothing.
         let Some(log) = file.as_mut() else {
             return;

@@ -39,6 +39,8 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::sync::lock;
+
 /// The key of a session's state that holds the names of the rules its prompts opened.
 pub const OPENED_KEY: &str = "hooks.prompt_gate.opened";
 
@@ -124,7 +126,7 @@ impl PromptGateModule {
     }
 
     fn session_of(&self, data: &Value) -> Result<SessionState, StateError> {
-        let store = self.state.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let store = lock(&self.state).clone();
         store.unwrap_or_default().for_event(data)
     }
 
@@ -224,7 +226,7 @@ impl HookModule for PromptGateModule {
     }
 
     fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
-        *self.state.lock().unwrap_or_else(|p| p.into_inner()) = Some(registry.state());
+        *lock(&self.state) = Some(registry.state());
         let mut mounted = Mounted::new(self.name());
         for event in [PROMPT_SUBMIT, TOOL_PRE] {
             mounted.register(registry, event, self.clone(), self.priority, "prompt_gate")?;

@@ -40,6 +40,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::defaults::{BuiltInLists, strings};
+use crate::sync::lock;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::state::{SessionState, StateError, StateStore};
@@ -156,7 +157,7 @@ impl ReminderModule {
     }
 
     fn store(&self) -> Option<StateStore> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        lock(&self.state).clone()
     }
 
     /// The state of the session of an event, when the module is mounted and the event has a
@@ -215,8 +216,7 @@ impl ReminderModule {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        *self.items.lock().unwrap_or_else(|p| p.into_inner()) =
-            items.into_iter().map(Into::into).collect();
+        *lock(&self.items) = items.into_iter().map(Into::into).collect();
     }
 
     /// The reminder as it would be injected now, if the list is not empty.
@@ -226,7 +226,7 @@ impl ReminderModule {
 
     /// The reminder of the common list, then `session_items`, then the file's items.
     fn render(&self, session_items: Vec<String>) -> Option<String> {
-        let mut items = self.items.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut items = lock(&self.items).clone();
         items.extend(session_items);
         if let Some(file) = &self.config.file {
             items.extend(open_items(file));
@@ -289,7 +289,7 @@ impl HookModule for ReminderModule {
     }
 
     fn mount(&self, registry: &HookRegistry) -> Result<Mounted, MountError> {
-        *self.state.lock().unwrap_or_else(|p| p.into_inner()) = Some(registry.state());
+        *lock(&self.state) = Some(registry.state());
         let mut mounted = Mounted::new(self.name());
         if self.config.todo_tool.is_some() {
             mounted.register(

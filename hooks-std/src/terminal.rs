@@ -15,6 +15,8 @@ use hooks_core::session::DisplaySink;
 use hooks_core::session::approval::{ApprovalError, ApprovalProvider, ApprovalRequest};
 use hooks_core::{BoxFuture, MessageLevel, UserMessage};
 
+use crate::sync::lock;
+
 /// Whether text written to `stream` should carry colour: never when `NO_COLOR` is set to
 /// anything, always when `CLICOLOR_FORCE` is set to anything but `0`, and otherwise only when
 /// `stream` is a terminal (colour codes in a pipe or a file are noise).
@@ -89,9 +91,7 @@ impl TerminalApprovals {
     }
 
     fn lock(&self) -> MutexGuard<'_, Console> {
-        self.console
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.console)
     }
 }
 
@@ -104,9 +104,7 @@ impl ApprovalProvider for TerminalApprovals {
         let request = request.clone();
         Box::pin(async move {
             tokio::task::spawn_blocking(move || {
-                let mut console = console
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut console = lock(&console);
                 ask_on(&mut console, &request)
             })
             .await
@@ -225,10 +223,7 @@ impl DisplaySink for TerminalDisplay {
         } else {
             label.to_owned()
         };
-        let mut output = self
-            .output
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut output = lock(&self.output);
         // A display that cannot write has nowhere to report that either; the message is also
         // in the emit's result, so it is not lost.
         let _ = writeln!(

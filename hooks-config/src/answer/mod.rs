@@ -17,6 +17,7 @@ use std::sync::LazyLock;
 
 use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::events::{PROMPT_SUBMIT, SESSION_START};
+use hooks_core::text::truncate_chars;
 use hooks_core::{HookAction, HookResult, MessageLevel};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -127,11 +128,13 @@ impl AnswerProtocol {
         }
         match serde_json::from_str::<Value>(stdout) {
             Ok(Value::Object(answer)) => parse_object(answer, event, data),
-            _ if stdout.starts_with(['{', '[']) => {
-                Err(AnswerError::NotAnObject(cut(stdout, EXCERPT).to_owned()))
-            }
+            _ if stdout.starts_with(['{', '[']) => Err(AnswerError::NotAnObject(
+                truncate_chars(stdout, EXCERPT).to_owned(),
+            )),
             _ => match self {
-                AnswerProtocol::Hooks => Err(AnswerError::NotJson(cut(stdout, EXCERPT).to_owned())),
+                AnswerProtocol::Hooks => Err(AnswerError::NotJson(
+                    truncate_chars(stdout, EXCERPT).to_owned(),
+                )),
                 // Claude Code adds plain output to the context for prompts and session starts,
                 // and shows it in the transcript elsewhere: a successful hook, with nothing to
                 // decide.
@@ -166,7 +169,9 @@ pub(crate) fn parse_line(
             }
             parse_object(answer, event, data)
         }
-        _ => Err(AnswerError::LineNotAnObject(cut(line, EXCERPT).to_owned())),
+        _ => Err(AnswerError::LineNotAnObject(
+            truncate_chars(line, EXCERPT).to_owned(),
+        )),
     }
 }
 
@@ -228,12 +233,6 @@ pub(crate) fn usable(result: HookResult) -> Result<HookResult, AnswerError> {
     }
 }
 
-fn cut(text: &str, max: usize) -> &str {
-    text.char_indices()
-        .nth(max)
-        .map_or(text, |(at, _)| &text[..at])
-}
-
 /// `data` with its tool input replaced.
 fn with_tool_input(data: &Value, input: Value) -> Value {
     let mut changed = data.clone();
@@ -284,7 +283,7 @@ pub fn decision(answer: &str) -> Result<HookResult, AnswerError> {
         .trim();
     let Ok(Value::Object(object)) = serde_json::from_str::<Value>(json_text) else {
         return Err(AnswerError::ModelNotJson(
-            cut(json_text, EXCERPT).to_owned(),
+            truncate_chars(json_text, EXCERPT).to_owned(),
         ));
     };
     if let Some(safe) = object.get("safe") {

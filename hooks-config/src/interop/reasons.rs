@@ -2,6 +2,7 @@
 //! would have run, which hooks did it, what the user is told.
 
 use hooks_core::EmitResult;
+use hooks_core::text::truncate_chars_marked;
 use serde_json::Value;
 
 use super::AgentAnswer;
@@ -36,10 +37,7 @@ pub(crate) fn would_run(new_input: &Value) -> String {
         Some(command) => command.to_owned(),
         None => new_input.to_string(),
     };
-    match text.char_indices().nth(400) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text,
-    }
+    truncate_chars_marked(&text, 400, "...").into_owned()
 }
 
 /// The hooks that modified the data, for a reason that names them.

@@ -23,6 +23,7 @@ use crate::events::{APPROVAL_DENIED, APPROVAL_GRANTED, APPROVAL_REQUIRED};
 use crate::handler::BoxFuture;
 use crate::panic::panic_message;
 use crate::state::{SessionState, StateStore};
+use crate::sync::lock;
 use crate::{ApprovalDefault, HookRegistry, HookResult};
 
 /// What is put to the user.
@@ -377,18 +378,12 @@ impl ScriptedApprovals {
 
     /// Adds an answer at the end of the script.
     pub fn push(&self, answer: ScriptedAnswer) {
-        self.script
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .push_back(answer);
+        lock(&self.script).push_back(answer);
     }
 
     /// Every request asked so far.
     pub fn asked(&self) -> Vec<ApprovalRequest> {
-        self.asked
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone()
+        lock(&self.asked).clone()
     }
 }
 
@@ -397,15 +392,8 @@ impl ApprovalProvider for ScriptedApprovals {
         &'a self,
         request: &'a ApprovalRequest,
     ) -> BoxFuture<'a, Result<String, ApprovalError>> {
-        self.asked
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .push(request.clone());
-        let next = self
-            .script
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .pop_front();
+        lock(&self.asked).push(request.clone());
+        let next = lock(&self.script).pop_front();
         Box::pin(async move {
             match next {
                 Some(ScriptedAnswer::Choose(option)) => Ok(option),

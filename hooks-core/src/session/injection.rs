@@ -12,6 +12,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::InjectionRole;
+use crate::text::truncate_bytes;
 
 /// The default size limit of one injection: 10 KB.
 pub const DEFAULT_INJECTION_SIZE_LIMIT: usize = 10 * 1024;
@@ -231,11 +232,7 @@ fn truncate(text: &str, limit: usize) -> String {
     } else {
         ""
     };
-    let mut cut = limit - marker.len();
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}{marker}", &text[..cut])
+    format!("{}{marker}", truncate_bytes(text, limit - marker.len()))
 }
 
 #[cfg(test)]

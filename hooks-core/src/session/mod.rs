@@ -46,6 +46,7 @@ use self::approval::Approvals;
 use self::injection::{INJECTION_AUDIT_EVENT, admit, estimate_tokens};
 use crate::events::fields::SESSION_ID;
 use crate::state::{SessionState, StateError};
+use crate::sync::lock;
 use crate::{EmitResult, HookRegistry, MessageLevel, UserMessage, timestamp};
 
 /// The name under which the session's own warnings (truncated or rejected injections) reach
@@ -375,9 +376,7 @@ impl HookSession {
     }
 
     fn turn(&self) -> MutexGuard<'_, TurnState> {
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.state)
     }
 
     /// Starts a new turn: the injection budget is whole again. [`HookSession::submit_prompt`]

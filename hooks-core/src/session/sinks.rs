@@ -3,8 +3,9 @@
 //! Applications plug in their own context manager and UI by implementing [`ContextSink`] and
 //! [`DisplaySink`]; the in-memory implementations serve tests, demos and simple agents.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
+use crate::sync::lock;
 use crate::{InjectionRole, UserMessage};
 
 /// What a message in the context is.
@@ -77,13 +78,6 @@ pub trait ContextSink: Send + Sync {
 pub trait DisplaySink: Send + Sync {
     /// Shows one message, at its level.
     fn show(&self, message: &UserMessage);
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Only plain pushes happen under these locks; a poisoned one is still consistent.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A [`ContextSink`] that keeps the history in memory.

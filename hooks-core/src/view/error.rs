@@ -1,7 +1,5 @@
 //! [`ViewError`]: why event data does not fit a typed view.
 
-use serde_json::Value;
-
 /// Why event data cannot be read as a typed view: it names the event and the field, so the
 /// emitter that sent the wrong shape can be found.
 ///
@@ -57,17 +55,5 @@ impl ViewError {
             ViewError::NotAnObject { .. } => None,
             ViewError::Missing { field, .. } | ViewError::WrongType { field, .. } => Some(field),
         }
-    }
-}
-
-/// How a JSON value is described in a [`ViewError`].
-pub(crate) fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -3,7 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use super::error::{ViewError, kind_of};
+use super::error::ViewError;
+use crate::text::json_kind;
 
 /// A type a view field can be read as, borrowing from the payload: `&str` and `&Value`.
 pub trait FieldValue<'a>: Sized {
@@ -37,7 +38,7 @@ pub fn object<'a>(
 ) -> Result<&'a Map<String, Value>, ViewError> {
     data.as_object().ok_or(ViewError::NotAnObject {
         event,
-        found: kind_of(data),
+        found: json_kind(data),
     })
 }
 
@@ -65,7 +66,7 @@ pub fn optional<'a, T: FieldValue<'a>>(
                 event,
                 field,
                 expected: T::EXPECTED,
-                found: kind_of(value),
+                found: json_kind(value),
             }),
     }
 }

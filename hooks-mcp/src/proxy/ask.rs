@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use hooks_core::BoxFuture;
 use hooks_core::session::approval::{ApprovalError, ApprovalProvider, ApprovalRequest};
+use hooks_core::text::truncate_bytes;
 use rmcp::RoleServer;
 use rmcp::model::{
     BooleanSchema, ElicitRequestParams, ElicitationAction, ElicitationSchema,
@@ -105,15 +106,13 @@ impl ApprovalProvider for ElicitingApprovals {
 
 /// The question for `request` about `call`: the hook's question, the tool and its arguments.
 fn question(call: &CallUnderGate, request: &ApprovalRequest) -> String {
-    let mut arguments = call.arguments.to_string();
-    if arguments.len() > MAX_ARGUMENTS_SHOWN {
-        let mut end = MAX_ARGUMENTS_SHOWN;
-        while !arguments.is_char_boundary(end) {
-            end -= 1;
-        }
-        arguments.truncate(end);
-        arguments.push_str("...");
-    }
+    let arguments = call.arguments.to_string();
+    let kept = truncate_bytes(&arguments, MAX_ARGUMENTS_SHOWN);
+    let arguments = if kept.len() < arguments.len() {
+        format!("{kept}...")
+    } else {
+        arguments
+    };
     format!(
         "{} (tool `{}` with arguments {arguments})",
         request.prompt, call.tool
