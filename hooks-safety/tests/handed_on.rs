@@ -72,7 +72,7 @@ fn xargs_is_read_by_its_own_options() {
         ),
         ("echo 'git clean -fdx' | xargs -0 sh -c", "git:clean-force"),
         ("echo / | xargs xargs rm -rf", "filesystem:rm-root"),
-        ("echo / | xargs -i rm -rf", "filesystem:rm-root"),
+        ("echo / | xargs -i rm -fr", "filesystem:rm-root"),
     ]);
     assert_allowed(&[
         "git ls-files '*.rs' | xargs wc -l",

@@ -233,11 +233,11 @@ fn placeholders_and_references_are_kept() {
         "curl -u \"$USER:$PASSWORD\" https://ci.internal".to_owned(),
         "curl --user <user:password> https://ci.internal".to_owned(),
         "Authorization: Bearer XXXXXXXXXXXXXXXX".to_owned(),
-        "Authorization: Bearer $(gcloud auth print-access-token)".to_owned(),
+        "Authorization: Bearer $(vault print-token --role=ci)".to_owned(),
         format!("ghp_{xs}"),
         format!("AKIA{}EXAMPLE", fake(42, 9, UPPER_ALNUM)),
         "SLACK_BOT_TOKEN=xoxb-your-bot-token-here".to_owned(),
-        "-----BEGIN PRIVATE KEY-----\nYOUR-PRIVATE-KEY-GOES-HERE\n-----END PRIVATE KEY-----"
+        "-----BEGIN PRIVATE KEY-----\nPASTE-THE-KEY-BODY-IN-THIS-SPOT\n-----END PRIVATE KEY-----"
             .to_owned(),
         "secret_key = \"insert_key_here\"".to_owned(),
         format!("api_key = \"abcdefghijklmnopqrstuvwxyz{}\"", "0123456789"),

@@ -238,7 +238,7 @@ pub(crate) fn is_identifier_like(value: &str) -> bool {
     !parts.is_empty() && parts.iter().all(|part| is_word(part))
 }
 
-/// Whether `value` reads as lowercase words run together (`storageaccountkeybase64encoded`):
+/// Whether `value` reads as lowercase words run together (`mydatabasepasswordgoeshere`):
 /// at most two digits, and as many vowels as a language has (a random lowercase key has
 /// about one letter in five a vowel, words about two in five).
 pub(crate) fn reads_as_words(value: &str) -> bool {
