@@ -88,7 +88,7 @@
 
 mod handoff;
 mod inline;
-mod lists;
+pub mod lists;
 mod literals;
 pub mod packs;
 pub mod patch;
@@ -474,8 +474,8 @@ impl SafetyConfig {
 
     /// The configuration with the built-in entries merged into its lists, as the module uses it.
     fn resolved(&self) -> Result<SafetyConfig, SafetyConfigError> {
-        let lists =
-            BuiltInLists::new(&self.replace_defaults, Self::LISTS).map_err(SafetyConfigError)?;
+        let lists = BuiltInLists::new(&self.replace_defaults, Self::LISTS)
+            .map_err(|unknown| SafetyConfigError(unknown.to_string()))?;
         let merge = |list, built_in: Vec<String>, configured: &[String]| {
             lists.merge(list, built_in, configured)
         };
@@ -557,7 +557,7 @@ impl Guard {
         // Only the configured globs need checking now: the built-in ones compile (a test
         // says so), and are compiled at their first match.
         let lists = BuiltInLists::new(&config.replace_defaults, SafetyConfig::LISTS)
-            .map_err(SafetyConfigError)?;
+            .map_err(|unknown| SafetyConfigError(unknown.to_string()))?;
         let built_in_blocked = lists.kept("blocked_paths", blocked_paths());
         let built_in_protected = lists.kept("protected_files", protected_files());
         let built_in_allowed = lists.kept("allowed_files", strings(ALLOWED_FILES));

@@ -1,5 +1,8 @@
-//! Built-in lists in the configuration: a list a configuration gives is added
+//! Built-in lists in a module's configuration: a list a configuration gives is added
 //! to the module's built-in one, unless the configuration's `replace_defaults` names it.
+//!
+//! The safety checker and the standard modules of `hooks-std` (redaction, logging, linter,
+//! reminder) share this one rule, so it lives here, in the crate they all depend on.
 //!
 //! `{"protected_files": ["**/secrets.toml"]}` reads as "protect this too", and a guard that took
 //! it as "protect only this" would stop protecting `.env` and keys without a word. So a list
@@ -8,25 +11,36 @@
 //! a switch for the whole module would also drop the fields read as commands and leave the
 //! module checking nothing.
 
+use std::fmt;
+
 /// Which of one module's built-in lists a configuration replaces.
+///
+/// ```
+/// use hooks_safety::lists::{BuiltInLists, strings};
+///
+/// let replaced = strings(&["events"]);
+/// let lists = BuiltInLists::new(&replaced, &["events", "keys"])?;
+/// assert_eq!(lists.merge("keys", strings(&["a"]), &strings(&["b"])), ["a", "b"]);
+/// assert_eq!(lists.merge("events", strings(&["a"]), &strings(&["b"])), ["b"]);
+/// # Ok::<(), hooks_safety::lists::UnknownList>(())
+/// ```
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct BuiltInLists<'a> {
+pub struct BuiltInLists<'a> {
     replaced: &'a [String],
 }
 
 impl<'a> BuiltInLists<'a> {
     /// The lists that `replace_defaults` names, each checked to be one of `lists`, the keys of
     /// the module's lists that have built-in entries.
-    pub(crate) fn new(replace_defaults: &'a [String], lists: &[&str]) -> Result<Self, String> {
+    pub fn new(replace_defaults: &'a [String], lists: &[&str]) -> Result<Self, UnknownList> {
         if let Some(unknown) = replace_defaults
             .iter()
             .find(|name| !lists.contains(&name.as_str()))
         {
-            let valid: Vec<String> = lists.iter().map(|list| format!("`{list}`")).collect();
-            return Err(format!(
-                "`replace_defaults`: `{unknown}` is not a list with built-in entries; those are {}",
-                valid.join(", ")
-            ));
+            return Err(UnknownList {
+                named: unknown.clone(),
+                lists: strings(lists),
+            });
         }
         Ok(BuiltInLists {
             replaced: replace_defaults,
@@ -34,12 +48,12 @@ impl<'a> BuiltInLists<'a> {
     }
 
     /// Whether the configuration replaces the built-in entries of `list`.
-    pub(crate) fn replaces(&self, list: &str) -> bool {
+    pub fn replaces(&self, list: &str) -> bool {
         self.replaced.iter().any(|name| name == list)
     }
 
     /// The built-in entries of `list`, or none when the configuration replaces them.
-    pub(crate) fn kept<T>(&self, list: &str, built_in: impl IntoIterator<Item = T>) -> Vec<T> {
+    pub fn kept<T>(&self, list: &str, built_in: impl IntoIterator<Item = T>) -> Vec<T> {
         if self.replaces(list) {
             Vec::new()
         } else {
@@ -49,7 +63,7 @@ impl<'a> BuiltInLists<'a> {
 
     /// The list `list` as the module uses it: the built-in entries (unless replaced), then the
     /// configured ones, each once.
-    pub(crate) fn merge<T: PartialEq + Clone>(
+    pub fn merge<T: PartialEq + Clone>(
         &self,
         list: &str,
         built_in: impl IntoIterator<Item = T>,
@@ -65,8 +79,32 @@ impl<'a> BuiltInLists<'a> {
     }
 }
 
+/// A `replace_defaults` that names a list without built-in entries: a misspelt name would
+/// otherwise replace nothing without a word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownList {
+    /// The name `replace_defaults` gave.
+    pub named: String,
+    /// The lists that have built-in entries.
+    pub lists: Vec<String>,
+}
+
+impl fmt::Display for UnknownList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let valid: Vec<String> = self.lists.iter().map(|list| format!("`{list}`")).collect();
+        write!(
+            f,
+            "`replace_defaults`: `{}` is not a list with built-in entries; those are {}",
+            self.named,
+            valid.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownList {}
+
 /// `list` as owned strings.
-pub(crate) fn strings(list: &[&str]) -> Vec<String> {
+pub fn strings(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| (*s).to_owned()).collect()
 }
 
@@ -95,6 +133,7 @@ mod tests {
         let replace = strings(&["protected_file"]);
         let error = BuiltInLists::new(&replace, &["protected_files", "allowed_files"])
             .err()
+            .map(|error| error.to_string())
             .unwrap_or_default();
         assert_eq!(
             error,

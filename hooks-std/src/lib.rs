@@ -31,7 +31,6 @@
 
 pub mod approval;
 pub mod catalog;
-mod defaults;
 pub mod linter;
 pub mod logging;
 pub mod process;

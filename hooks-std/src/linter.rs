@@ -54,9 +54,9 @@ use hooks_core::{HookRegistry, HookResult, MessageLevel, TypedHook};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::defaults::{BuiltInLists, strings};
 use crate::process::{self, Finished, ProcessError};
 use crate::sync::lock;
+use hooks_safety::lists::{BuiltInLists, strings};
 
 /// The linter module's configuration.
 ///
@@ -123,8 +123,8 @@ impl LinterConfig {
 
     /// The configuration with the built-in entries merged into its lists, as the module uses it.
     fn resolved(&self) -> Result<LinterConfig, LinterConfigError> {
-        let lists =
-            BuiltInLists::new(&self.replace_defaults, Self::LISTS).map_err(LinterConfigError)?;
+        let lists = BuiltInLists::new(&self.replace_defaults, Self::LISTS)
+            .map_err(|unknown| LinterConfigError(unknown.to_string()))?;
         let mut linters: BTreeMap<String, Vec<String>> = lists
             .kept("linters", built_in_linters())
             .into_iter()

@@ -57,9 +57,9 @@ use hooks_core::{EmitResult, HookRegistry, timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::defaults::BuiltInLists;
 use crate::redaction::{RedactionConfig, RedactionModule};
 use crate::sync::lock;
+use hooks_safety::lists::BuiltInLists;
 
 /// Which events are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -188,7 +188,7 @@ impl LoggingModule {
         // The lists are checked even when nothing is redacted: a misspelt name is a mistake
         // either way.
         BuiltInLists::new(&config.replace_defaults, LoggingConfig::LISTS)
-            .map_err(LoggingConfigError)?;
+            .map_err(|unknown| LoggingConfigError(unknown.to_string()))?;
         let redaction = if config.redact {
             let redaction = RedactionConfig {
                 emails: false,

@@ -39,12 +39,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::defaults::{BuiltInLists, strings};
 use crate::sync::lock;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::state::{SessionState, StateError, StateStore};
 use hooks_core::{HookRegistry, HookResult, TypedHook};
+use hooks_safety::lists::{BuiltInLists, strings};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -89,8 +89,8 @@ impl ReminderConfig {
 
     /// The configuration with the built-in entries merged into its lists, as the module uses it.
     fn resolved(&self) -> Result<ReminderConfig, ReminderConfigError> {
-        let lists =
-            BuiltInLists::new(&self.replace_defaults, Self::LISTS).map_err(ReminderConfigError)?;
+        let lists = BuiltInLists::new(&self.replace_defaults, Self::LISTS)
+            .map_err(|unknown| ReminderConfigError(unknown.to_string()))?;
         Ok(ReminderConfig {
             events: lists.merge("events", strings(EVENTS), &self.events),
             replace_defaults: strings(Self::LISTS),

@@ -59,9 +59,9 @@ mod providers;
 
 use std::sync::{Arc, OnceLock};
 
-use crate::defaults::{BuiltInLists, strings};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
+use hooks_safety::lists::{BuiltInLists, strings};
 use needles::{Needles, Owner};
 use providers::{AFTER_PROVIDERS, EMAIL, FORMATS, Format, URL_PASSWORD};
 use regex::Regex;
@@ -138,8 +138,8 @@ impl RedactionConfig {
 
     /// The configuration with the built-in entries merged into its lists, as the module uses it.
     fn resolved(&self) -> Result<RedactionConfig, RedactionConfigError> {
-        let lists =
-            BuiltInLists::new(&self.replace_defaults, Self::LISTS).map_err(RedactionConfigError)?;
+        let lists = BuiltInLists::new(&self.replace_defaults, Self::LISTS)
+            .map_err(|unknown| RedactionConfigError(unknown.to_string()))?;
         Ok(RedactionConfig {
             events: lists.merge("events", strings(EVENTS), &self.events),
             secret_keys: lists.merge("secret_keys", strings(SECRET_KEYS), &self.secret_keys),
