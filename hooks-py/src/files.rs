@@ -108,6 +108,9 @@ pub fn load<'py>(
         let kwargs = PyDict::new(py);
         kwargs.set_item("priority", priority)?;
         kwargs.set_item("name", name)?;
+        // A file's hooks that cannot even run (data that is not JSON) deny: a guard never
+        // fails open by accident.
+        kwargs.set_item("fail_closed", true)?;
         registry.call_method(
             "register",
             (PyString::new(py, &event), bridge),

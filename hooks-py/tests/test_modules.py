@@ -118,3 +118,21 @@ def test_redact_replaces_secrets():
     assert key not in clean
     assert clean.startswith("export ANTHROPIC_API_KEY=")
     assert hooks.redact("nothing secret here") == "nothing secret here"
+
+
+def test_a_files_hooks_that_cannot_run_deny(tmp_path, run):
+    path = write(
+        tmp_path,
+        """
+        hooks:
+          PreToolUse:
+            - type: matcher
+              name: anything
+              match: {tool: "*"}
+              action: allow
+        """,
+    )
+    registry = hooks.load(path)
+    result = run(registry.emit("tool:pre", {"tool_name": "Bash", "tool_input": {"handle": object()}}))
+    assert result.action == "deny"
+    assert "anything" in result.reason
