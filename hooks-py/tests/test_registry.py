@@ -352,3 +352,20 @@ def test_an_emit_cannot_be_awaited_twice(run):
 
     with pytest.raises(RuntimeError):
         run(main())
+
+
+def test_the_references_keyword_form_of_register(run):
+    registry = HookRegistry()
+
+    async def security_check(event, data):
+        if data.get("tool_name") == "Write" and "/etc/" in data.get("file_path", ""):
+            return HookResult(action="deny", reason="System files are protected")
+        return HookResult(action="continue")
+
+    unregister = registry.register(
+        event=HookRegistry.TOOL_PRE, handler=security_check, priority=1, name="file_security"
+    )
+    result = run(registry.emit("tool:pre", {"tool_name": "Write", "file_path": "/etc/passwd"}))
+    assert (result.action, result.reason) == ("deny", "System files are protected")
+    unregister()
+    assert registry.list_handlers() == {}
