@@ -89,17 +89,17 @@ fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
         "a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason",
         &CODEX,
         |codex, scratch| {
-            let command = "rm -r ../outside";
+            let command = "cd .. && rm -rf project";
             let api = responses_api::start(vec![Step::Shell(command.to_owned())]);
             let project = project(scratch, &api);
             let reason = project.denial_reason("codex", &shell_call(&project, command));
 
-            let run = run_codex(codex, &project, &api, "clean up the directory beside us");
+            let run = run_codex(codex, &project, &api, "start the project over");
 
             run.assert_finished();
             assert!(
-                project.outside.join("keep.txt").exists(),
-                "the directory outside the project was deleted\n{}",
+                project.dir.join("hooks.yaml").exists(),
+                "the project was deleted\n{}",
                 run.report()
             );
             let output = first_output(&api, &call_id(0));
@@ -119,7 +119,7 @@ fn a_benign_command_runs_and_its_output_reaches_the_model() {
         &CODEX,
         |codex, scratch| {
             // The output differs from the command's text, so only a run can produce it.
-            let command = "printf 'OUT-%s\\n' 5e1a > made-by-agent && cat made-by-agent";
+            let command = "touch made-by-agent && echo OUT-$((2+3))e1a";
             let api = responses_api::start(vec![Step::Shell(command.to_owned())]);
             let project = project(scratch, &api);
 
@@ -133,7 +133,9 @@ fn a_benign_command_runs_and_its_output_reaches_the_model() {
             );
             let output = first_output(&api, &call_id(0));
             assert!(
-                output.as_deref().is_some_and(|text| text.contains("OUT-5e1a")),
+                output
+                    .as_deref()
+                    .is_some_and(|text| text.contains("OUT-5e1a")),
                 "the command's output must reach the model, got {output:?}\n{}",
                 run.report()
             );
@@ -218,7 +220,7 @@ fn a_missing_hooks_binary_lets_the_call_run_codex_fails_open() {
         |codex, scratch| {
             let api = responses_api::start(vec![Step::Shell("touch made-by-agent".to_owned())]);
             let project = project(scratch, &api);
-            project.break_hooks_binary(".codex/hooks.json");
+            project.break_hooks_binary(".codex/hooks.json", &[]);
 
             let run = run_codex(codex, &project, &api, "make the marker file");
 

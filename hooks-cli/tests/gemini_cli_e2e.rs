@@ -73,7 +73,7 @@ fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
         "a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason",
         &GEMINI,
         |gemini, scratch| {
-            let command = "rm -r ../outside";
+            let command = "cd .. && rm -rf project";
             let api = gemini_api::start(vec![Step::Shell(command.to_owned())]);
             let project = project(scratch);
             let reason = project.denial_reason(
@@ -84,19 +84,21 @@ fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
                 }),
             );
 
-            let run = run_gemini(gemini, &project, &api, "clean up the directory beside us");
+            let run = run_gemini(gemini, &project, &api, "start the project over");
 
             run.assert_finished();
             assert!(
-                project.outside.join("keep.txt").exists(),
-                "the directory outside the project was deleted\n{}",
+                project.dir.join("hooks.yaml").exists(),
+                "the project was deleted\n{}",
                 run.report()
             );
             let response = response_to(&api, 0);
             // The reason travels inside JSON text: compare its first words.
             let words: String = reason.chars().take(40).collect();
             assert!(
-                response.as_deref().is_some_and(|text| text.contains(&words)),
+                response
+                    .as_deref()
+                    .is_some_and(|text| text.contains(&words)),
                 "the model must read our reason {reason:?}, read {response:?}\n{}",
                 run.report()
             );
@@ -110,7 +112,7 @@ fn a_benign_command_runs_and_its_output_reaches_the_model() {
         "a_benign_command_runs_and_its_output_reaches_the_model",
         &GEMINI,
         |gemini, scratch| {
-            let command = "printf 'OUT-%s\\n' 5e1a > made-by-agent && cat made-by-agent";
+            let command = "touch made-by-agent && echo OUT-$((2+3))e1a";
             let api = gemini_api::start(vec![Step::Shell(command.to_owned())]);
             let project = project(scratch);
 
@@ -124,7 +126,9 @@ fn a_benign_command_runs_and_its_output_reaches_the_model() {
             );
             let response = response_to(&api, 0);
             assert!(
-                response.as_deref().is_some_and(|text| text.contains("OUT-5e1a")),
+                response
+                    .as_deref()
+                    .is_some_and(|text| text.contains("OUT-5e1a")),
                 "the command's output must reach the model, got {response:?}\n{}",
                 run.report()
             );
@@ -198,24 +202,59 @@ fn a_write_outside_the_project_is_denied_and_one_inside_is_not() {
     );
 }
 
-/// Gemini CLI has no setting that makes a failed hook block: with the binary `hooks init` named
-/// gone, the call runs. This records that it fails open, and fails the day it stops doing so.
+/// Gemini CLI 0.61 takes a hook that cannot start (bash's exit 127) as a block: with the binary
+/// `hooks init` named gone from every entry, the prompt is refused (`BeforeAgent`) before it
+/// reaches the model, and nothing runs.
 #[test]
-fn a_missing_hooks_binary_lets_the_call_run_gemini_fails_open() {
+fn a_missing_hooks_binary_blocks_the_prompt() {
     isolation::scenario(
-        "a_missing_hooks_binary_lets_the_call_run_gemini_fails_open",
+        "a_missing_hooks_binary_blocks_the_prompt",
         &GEMINI,
         |gemini, scratch| {
             let api = gemini_api::start(vec![Step::Shell("touch made-by-agent".to_owned())]);
             let project = project(scratch);
-            project.break_hooks_binary(".gemini/settings.json");
+            project.break_hooks_binary(".gemini/settings.json", &[]);
+
+            let run = run_gemini(gemini, &project, &api, "make the marker file MARK-3c9d");
+
+            run.assert_ended();
+            assert!(
+                !project.dir.join("made-by-agent").exists(),
+                "the call ran though its hook could not start\n{}",
+                run.report()
+            );
+            assert!(
+                !api.any_body_contains("MARK-3c9d"),
+                "the prompt reached the model though its hook could not start\n{}",
+                run.report()
+            );
+        },
+    );
+}
+
+/// The same with only the `BeforeTool` entry broken: the prompt goes through, the tool call
+/// is blocked.
+#[test]
+fn a_missing_hooks_binary_blocks_the_tool_call() {
+    isolation::scenario(
+        "a_missing_hooks_binary_blocks_the_tool_call",
+        &GEMINI,
+        |gemini, scratch| {
+            let api = gemini_api::start(vec![Step::Shell("touch made-by-agent".to_owned())]);
+            let project = project(scratch);
+            project.break_hooks_binary(".gemini/settings.json", &["BeforeTool"]);
 
             let run = run_gemini(gemini, &project, &api, "make the marker file");
 
-            run.assert_finished();
+            run.assert_ended();
             assert!(
-                project.dir.join("made-by-agent").exists(),
-                "Gemini CLI no longer runs a call whose hook could not start: it fails closed now\n{}",
+                !project.dir.join("made-by-agent").exists(),
+                "the call ran though its hook could not start\n{}",
+                run.report()
+            );
+            assert!(
+                response_to(&api, 0).is_some(),
+                "the model must be told the call did not run\n{}",
                 run.report()
             );
         },

@@ -62,7 +62,7 @@ fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
         "a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason",
         &QWEN,
         |qwen, scratch| {
-            let command = "rm -r ../outside";
+            let command = "cd .. && rm -rf project";
             let api = chat_completions::start(QWEN_TOOLS, vec![Step::Shell(command.to_owned())]);
             let project = project(scratch);
             let reason = project.denial_reason(
@@ -73,18 +73,20 @@ fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
                 }),
             );
 
-            let run = run_qwen(qwen, &project, &api, "clean up the directory beside us");
+            let run = run_qwen(qwen, &project, &api, "start the project over");
 
             run.assert_finished();
             assert!(
-                project.outside.join("keep.txt").exists(),
-                "the directory outside the project was deleted\n{}",
+                project.dir.join("hooks.yaml").exists(),
+                "the project was deleted\n{}",
                 run.report()
             );
             let response = first_result(&api, &call_id(0));
             let words: String = reason.chars().take(40).collect();
             assert!(
-                response.as_deref().is_some_and(|text| text.contains(&words)),
+                response
+                    .as_deref()
+                    .is_some_and(|text| text.contains(&words)),
                 "the model must read our reason {reason:?}, read {response:?}\n{}",
                 run.report()
             );
@@ -98,7 +100,7 @@ fn a_benign_command_runs_and_its_output_reaches_the_model() {
         "a_benign_command_runs_and_its_output_reaches_the_model",
         &QWEN,
         |qwen, scratch| {
-            let command = "printf 'OUT-%s\\n' 5e1a > made-by-agent && cat made-by-agent";
+            let command = "touch made-by-agent && echo OUT-$((2+3))e1a";
             let api = chat_completions::start(QWEN_TOOLS, vec![Step::Shell(command.to_owned())]);
             let project = project(scratch);
 
@@ -112,7 +114,9 @@ fn a_benign_command_runs_and_its_output_reaches_the_model() {
             );
             let response = first_result(&api, &call_id(0));
             assert!(
-                response.as_deref().is_some_and(|text| text.contains("OUT-5e1a")),
+                response
+                    .as_deref()
+                    .is_some_and(|text| text.contains("OUT-5e1a")),
                 "the command's output must reach the model, got {response:?}\n{}",
                 run.report()
             );
@@ -157,16 +161,19 @@ fn a_write_outside_the_project_is_denied_and_one_inside_is_not() {
         |qwen, scratch| {
             let outside = scratch.join("outside/planted.txt");
             let inside = scratch.join("project/notes.txt");
-            let api = chat_completions::start(QWEN_TOOLS, vec![
-                Step::Write {
-                    path: outside.display().to_string(),
-                    content: "planted".to_owned(),
-                },
-                Step::Write {
-                    path: inside.display().to_string(),
-                    content: "inside".to_owned(),
-                },
-            ]);
+            let api = chat_completions::start(
+                QWEN_TOOLS,
+                vec![
+                    Step::Write {
+                        path: outside.display().to_string(),
+                        content: "planted".to_owned(),
+                    },
+                    Step::Write {
+                        path: inside.display().to_string(),
+                        content: "inside".to_owned(),
+                    },
+                ],
+            );
             let project = project(scratch);
 
             let run = run_qwen(qwen, &project, &api, "write the two files");
@@ -194,9 +201,12 @@ fn a_missing_hooks_binary_lets_the_call_run_qwen_fails_open() {
         "a_missing_hooks_binary_lets_the_call_run_qwen_fails_open",
         &QWEN,
         |qwen, scratch| {
-            let api = chat_completions::start(QWEN_TOOLS, vec![Step::Shell("touch made-by-agent".to_owned())]);
+            let api = chat_completions::start(
+                QWEN_TOOLS,
+                vec![Step::Shell("touch made-by-agent".to_owned())],
+            );
             let project = project(scratch);
-            project.break_hooks_binary(".qwen/settings.json");
+            project.break_hooks_binary(".qwen/settings.json", &[]);
 
             let run = run_qwen(qwen, &project, &api, "make the marker file");
 

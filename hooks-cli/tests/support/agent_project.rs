@@ -140,20 +140,33 @@ impl Project {
         }
     }
 
-    /// Points the hook entries of the settings file `settings` (relative to the project) at a
-    /// `hooks` binary that does not exist, as when the binary `hooks init` named was moved.
-    pub fn break_hooks_binary(&self, settings: &str) {
+    /// Points the hook entries of the settings file `settings` (relative to the project) for
+    /// the agent's events `events` (all of them when empty) at a `hooks` binary that does not
+    /// exist, as when the binary `hooks init` named was moved.
+    pub fn break_hooks_binary(&self, settings: &str, events: &[&str]) {
         let file = self.dir.join(settings);
         let text = std::fs::read_to_string(&file).expect("hooks init wrote the settings");
+        let mut json: Value = serde_json::from_str(&text).expect("the settings are JSON");
         let binary = std::fs::canonicalize(env!("CARGO_BIN_EXE_hooks"))
             .expect("the hooks binary has a path");
         let binary = binary.to_string_lossy();
+        let mut broken = 0;
+        if let Some(hooks) = json["hooks"].as_object_mut() {
+            for (event, entries) in hooks.iter_mut() {
+                if !events.is_empty() && !events.contains(&event.as_str()) {
+                    continue;
+                }
+                let before = entries.to_string();
+                let after = before.replace(&*binary, "/nonexistent/bin/hooks");
+                broken += usize::from(before != after);
+                *entries = serde_json::from_str(&after).expect("still JSON");
+            }
+        }
         assert!(
-            text.contains(&*binary),
-            "{settings} does not name the hooks binary by its absolute path {binary}:\n{text}"
+            broken > 0 && (events.is_empty() || broken == events.len()),
+            "{settings} does not name the hooks binary {binary} on {events:?}:\n{text}"
         );
-        std::fs::write(&file, text.replace(&*binary, "/nonexistent/bin/hooks"))
-            .expect("the settings can be written");
+        std::fs::write(&file, json.to_string()).expect("the settings can be written");
     }
 
     /// Runs `command` (an agent, set up by the caller) in the project with the project's

@@ -82,10 +82,9 @@ fn answer(request: &Request, script: &[Step]) -> Response {
 fn tool_call(step: &Step, n: usize) -> Value {
     let (name, args) = match step {
         Step::Shell(command) => ("run_shell_command", json!({"command": command})),
-        Step::Write { path, content } => (
-            "write_file",
-            json!({"file_path": path, "content": content}),
-        ),
+        Step::Write { path, content } => {
+            ("write_file", json!({"file_path": path, "content": content}))
+        }
     };
     json!({"functionCall": {"id": format!("call_e2e_{n}"), "name": name, "args": args}})
 }
