@@ -119,7 +119,7 @@ fn a_benign_command_runs_and_its_output_reaches_the_model() {
         &CODEX,
         |codex, scratch| {
             // The output differs from the command's text, so only a run can produce it.
-            let command = "touch made-by-agent && echo OUT-$((2+3))e1a";
+            let command = "touch made-by-agent && echo OUT 5e1a | tr ' ' -";
             let api = responses_api::start(vec![Step::Shell(command.to_owned())]);
             let project = project(scratch, &api);
 

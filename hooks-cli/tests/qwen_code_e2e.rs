@@ -100,7 +100,7 @@ fn a_benign_command_runs_and_its_output_reaches_the_model() {
         "a_benign_command_runs_and_its_output_reaches_the_model",
         &QWEN,
         |qwen, scratch| {
-            let command = "touch made-by-agent && echo OUT-$((2+3))e1a";
+            let command = "touch made-by-agent && echo OUT 5e1a | tr ' ' -";
             let api = chat_completions::start(QWEN_TOOLS, vec![Step::Shell(command.to_owned())]);
             let project = project(scratch);
 
