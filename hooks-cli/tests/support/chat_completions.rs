@@ -21,6 +21,8 @@ pub struct Tools {
     pub shell: &'static str,
     /// Its argument holding the command.
     pub command: &'static str,
+    /// Its argument holding a description of the command, where it requires one.
+    pub description: Option<&'static str>,
     /// The tool that writes a whole file.
     pub write: &'static str,
     /// Its argument holding the path.
@@ -33,9 +35,20 @@ pub struct Tools {
 pub const QWEN_TOOLS: Tools = Tools {
     shell: "run_shell_command",
     command: "command",
+    description: None,
     write: "write_file",
     path: "file_path",
     content: "content",
+};
+
+/// GitHub Copilot CLI's tools.
+pub const COPILOT_TOOLS: Tools = Tools {
+    shell: "bash",
+    command: "command",
+    description: Some("description"),
+    write: "create",
+    path: "path",
+    content: "file_text",
 };
 
 /// Starts the mock, playing `script` with the agent's `tools`.
@@ -158,7 +171,13 @@ fn answer(request: &Request, tools: Tools, script: &[Step]) -> Response {
 /// The tool call that makes `step` as the agent's tools take it.
 fn tool_call(tools: Tools, step: &Step, id: &str) -> Value {
     let (name, args) = match step {
-        Step::Shell(command) => (tools.shell, json!({ (tools.command): command })),
+        Step::Shell(command) => {
+            let mut args = json!({ (tools.command): command });
+            if let Some(key) = tools.description {
+                args[key] = json!("Run the scripted command");
+            }
+            (tools.shell, args)
+        }
         Step::Write { path, content } => (
             tools.write,
             json!({ (tools.path): path, (tools.content): content }),

@@ -48,7 +48,8 @@ impl PinnedAgent {
             .map(PathBuf::from)
     }
 
-    /// Panics unless `<executable> --version` prints the pinned version as one of its words.
+    /// Panics unless `<executable> --version` prints the pinned version as one of its words
+    /// (a sentence's closing full stop aside).
     pub fn check_version(&self, executable: &Path) {
         let output = Command::new(executable)
             .arg("--version")
@@ -59,7 +60,10 @@ impl PinnedAgent {
         let said = String::from_utf8_lossy(&output.stdout);
         let pinned = self.pinned();
         assert!(
-            output.status.success() && said.split_whitespace().any(|word| word == pinned),
+            output.status.success()
+                && said
+                    .split_whitespace()
+                    .any(|word| word.trim_end_matches('.') == pinned),
             "{}={} is not {} {pinned} (`--version` said {:?}, {}); install it with \
              `npm install --prefix target/<dir> {}@{pinned}`",
             self.var,
