@@ -400,6 +400,12 @@ impl Agent for CodexCli {
     fn importer(&self) -> Option<Importer> {
         Some(import_file)
     }
+
+    /// Run headless against the real CLI, offline, by this project's end-to-end tests
+    /// (`hooks-cli/tests/codex_cli_e2e.rs`, when `HOOKS_E2E_CODEX` names the binary).
+    fn tested_against_real_program(&self) -> bool {
+        true
+    }
 }
 
 /// Codex CLI's JSON answer to `agent_event`, read.

@@ -385,6 +385,12 @@ impl Agent for Copilot {
             Some(fields) => read_permission(agent_event, &fields),
         }
     }
+
+    /// Run headless against the real Copilot CLI, offline, by this project's end-to-end tests
+    /// (`hooks-cli/tests/copilot_cli_e2e.rs`, when `HOOKS_E2E_COPILOT` names the binary).
+    fn tested_against_real_program(&self) -> bool {
+        true
+    }
 }
 
 /// The camelCase event of `fields`, read from the fields only it has.

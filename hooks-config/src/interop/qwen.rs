@@ -148,6 +148,12 @@ impl Agent for QwenCode {
     fn importer(&self) -> Option<Importer> {
         Some(import_file)
     }
+
+    /// Run headless against the real CLI, offline, by this project's end-to-end tests
+    /// (`hooks-cli/tests/qwen_code_e2e.rs`, when `HOOKS_E2E_QWEN` names the binary).
+    fn tested_against_real_program(&self) -> bool {
+        true
+    }
 }
 
 /// `hooks import qwen`: the `hooks` of a `.qwen/settings.json`.

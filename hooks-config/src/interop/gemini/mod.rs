@@ -210,6 +210,12 @@ impl Agent for GeminiCli {
     fn trust_note(&self) -> Option<&'static str> {
         Some(trust::NOTE)
     }
+
+    /// Run headless against the real CLI, offline, by this project's end-to-end tests
+    /// (`hooks-cli/tests/gemini_cli_e2e.rs`, when `HOOKS_E2E_GEMINI` names the binary).
+    fn tested_against_real_program(&self) -> bool {
+        true
+    }
 }
 
 /// Gemini CLI's JSON answer to `agent_event`, read.

@@ -1,4 +1,5 @@
-//! Each scenario runs in namespaces of its own: a network namespace with only loopback (so the
+//! Each end-to-end scenario (a real agent against a mock of its model API) runs in namespaces
+//! of its own: a network namespace with only loopback (so the
 //! client can reach the mock and nothing else) and a PID namespace (so that everything it
 //! started dies with it, even on a timeout).
 //!
@@ -6,7 +7,7 @@
 //! run does the work and leaves a marker file, and the outer run fails unless the inner one
 //! passed and left its marker (a name that selects no test cannot pass by running nothing).
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -19,6 +20,92 @@ const DONE_MARKER: &str = "scenario-passed";
 
 /// The longest a whole scenario may take, Claude Code runs included.
 const SCENARIO_TIMEOUT: Duration = Duration::from_secs(240);
+
+/// An agent's CLI as the end-to-end tests take it: the variable naming its executable, and the
+/// version pinned in the repository (`.ci/run` installs that version from npm and sets the
+/// variable).
+pub struct PinnedAgent {
+    /// The agent's name, for messages.
+    pub name: &'static str,
+    /// The environment variable naming the executable.
+    pub var: &'static str,
+    /// The pinned version (the version file's text; surrounding whitespace is ignored).
+    pub version: &'static str,
+    /// The npm package it is installed from.
+    pub package: &'static str,
+}
+
+impl PinnedAgent {
+    /// The pinned version, trimmed.
+    pub fn pinned(&self) -> &'static str {
+        self.version.trim()
+    }
+
+    /// The executable the variable names; `None` when it is unset or empty.
+    pub fn executable(&self) -> Option<PathBuf> {
+        std::env::var_os(self.var)
+            .filter(|path| !path.is_empty())
+            .map(PathBuf::from)
+    }
+
+    /// Panics unless `<executable> --version` prints the pinned version as one of its words
+    /// (a sentence's closing full stop aside).
+    pub fn check_version(&self, executable: &Path) {
+        let output = Command::new(executable)
+            .arg("--version")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|error| panic!("{}={}: {error}", self.var, executable.display()));
+        let said = String::from_utf8_lossy(&output.stdout);
+        let pinned = self.pinned();
+        assert!(
+            output.status.success()
+                && said
+                    .split_whitespace()
+                    .any(|word| word.trim_end_matches('.') == pinned),
+            "{}={} is not {} {pinned} (`--version` said {:?}, {}); install it with \
+             `npm install --prefix target/<dir> {}@{pinned}`",
+            self.var,
+            executable.display(),
+            self.name,
+            said.trim(),
+            String::from_utf8_lossy(&output.stderr).trim(),
+            self.package,
+        );
+    }
+}
+
+/// Runs `scenario` (given the agent's executable and a scratch directory) inside its own
+/// network and PID namespaces, or says why it cannot be run: skipped, printed past the test
+/// harness's capture, when the agent's variable is unset; a failure when it names something
+/// that is not the pinned version.
+pub fn scenario(test: &str, agent: &PinnedAgent, scenario: impl FnOnce(&Path, &Path)) {
+    let Some(executable) = agent.executable() else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "{test}: skipped: set {} to the executable of {} {} to run it (.ci/run does)",
+            agent.var,
+            agent.name,
+            agent.pinned()
+        );
+        return;
+    };
+    if let Some(scratch) = inside() {
+        assert_eq!(
+            network_interfaces(),
+            ["lo"],
+            "the scenario must run where only loopback exists"
+        );
+        scenario(&executable, &scratch);
+        mark_done(&scratch);
+        return;
+    }
+    agent.check_version(&executable);
+    let scratch = scratch_dir(test);
+    run_inside(test, &scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+}
 
 /// Whether this process is the inner run, inside the namespaces.
 pub fn inside() -> Option<PathBuf> {
