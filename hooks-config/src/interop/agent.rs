@@ -184,7 +184,9 @@ pub fn shell_word(word: &str) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnFailure {
     /// It runs the tool call as if the hook had not been there, and nothing can change that
-    /// (Codex CLI, Gemini CLI).
+    /// (Codex CLI). Also the reading for an agent seen to block on some failures only (Gemini
+    /// CLI blocks when the hook cannot start, a crash is untested): `init` and `doctor` then
+    /// warn rather than promise.
     Open,
     /// It blocks the call when the hook's entry sets this key; otherwise it runs it.
     Settable(FailClosedKey),
