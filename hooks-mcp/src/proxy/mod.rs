@@ -72,6 +72,8 @@
 
 mod ask;
 mod limit;
+mod pin_guard;
+pub mod pins;
 mod relay;
 mod upstream;
 
@@ -90,6 +92,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::server::SERVER_FIELD;
 use crate::sinks::{NoHistory, TracingDisplay};
+use pins::PinStore;
 use relay::Relay;
 
 /// How long a forwarded request may take, unless [`McpProxyBuilder::call_timeout`] says
@@ -184,6 +187,8 @@ struct Settings {
     tool_prefix: String,
     call_timeout: Duration,
     max_message_bytes: usize,
+    /// Where the server's tools are pinned, when they are.
+    pins: Option<PinStore>,
 }
 
 /// Builds an [`McpProxy`].
@@ -193,6 +198,7 @@ pub struct McpProxyBuilder {
     server: String,
     call_timeout: Duration,
     max_message_bytes: usize,
+    pins: Option<PinStore>,
 }
 
 impl McpProxy {
@@ -205,6 +211,7 @@ impl McpProxy {
             server: server.into(),
             call_timeout: DEFAULT_CALL_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            pins: None,
         }
     }
 
@@ -303,6 +310,16 @@ impl McpProxyBuilder {
         self
     }
 
+    /// Pins the server's tools in `store` (see [`pins`]): its first listing is trusted, and a
+    /// tool that later differs from its pin or appears after it is held back (left out of
+    /// `tools/list`, its calls refused) until the user approves it. Without pins every tool
+    /// the server offers may be called.
+    #[must_use]
+    pub fn pins(mut self, store: PinStore) -> Self {
+        self.pins = Some(store);
+        self
+    }
+
     /// The proxy. Its session asks the user through the client (see the module docs), keeps
     /// no history, and shows messages in the log; every event carries `mcp_server`.
     pub fn build(self) -> McpProxy {
@@ -319,6 +336,7 @@ impl McpProxyBuilder {
                 server: self.server,
                 call_timeout: self.call_timeout,
                 max_message_bytes: self.max_message_bytes,
+                pins: self.pins,
             }),
             session: Arc::new(session),
         }

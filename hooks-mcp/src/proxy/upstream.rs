@@ -16,6 +16,7 @@ use rmcp::service::{
 use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service};
 
 use super::limit::{OVERSIZED_METHOD, oversized_message};
+use super::pin_guard::PinGuard;
 
 /// The progress tokens of the requests in flight to the server: the proxy's own token (which
 /// rmcp puts on every request it sends) to the client's, so that the server's progress reaches
@@ -37,6 +38,8 @@ pub(crate) struct ServerSide {
     /// The proxy's client.
     pub(crate) client: Peer<RoleServer>,
     pub(crate) progress: ProgressTokens,
+    /// The server's pins, told when its tools change.
+    pub(crate) pins: Option<Arc<PinGuard>>,
 }
 
 impl Service<RoleClient> for ServerSide {
@@ -84,6 +87,12 @@ impl Service<RoleClient> for ServerSide {
             // A cancellation names a request by the server's id for it; rmcp has already
             // cancelled the proxy's handler of that request, which cancels it at the client.
             ServerNotification::CancelledNotification(_) => return Ok(()),
+            ServerNotification::ToolListChangedNotification(changed) => {
+                if let Some(pins) = &self.pins {
+                    pins.forget();
+                }
+                ServerNotification::ToolListChangedNotification(changed)
+            }
             ServerNotification::ProgressNotification(mut progress) => {
                 let token = &progress.params.progress_token;
                 match self.progress.with(|tokens| tokens.get(token).cloned()) {
