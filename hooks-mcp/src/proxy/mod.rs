@@ -22,7 +22,11 @@
 //! | every other request (`tools/list`, resources, prompts, completions, ...) and notification | forwarded to the server unchanged; the answer comes back unchanged |
 //!
 //! Requests and notifications of the server (elicitation, sampling, roots, logging, progress,
-//! list changes) go to the client unchanged, and the client's answers go back. Cancellation
+//! list changes) go to the client unchanged, and the client's answers go back, with one
+//! exception: a **form elicitation that asks for a password, a key or a token** (a field whose
+//! name, title or description says so) is refused with an error to the server and never
+//! reaches the client, as the protocol forbids asking for secrets in a form (a URL
+//! elicitation passes). Cancellation
 //! travels both ways: a request the client cancels is cancelled at the server.
 //!
 //! The outcomes of the gate are answered as [`HookedServer`](crate::HookedServer) answers them
@@ -64,6 +68,35 @@
 //! Nothing is let through on a failure: a call that cannot be gated, forwarded or answered
 //! ends in an error, never in a forwarded call the hooks did not clear.
 //!
+//! # Pinning
+//!
+//! With [`McpProxyBuilder::pins`] (which `hooks mcp-proxy` always sets: the pins live in
+//! `.hooks/mcp-pins/` beside the hooks file), the server's first `tools/list` is pinned: each
+//! tool's name, title, description, input and output schemas and annotations (see [`pins`]).
+//! From then on a tool whose listing differs from its pin (a changed description, a schema,
+//! an annotation that turns a destructive tool "read-only"), a tool that appears after the
+//! pins were taken, and a tool whose definition reads like an instruction to the model (tool
+//! poisoning) is **held back** until the user approves it (`hooks mcp pins` shows the diff,
+//! `hooks mcp approve <server>` trusts it):
+//!
+//! - it is left out of the `tools/list` answers the client gets, so its text never reaches
+//!   the model;
+//! - a `tools/call` of it is answered with an `isError` result naming the command that
+//!   approves it, and never reaches the server. This is the enforcement: the call is checked
+//!   against the last listing the proxy saw, and a tool the proxy has not seen listed in the
+//!   session (the client called it straight away, or the server announced a list change) is
+//!   first looked up in a listing of its own; a tool the server does not list is refused.
+//!
+//! Annotations are trusted only once pinned: a tool whose annotations are not the pinned ones
+//! is held back like any other change. Pins that cannot be read or written hold back every
+//! tool. An approval given while the proxy runs counts from the next call.
+//!
+//! # Transports
+//!
+//! Only stdio is supported, on both sides. Streamable HTTP (a remote server, `--upstream
+//! URL`, or clients that connect over HTTP, `--listen ADDR`) is **not supported yet**: run
+//! such a server's own stdio build behind the proxy, or leave it unproxied.
+//!
 //! # Redaction
 //!
 //! The `redaction` module acts on the events it is mounted on: on `tool:post` (by default) it
@@ -75,6 +108,7 @@ mod limit;
 mod pin_guard;
 pub mod pins;
 mod relay;
+mod server_asks;
 mod upstream;
 
 use std::ffi::OsStr;

@@ -141,7 +141,10 @@ impl ServerPins {
             (None, None) => "it is new since the server's tools were pinned".to_owned(),
             (None, Some(poison)) => format!("its definition speaks to the model: {poison}"),
             (Some(pinned), poison) => {
-                let mut why = format!("it changed since it was pinned: {}", changes(pinned, definition));
+                let mut why = format!(
+                    "it changed since it was pinned: {}",
+                    changes(pinned, definition)
+                );
                 if let Some(poison) = poison {
                     why.push_str(&format!("; its definition speaks to the model: {poison}"));
                 }
@@ -322,8 +325,8 @@ impl PinStore {
                 path: path.clone(),
                 source,
             })?;
-            let pins: ServerPins = serde_json::from_str(&text)
-                .map_err(|source| PinError::Invalid { path, source })?;
+            let pins: ServerPins =
+                serde_json::from_str(&text).map_err(|source| PinError::Invalid { path, source })?;
             all.push(pins);
         }
         all.sort_by(|a, b| a.server.cmp(&b.server));
@@ -367,7 +370,10 @@ mod tests {
             panic!("held expected")
         };
         assert!(why.contains("annotations"), "{why}");
-        assert!(why.contains("destructive tool now claims to be harmless"), "{why}");
+        assert!(
+            why.contains("destructive tool now claims to be harmless"),
+            "{why}"
+        );
 
         assert_eq!(pins.approve_all(), ["wipe"]);
         assert_eq!(pins.check(&flipped, false), (Verdict::Pinned, false));
@@ -399,6 +405,9 @@ mod tests {
     fn pin_file_names_keep_to_the_directory() {
         let store = PinStore::new("pins");
         assert_eq!(store.path_of("../etc/x"), Path::new("pins/_etc_x.json"));
-        assert_eq!(store.path_of("everything"), Path::new("pins/everything.json"));
+        assert_eq!(
+            store.path_of("everything"),
+            Path::new("pins/everything.json")
+        );
     }
 }

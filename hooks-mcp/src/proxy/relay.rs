@@ -7,9 +7,8 @@ use std::sync::Arc;
 use hooks_core::session::HookSession;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification,
-    ClientRequest, ContentBlock,
-    Implementation, InitializeRequestParams, ProtocolVersion, ServerConfig, ServerPeerInfo,
-    ServerResult,
+    ClientRequest, ContentBlock, Implementation, InitializeRequestParams, ProtocolVersion,
+    ServerConfig, ServerPeerInfo, ServerResult,
 };
 use rmcp::service::{
     NotificationContext, Peer, PeerRequestOptions, RequestContext, RunningService, ServiceError,
@@ -329,7 +328,9 @@ where
         match pins.verdict(tool) {
             CallVerdict::Pinned => None,
             CallVerdict::Held(why) => Some(why),
-            CallVerdict::Unlisted => Some("the server does not list it, so it has no pin".to_owned()),
+            CallVerdict::Unlisted => {
+                Some("the server does not list it, so it has no pin".to_owned())
+            }
         }
     }
 

@@ -17,6 +17,7 @@ use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service};
 
 use super::limit::{OVERSIZED_METHOD, oversized_message};
 use super::pin_guard::PinGuard;
+use super::server_asks;
 
 /// The progress tokens of the requests in flight to the server: the proxy's own token (which
 /// rmcp puts on every request it sends) to the client's, so that the server's progress reaches
@@ -53,6 +54,12 @@ impl Service<RoleClient> for ServerSide {
         {
             let message = oversized_message(request.params.as_ref());
             return Err(McpError::invalid_request(message, None));
+        }
+        if let ServerRequest::ElicitRequest(elicitation) = &request
+            && let Some(refusal) = server_asks::refusal(&elicitation.params)
+        {
+            tracing::warn!(%refusal, "an elicitation of the MCP server was refused");
+            return Err(McpError::invalid_params(refusal, None));
         }
         // A request of the server waits for the client (and perhaps a person) as long as the
         // server lets it: the server cancels it when it gives up.
