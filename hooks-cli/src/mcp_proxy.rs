@@ -71,7 +71,9 @@ fn serve(args: McpProxyArgs) -> Result<(), String> {
         (None, Some(program)) => server_name_of(program),
         (None, None) => return Err("no MCP server command was given".to_owned()),
     };
+    // The server's tools are pinned in the project of the policy file.
     let proxy = McpProxy::builder(registry, name)
+        .pins(crate::mcp::store_of(&args.config))
         .call_timeout(Duration::from_secs_f64(args.call_timeout))
         .max_message_bytes(args.max_message_bytes)
         .build();
