@@ -528,9 +528,9 @@ mod tests {
         round_trip(".cursor/mcp.json", &cursor);
         let gemini = pretty(&format!(r#"{{"theme": "dark", "mcpServers": {servers}}}"#));
         round_trip(".gemini/settings.json", &gemini);
-        let vscode = pretty(&format!(
-            r#"{{"servers": {{"a": {{"type": "stdio", "command": "uvx", "args": ["mcp-server-time"]}}}}}}"#
-        ));
+        let vscode = pretty(
+            r#"{"servers": {"a": {"type": "stdio", "command": "uvx", "args": ["mcp-server-time"]}}}"#,
+        );
         let wrapped = round_trip(".vscode/mcp.json", &vscode);
         assert!(wrapped.contains("mcp-proxy"), "{wrapped}");
     }
