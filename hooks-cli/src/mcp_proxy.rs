@@ -3,6 +3,9 @@
 //! The client runs this command where it would run the server; the proxy starts the server
 //! and speaks MCP to both over stdio (see `hooks_mcp::proxy` for what is gated and how).
 //!
+//! The server's tools are pinned in `.hooks/mcp-pins/` beside FILE (`hooks mcp pins`, `hooks mcp
+//! approve`): a tool that changes after its pin is held back until approved.
+//!
 //! A policy that cannot be loaded is an error before the server starts: the client sees the
 //! server fail to start, and no call goes through unguarded.
 
