@@ -32,7 +32,9 @@
 //!   header.
 //!
 //! - `hooks mcp-proxy --config FILE [--name NAME] -- <server command...>`: the policy on every
-//!   tool call of an MCP server, for any MCP client (`mcp_proxy`).
+//!   tool call of an MCP server, for any MCP client (`mcp_proxy`); its tools are pinned.
+//! - `hooks mcp pins|approve|wrap|unwrap`: the pins the proxy keeps and what it held back, their
+//!   approval, and agents' MCP configurations run through the proxy (`mcp`, `mcp_wrap`).
 //!
 //! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error (or, for the
 //! adapters, a block).
@@ -49,7 +51,11 @@ mod demo;
 mod doctor;
 mod init;
 #[cfg(feature = "mcp")]
+mod mcp;
+#[cfg(feature = "mcp")]
 mod mcp_proxy;
+#[cfg(feature = "mcp")]
+mod mcp_wrap;
 mod modules;
 mod ordered_json;
 mod progress;
@@ -145,6 +151,11 @@ enum Command {
     #[command(name = "mcp-proxy")]
     #[cfg(feature = "mcp")]
     McpProxy(mcp_proxy::McpProxyArgs),
+    /// The MCP proxy's pins (`pins`, `approve`) and agents' MCP configurations (`wrap`,
+    /// `unwrap`).
+    #[command(subcommand)]
+    #[cfg(feature = "mcp")]
+    Mcp(mcp::McpCommand),
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
         /// The agent whose settings these are.
@@ -218,6 +229,8 @@ fn main() -> ExitCode {
         } => import(agent.0, &settings, output.as_deref()),
         #[cfg(feature = "mcp")]
         Command::McpProxy(args) => mcp_proxy::run(args),
+        #[cfg(feature = "mcp")]
+        Command::Mcp(command) => mcp::run(command),
     }
 }
 

@@ -3,6 +3,9 @@
 //! The client runs this command where it would run the server; the proxy starts the server
 //! and speaks MCP to both over stdio (see `hooks_mcp::proxy` for what is gated and how).
 //!
+//! The server's tools are pinned in `.hooks/mcp-pins/` beside FILE (`hooks mcp pins`, `hooks mcp
+//! approve`): a tool that changes after its pin is held back until approved.
+//!
 //! A policy that cannot be loaded is an error before the server starts: the client sees the
 //! server fail to start, and no call goes through unguarded.
 
@@ -71,7 +74,9 @@ fn serve(args: McpProxyArgs) -> Result<(), String> {
         (None, Some(program)) => server_name_of(program),
         (None, None) => return Err("no MCP server command was given".to_owned()),
     };
+    // The server's tools are pinned in the project of the policy file.
     let proxy = McpProxy::builder(registry, name)
+        .pins(crate::mcp::store_of(&args.config))
         .call_timeout(Duration::from_secs_f64(args.call_timeout))
         .max_message_bytes(args.max_message_bytes)
         .build();

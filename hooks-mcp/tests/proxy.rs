@@ -8,31 +8,20 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::proxied::proxy_to;
 use common::{Log, TestServer, call, record, texts};
 use hooks_core::{HookRegistry, HookResult};
-use hooks_mcp::proxy::{McpProxy, McpProxyBuilder};
+use hooks_mcp::proxy::McpProxyBuilder;
 use rmcp::model::{
     ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
 };
-use rmcp::service::{RequestContext, RunningService};
-use rmcp::{ClientHandler, ErrorData as McpError, RoleClient, ServiceError, ServiceExt};
+use rmcp::service::RequestContext;
+use rmcp::{ClientHandler, ErrorData as McpError, RoleClient, ServiceError};
 use serde_json::{Value, json};
 
-/// A client of the proxy, the test server behind it, and a way to make the server vanish.
-struct Proxied<C: ClientHandler> {
-    client: RunningService<RoleClient, C>,
-    server: TestServer,
-    /// The test server's task: aborted, its end of the pipe closes, as a crash closes it.
-    server_task: tokio::task::JoinHandle<()>,
-}
+type Proxied<C = ()> = common::proxied::Proxied<C, TestServer>;
 
-impl<C: ClientHandler> Proxied<C> {
-    fn crash(&self) {
-        self.server_task.abort();
-    }
-}
-
-async fn proxied(registry: HookRegistry) -> Proxied<()> {
+async fn proxied(registry: HookRegistry) -> Proxied {
     proxied_with(registry, (), |builder| builder).await
 }
 
@@ -41,27 +30,7 @@ async fn proxied_with<C: ClientHandler>(
     handler: C,
     configure: impl FnOnce(McpProxyBuilder) -> McpProxyBuilder,
 ) -> Proxied<C> {
-    let server = TestServer::default();
-    let (server_io, upstream_io) = tokio::io::duplex(64 * 1024);
-    let running = server.clone().serve(server_io);
-    let server_task = tokio::spawn(async move {
-        if let Ok(running) = running.await {
-            let _ = running.waiting().await;
-        }
-    });
-    let proxy = configure(McpProxy::builder(registry, "fixture")).build();
-    let (proxy_io, client_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        let _ = proxy
-            .serve(tokio::io::split(proxy_io), tokio::io::split(upstream_io))
-            .await;
-    });
-    let client = handler.serve(client_io).await.expect("the client connects");
-    Proxied {
-        client,
-        server,
-        server_task,
-    }
+    proxy_to(TestServer::default(), registry, handler, configure).await
 }
 
 fn new_log() -> Log {
@@ -114,11 +83,7 @@ async fn an_allowed_call_reaches_the_server_under_its_claude_code_name() {
     record(&registry, "tool:post", &log);
     let proxied = proxied(registry).await;
 
-    let result = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "hello"})))
-        .await
-        .unwrap();
+    let result = proxied.call(call("echo", json!({"text": "hello"}))).await;
     assert_eq!(texts(&result), ["hello"]);
     assert_eq!(proxied.server.calls(), 1);
 
@@ -138,10 +103,8 @@ async fn a_denied_call_never_reaches_the_server() {
     let proxied = proxied(registry).await;
 
     let result = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "the secret-plan"})))
-        .await
-        .unwrap();
+        .call(call("echo", json!({"text": "the secret-plan"})))
+        .await;
     assert_eq!(result.is_error, Some(true));
     assert!(
         texts(&result)[0].contains("`secret-plan` may not be echoed"),
@@ -150,11 +113,7 @@ async fn a_denied_call_never_reaches_the_server() {
     assert_eq!(proxied.server.calls(), 0, "the server never saw the call");
 
     // Another call of the same tool still goes through.
-    let result = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "fine"})))
-        .await
-        .unwrap();
+    let result = proxied.call(call("echo", json!({"text": "fine"}))).await;
     assert_eq!(texts(&result), ["fine"]);
     assert_eq!(proxied.server.calls(), 1);
 }
@@ -177,10 +136,8 @@ async fn the_server_receives_the_arguments_as_the_hooks_rewrote_them() {
     let proxied = proxied(registry).await;
 
     let result = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "sk-live-123"})))
-        .await
-        .unwrap();
+        .call(call("echo", json!({"text": "sk-live-123"})))
+        .await;
     assert_eq!(texts(&result), ["[REDACTED]"]);
     assert_eq!(
         proxied.server.last_arguments().unwrap()["text"],
@@ -195,11 +152,7 @@ async fn a_call_past_its_deadline_is_an_error_for_the_client() {
     })
     .await;
 
-    let error = proxied
-        .client
-        .call_tool(call("hang", json!({})))
-        .await
-        .unwrap_err();
+    let error = proxied.call_error(call("hang", json!({}))).await;
     let ServiceError::McpError(error) = error else {
         panic!("expected an MCP error, got {error:?}")
     };
@@ -211,11 +164,7 @@ async fn a_call_past_its_deadline_is_an_error_for_the_client() {
     );
     assert_eq!(proxied.server.calls(), 1);
     // The proxy still serves.
-    let result = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "after"})))
-        .await
-        .unwrap();
+    let result = proxied.call(call("echo", json!({"text": "after"}))).await;
     assert_eq!(texts(&result), ["after"]);
 }
 
@@ -235,10 +184,8 @@ async fn a_server_that_dies_mid_call_is_an_error_for_that_call_and_the_next() {
         "{error}"
     );
     let error = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "anyone?"})))
-        .await
-        .unwrap_err();
+        .call_error(call("echo", json!({"text": "anyone?"})))
+        .await;
     assert!(
         error.to_string().contains("closed its connection"),
         "{error}"
@@ -252,10 +199,8 @@ async fn a_request_over_the_limit_is_refused_with_an_error_and_never_forwarded()
     })
     .await;
     let error = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "x".repeat(4096)})))
-        .await
-        .unwrap_err();
+        .call_error(call("echo", json!({"text": "x".repeat(4096)})))
+        .await;
     assert!(
         error
             .to_string()
@@ -264,11 +209,7 @@ async fn a_request_over_the_limit_is_refused_with_an_error_and_never_forwarded()
     );
     assert_eq!(proxied.server.calls(), 0);
     // The session goes on.
-    let result = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "small"})))
-        .await
-        .unwrap();
+    let result = proxied.call(call("echo", json!({"text": "small"}))).await;
     assert_eq!(texts(&result), ["small"]);
 }
 
@@ -289,10 +230,8 @@ async fn a_server_answer_over_the_limit_reaches_the_client_as_an_error() {
         .unwrap();
     let proxied = proxied_with(registry, (), |builder| builder.max_message_bytes(2048)).await;
     let error = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "small"})))
-        .await
-        .unwrap_err();
+        .call_error(call("echo", json!({"text": "small"})))
+        .await;
     assert!(
         error
             .to_string()
@@ -319,11 +258,7 @@ async fn an_ask_to_a_client_that_cannot_elicit_denies_saying_what_it_would_have_
     ask_about_echo(&registry);
     let proxied = proxied(registry).await;
 
-    let result = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "hi"})))
-        .await
-        .unwrap();
+    let result = proxied.call(call("echo", json!({"text": "hi"}))).await;
     assert_eq!(result.is_error, Some(true));
     let text = &texts(&result)[0];
     assert!(text.contains("would have been asked"), "{text}");
@@ -375,11 +310,7 @@ async fn an_ask_is_put_to_the_client_naming_the_exact_call_and_an_accept_lets_it
     let asked_again = Arc::clone(&client.asked);
     let proxied = proxied_with(registry, client, |builder| builder).await;
 
-    let result = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "hi"})))
-        .await
-        .unwrap();
+    let result = proxied.call(call("echo", json!({"text": "hi"}))).await;
     assert_eq!(texts(&result), ["hi"]);
     assert_eq!(proxied.server.calls(), 1);
     let asked = asked.lock().unwrap().clone();
@@ -392,11 +323,7 @@ async fn an_ask_is_put_to_the_client_naming_the_exact_call_and_an_accept_lets_it
     assert!(asked[0].contains(r#"{"text":"hi"}"#), "{asked:?}");
 
     // The grant was for that call only: the next one is asked again.
-    proxied
-        .client
-        .call_tool(call("echo", json!({"text": "again"})))
-        .await
-        .unwrap();
+    proxied.call(call("echo", json!({"text": "again"}))).await;
     assert_eq!(proxied.server.calls(), 2);
     assert_eq!(asked_again.lock().unwrap().len(), 2);
 }
@@ -411,12 +338,86 @@ async fn a_declined_ask_never_reaches_the_server() {
     };
     let proxied = proxied_with(registry, client, |builder| builder).await;
 
-    let result = proxied
-        .client
-        .call_tool(call("echo", json!({"text": "hi"})))
-        .await
-        .unwrap();
+    let result = proxied.call(call("echo", json!({"text": "hi"}))).await;
     assert_eq!(result.is_error, Some(true));
     assert!(texts(&result)[0].contains("not approved"), "{result:?}");
     assert_eq!(proxied.server.calls(), 0);
+}
+
+/// A server whose `login` tool asks the user, through a form, for the field it was given;
+/// its result says what came back.
+#[derive(Clone)]
+struct AsksTheUser {
+    field: &'static str,
+}
+
+impl rmcp::ServerHandler for AsksTheUser {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        rmcp::model::ServerConfig::new(
+            rmcp::model::ServerCapabilities::builder()
+                .enable_tools()
+                .build(),
+        )
+    }
+
+    async fn call_tool(
+        &self,
+        _request: rmcp::model::CallToolRequestParams,
+        context: RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, McpError> {
+        let field = rmcp::model::PrimitiveSchemaDefinition::String(
+            rmcp::model::StringSchema::new().title(self.field),
+        );
+        let form = ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: "Sign in to continue".to_owned(),
+            requested_schema: rmcp::model::ElicitationSchema::new(
+                [(self.field.to_owned(), field)].into(),
+            ),
+        };
+        let text = match context.peer.create_elicitation(form).await {
+            Ok(answer) => format!("answered: {:?}", answer.action),
+            Err(error) => format!("refused: {error}"),
+        };
+        Ok(
+            rmcp::model::CallToolResult::success(vec![rmcp::model::ContentBlock::text(text)])
+                .into(),
+        )
+    }
+}
+
+async fn ask_through_proxy(field: &'static str) -> (String, Vec<String>) {
+    let client = Answering {
+        action: ElicitationAction::Accept,
+        asked: Arc::default(),
+    };
+    let asked = Arc::clone(&client.asked);
+    let proxied = proxy_to(
+        AsksTheUser { field },
+        HookRegistry::new(),
+        client,
+        |builder| builder,
+    )
+    .await;
+    let result = proxied.call(call("login", json!({}))).await;
+    let asked = asked.lock().unwrap().clone();
+    (texts(&result).remove(0), asked)
+}
+
+#[tokio::test]
+async fn a_server_form_asking_for_a_token_is_refused_before_the_client_sees_it() {
+    let (text, asked) = ask_through_proxy("access_token").await;
+    assert!(text.starts_with("refused:"), "{text}");
+    assert!(
+        text.contains("forbids asking for passwords, keys or tokens"),
+        "{text}"
+    );
+    assert!(asked.is_empty(), "the client was asked: {asked:?}");
+}
+
+#[tokio::test]
+async fn a_server_form_asking_for_something_ordinary_reaches_the_client() {
+    let (text, asked) = ask_through_proxy("username").await;
+    assert_eq!(text, "answered: Accept");
+    assert_eq!(asked, ["Sign in to continue"]);
 }

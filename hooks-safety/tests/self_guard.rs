@@ -189,6 +189,20 @@ fn the_denial_tells_the_user_how_to_change_the_file() {
 }
 
 #[test]
+fn the_mcp_proxys_pins_are_write_protected_and_readable() {
+    for line in [
+        "echo {} > .hooks/mcp-pins/everything.json",
+        "rm -rf .hooks/mcp-pins",
+        "sed -i 's/old/new/' .hooks/mcp-pins/git.json",
+    ] {
+        assert_eq!(command(line).as_deref(), Some(GUARDED), "{line}");
+    }
+    let pin = json!({"file_path": ".hooks/mcp-pins/everything.json", "content": "{}"});
+    assert_eq!(tool("Write", pin).as_deref(), Some(GUARDED));
+    assert_eq!(command("cat .hooks/mcp-pins/everything.json"), None);
+}
+
+#[test]
 fn the_list_extends_and_can_be_replaced() {
     let config: SafetyConfig = serde_json::from_value(json!({
         "workspace": WORKSPACE,

@@ -22,7 +22,11 @@
 //! | every other request (`tools/list`, resources, prompts, completions, ...) and notification | forwarded to the server unchanged; the answer comes back unchanged |
 //!
 //! Requests and notifications of the server (elicitation, sampling, roots, logging, progress,
-//! list changes) go to the client unchanged, and the client's answers go back. Cancellation
+//! list changes) go to the client unchanged, and the client's answers go back, with one
+//! exception: a **form elicitation that asks for a password, a key or a token** (a field whose
+//! name, title or description says so) is refused with an error to the server and never
+//! reaches the client, as the protocol forbids asking for secrets in a form (a URL
+//! elicitation passes). Cancellation
 //! travels both ways: a request the client cancels is cancelled at the server.
 //!
 //! The outcomes of the gate are answered as [`HookedServer`](crate::HookedServer) answers them
@@ -64,6 +68,35 @@
 //! Nothing is let through on a failure: a call that cannot be gated, forwarded or answered
 //! ends in an error, never in a forwarded call the hooks did not clear.
 //!
+//! # Pinning
+//!
+//! With [`McpProxyBuilder::pins`] (which `hooks mcp-proxy` always sets: the pins live in
+//! `.hooks/mcp-pins/` beside the hooks file), the server's first `tools/list` is pinned: each
+//! tool's name, title, description, input and output schemas and annotations (see [`pins`]).
+//! From then on a tool whose listing differs from its pin (a changed description, a schema,
+//! an annotation that turns a destructive tool "read-only"), a tool that appears after the
+//! pins were taken, and a tool whose definition reads like an instruction to the model (tool
+//! poisoning) is **held back** until the user approves it (`hooks mcp pins` shows the diff,
+//! `hooks mcp approve <server>` trusts it):
+//!
+//! - it is left out of the `tools/list` answers the client gets, so its text never reaches
+//!   the model;
+//! - a `tools/call` of it is answered with an `isError` result naming the command that
+//!   approves it, and never reaches the server. This is the enforcement: the call is checked
+//!   against the last listing the proxy saw, and a tool the proxy has not seen listed in the
+//!   session (the client called it straight away, or the server announced a list change) is
+//!   first looked up in a listing of its own; a tool the server does not list is refused.
+//!
+//! Annotations are trusted only once pinned: a tool whose annotations are not the pinned ones
+//! is held back like any other change. Pins that cannot be read or written hold back every
+//! tool. An approval given while the proxy runs counts from the next call.
+//!
+//! # Transports
+//!
+//! Only stdio is supported, on both sides. Streamable HTTP (a remote server, `--upstream
+//! URL`, or clients that connect over HTTP, `--listen ADDR`) is **not supported yet**: run
+//! such a server's own stdio build behind the proxy, or leave it unproxied.
+//!
 //! # Redaction
 //!
 //! The `redaction` module acts on the events it is mounted on: on `tool:post` (by default) it
@@ -72,7 +105,10 @@
 
 mod ask;
 mod limit;
+mod pin_guard;
+pub mod pins;
 mod relay;
+mod server_asks;
 mod upstream;
 
 use std::ffi::OsStr;
@@ -90,6 +126,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::server::SERVER_FIELD;
 use crate::sinks::{NoHistory, TracingDisplay};
+use pins::PinStore;
 use relay::Relay;
 
 /// How long a forwarded request may take, unless [`McpProxyBuilder::call_timeout`] says
@@ -184,6 +221,8 @@ struct Settings {
     tool_prefix: String,
     call_timeout: Duration,
     max_message_bytes: usize,
+    /// Where the server's tools are pinned, when they are.
+    pins: Option<PinStore>,
 }
 
 /// Builds an [`McpProxy`].
@@ -193,6 +232,7 @@ pub struct McpProxyBuilder {
     server: String,
     call_timeout: Duration,
     max_message_bytes: usize,
+    pins: Option<PinStore>,
 }
 
 impl McpProxy {
@@ -205,6 +245,7 @@ impl McpProxy {
             server: server.into(),
             call_timeout: DEFAULT_CALL_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            pins: None,
         }
     }
 
@@ -303,6 +344,16 @@ impl McpProxyBuilder {
         self
     }
 
+    /// Pins the server's tools in `store` (see [`pins`]): its first listing is trusted, and a
+    /// tool that later differs from its pin or appears after it is held back (left out of
+    /// `tools/list`, its calls refused) until the user approves it. Without pins every tool
+    /// the server offers may be called.
+    #[must_use]
+    pub fn pins(mut self, store: PinStore) -> Self {
+        self.pins = Some(store);
+        self
+    }
+
     /// The proxy. Its session asks the user through the client (see the module docs), keeps
     /// no history, and shows messages in the log; every event carries `mcp_server`.
     pub fn build(self) -> McpProxy {
@@ -319,6 +370,7 @@ impl McpProxyBuilder {
                 server: self.server,
                 call_timeout: self.call_timeout,
                 max_message_bytes: self.max_message_bytes,
+                pins: self.pins,
             }),
             session: Arc::new(session),
         }

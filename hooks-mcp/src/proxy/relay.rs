@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use hooks_core::session::HookSession;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResponse, ClientNotification, ClientRequest,
-    Implementation, InitializeRequestParams, ProtocolVersion, ServerConfig, ServerPeerInfo,
-    ServerResult,
+    CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification,
+    ClientRequest, ContentBlock, Implementation, InitializeRequestParams, ProtocolVersion,
+    ServerConfig, ServerPeerInfo, ServerResult,
 };
 use rmcp::service::{
     NotificationContext, Peer, PeerRequestOptions, RequestContext, RunningService, ServiceError,
@@ -21,6 +21,7 @@ use tokio::sync::Mutex;
 use super::Settings;
 use super::ask::{CallUnderGate, asking_about};
 use super::limit::{OVERSIZED_METHOD, oversized_message};
+use super::pin_guard::{CallVerdict, PinGuard};
 use super::upstream::{ProgressTokens, ServerSide, send};
 use crate::call::gate_call;
 
@@ -40,6 +41,8 @@ pub(crate) struct Relay<T> {
     /// The server, once its session is open (kept apart so that calls do not wait on the lock).
     server: Arc<std::sync::OnceLock<(Peer<RoleClient>, ServerConfig)>>,
     progress: ProgressTokens,
+    /// The server's pins, when they are kept.
+    pins: Option<Arc<PinGuard>>,
 }
 
 impl<T> Clone for Relay<T> {
@@ -50,6 +53,7 @@ impl<T> Clone for Relay<T> {
             upstream: Arc::clone(&self.upstream),
             server: Arc::clone(&self.server),
             progress: self.progress.clone(),
+            pins: self.pins.clone(),
         }
     }
 }
@@ -60,7 +64,12 @@ where
 {
     /// A relay to the server on `upstream`, whose session opens when the client initializes.
     pub(crate) fn new(settings: Arc<Settings>, session: Arc<HookSession>, upstream: T) -> Self {
+        let pins = settings
+            .pins
+            .clone()
+            .map(|store| Arc::new(PinGuard::new(store, settings.server.clone())));
         Relay {
+            pins,
             settings,
             session,
             upstream: Arc::new(Mutex::new(Upstream::Waiting(upstream))),
@@ -107,6 +116,7 @@ where
             client_info: request,
             client,
             progress: self.progress.clone(),
+            pins: self.pins.clone(),
         };
         let timeout = self.settings.call_timeout;
         let opened = match tokio::time::timeout(timeout, side.serve(transport)).await {
@@ -232,6 +242,18 @@ where
         // A call before `initialize` is refused before any hook runs.
         self.server()?;
         let hook_name = format!("{}{}", self.settings.tool_prefix, request.name);
+        if let Some(held) = self.held_back(&request.name).await {
+            tracing::warn!(tool = %hook_name, why = %held, "a call of a held-back MCP tool was refused");
+            let text = format!(
+                "Tool call denied by the MCP proxy: the tool `{hook_name}` is held back until \
+                 the user approves it ({held}). The user can review it with `hooks mcp pins` \
+                 and approve it with `hooks mcp approve {}`.",
+                self.settings.server
+            );
+            return Ok(CallToolResponse::Complete(CallToolResult::error(vec![
+                ContentBlock::text(text),
+            ])));
+        }
         let call = CallUnderGate {
             client: context.peer.clone(),
             tool: hook_name.clone(),
@@ -271,6 +293,65 @@ where
     }
 }
 
+impl<T> Relay<T>
+where
+    T: Transport<RoleClient> + Send + 'static,
+{
+    /// Why a call of `tool` may not go to the server under the pins, if it may not. A tool not
+    /// listed in this session is looked up in a listing of the server's own first.
+    async fn held_back(&self, tool: &str) -> Option<String> {
+        let pins = self.pins.as_ref()?;
+        match pins.verdict(tool) {
+            CallVerdict::Pinned => return None,
+            CallVerdict::Held(why) => return Some(why),
+            CallVerdict::Unlisted => {}
+        }
+        let server = match self.server() {
+            Ok(server) => server,
+            Err(error) => return Some(error.message.to_string()),
+        };
+        let timeout = self.settings.call_timeout;
+        match tokio::time::timeout(timeout, server.list_all_tools()).await {
+            Ok(Ok(tools)) => {
+                pins.review(tools, true);
+            }
+            Ok(Err(error)) => {
+                return Some(format!("the server's tools could not be listed: {error}"));
+            }
+            Err(_elapsed) => {
+                return Some(format!(
+                    "the server did not list its tools within {}",
+                    seconds(timeout)
+                ));
+            }
+        }
+        match pins.verdict(tool) {
+            CallVerdict::Pinned => None,
+            CallVerdict::Held(why) => Some(why),
+            CallVerdict::Unlisted => {
+                Some("the server does not list it, so it has no pin".to_owned())
+            }
+        }
+    }
+
+    /// The server's answer to a `tools/list`, with the tools the pins hold back left out.
+    async fn list_tools(
+        &self,
+        request: ClientRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ServerResult, McpError> {
+        let answer = self.forward(request, context).await?;
+        match (answer, &self.pins) {
+            (ServerResult::ListToolsResult(mut list), Some(pins)) => {
+                let last_page = list.next_cursor.is_none();
+                list.tools = pins.review(std::mem::take(&mut list.tools), last_page);
+                Ok(ServerResult::ListToolsResult(list))
+            }
+            (answer, _) => Ok(answer),
+        }
+    }
+}
+
 /// A duration as the error messages give it.
 fn seconds(duration: std::time::Duration) -> String {
     format!("{:.1} s", duration.as_secs_f64())
@@ -297,6 +378,9 @@ where
             ClientRequest::CustomRequest(request) if request.method == OVERSIZED_METHOD => Err(
                 McpError::invalid_request(oversized_message(request.params.as_ref()), None),
             ),
+            request @ ClientRequest::ListToolsRequest(_) => {
+                self.list_tools(request, &context).await
+            }
             other => self.forward(other, &context).await,
         }
     }

@@ -16,6 +16,8 @@ use rmcp::service::{
 use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service};
 
 use super::limit::{OVERSIZED_METHOD, oversized_message};
+use super::pin_guard::PinGuard;
+use super::server_asks;
 
 /// The progress tokens of the requests in flight to the server: the proxy's own token (which
 /// rmcp puts on every request it sends) to the client's, so that the server's progress reaches
@@ -37,6 +39,8 @@ pub(crate) struct ServerSide {
     /// The proxy's client.
     pub(crate) client: Peer<RoleServer>,
     pub(crate) progress: ProgressTokens,
+    /// The server's pins, told when its tools change.
+    pub(crate) pins: Option<Arc<PinGuard>>,
 }
 
 impl Service<RoleClient> for ServerSide {
@@ -50,6 +54,12 @@ impl Service<RoleClient> for ServerSide {
         {
             let message = oversized_message(request.params.as_ref());
             return Err(McpError::invalid_request(message, None));
+        }
+        if let ServerRequest::ElicitRequest(elicitation) = &request
+            && let Some(refusal) = server_asks::refusal(&elicitation.params)
+        {
+            tracing::warn!(%refusal, "an elicitation of the MCP server was refused");
+            return Err(McpError::invalid_params(refusal, None));
         }
         // A request of the server waits for the client (and perhaps a person) as long as the
         // server lets it: the server cancels it when it gives up.
@@ -84,6 +94,12 @@ impl Service<RoleClient> for ServerSide {
             // A cancellation names a request by the server's id for it; rmcp has already
             // cancelled the proxy's handler of that request, which cancels it at the client.
             ServerNotification::CancelledNotification(_) => return Ok(()),
+            ServerNotification::ToolListChangedNotification(changed) => {
+                if let Some(pins) = &self.pins {
+                    pins.forget();
+                }
+                ServerNotification::ToolListChangedNotification(changed)
+            }
             ServerNotification::ProgressNotification(mut progress) => {
                 let token = &progress.params.progress_token;
                 match self.progress.with(|tokens| tokens.get(token).cloned()) {

@@ -1,6 +1,8 @@
 //! A small MCP server, and a real rmcp client connected to it over an in-process pipe.
 #![allow(dead_code)]
 
+pub mod proxied;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
