@@ -167,7 +167,7 @@ fn a_rewrite_runs_only_when_its_entry_says_apply_and_comes_back_in_the_agents_fi
 #[test]
 fn a_prompt_with_a_key_is_sent_redacted_and_a_plain_one_as_it_is() {
     let config = policy("prompt");
-    let key = "AKIAABCDEFGHIJKLMNOP";
+    let key = "sk-ant-api03-Zq4xFAKEkeyFAKEkeyFAKEkeyFAKEkey0123456789ab";
     let prompt = |text: &str| {
         json!({"hook_event_name": "chat.message", "sessionID": "ses_1", "messageID": "msg_1",
                "prompt": text, "directory": "/tmp/project"})

@@ -130,7 +130,7 @@ fn the_opencode_plugin_stops_a_denied_call_and_lets_a_benign_one_run() {
         {"event": "tool.execute.before", "tool": "bash", "args": {"command": "rm -rf /", "description": "x"}},
         {"event": "tool.execute.before", "tool": "bash", "args": {"command": "ls", "description": "list"}},
         {"event": "tool.execute.before", "tool": "bash", "args": {"command": "python x.py", "description": "run"}},
-        {"event": "chat.message", "prompt": "deploy with AKIAABCDEFGHIJKLMNOP"},
+        {"event": "chat.message", "prompt": "deploy with sk-ant-api03-Zq4xFAKEkeyFAKEkeyFAKEkeyFAKEkey0123456789ab"},
     ]);
     let Some(seen) = drive(&dir, &copy, "opencode", &cases) else {
         return;
@@ -148,7 +148,8 @@ fn the_opencode_plugin_stops_a_denied_call_and_lets_a_benign_one_run() {
     assert_eq!(seen[2]["args"]["command"], "python3 x.py", "{seen:?}");
     let prompt = seen[3]["prompt"].as_str().unwrap();
     assert!(
-        !prompt.contains("AKIAABCDEFGHIJKLMNOP") && prompt.starts_with("deploy with"),
+        !prompt.contains("sk-ant-api03-Zq4xFAKEkeyFAKEkeyFAKEkeyFAKEkey0123456789ab")
+            && prompt.starts_with("deploy with"),
         "{seen:?}"
     );
 }
