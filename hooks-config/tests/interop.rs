@@ -859,7 +859,8 @@ fn the_agents_are_listed_once_by_name() {
     assert_eq!(
         names,
         [
-            "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie"
+            "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie",
+            "opencode", "amp"
         ]
     );
     for agent in AGENTS {

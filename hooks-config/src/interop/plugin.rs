@@ -243,17 +243,23 @@ impl PluginEvents {
 
     /// The plugin's reading of an answer to `agent_event`: exit 0 with `proceed`, `block` and
     /// a reason, or a `rewrite` with `args` (on the tool event) or `prompt` (on the prompt
-    /// event); a non-zero exit blocks with the reason of its JSON or its stderr. Refused: an
-    /// answer the plugin would take as a failure of `hooks` (it blocks, but not for the reason
-    /// the policy meant): no JSON object, no or an unknown `decision`, a block without a
-    /// reason, a rewrite of the wrong kind, an unknown field.
+    /// event); exit 2 blocks with the reason of its JSON or its stderr. Refused: an answer the
+    /// plugin would take as a failure of `hooks` (it blocks, but not for the reason the policy
+    /// meant): any other exit code, no JSON object, no or an unknown `decision`, a block
+    /// without a reason, a rewrite of the wrong kind, an unknown field.
     pub(crate) fn accepts(
         &self,
         agent_event: &str,
         answer: &AgentAnswer,
     ) -> Result<Verdict, String> {
         let fields = printed(answer)?;
-        if answer.exit_code != 0 {
+        if answer.exit_code != 0 && answer.exit_code != 2 {
+            return Err(format!(
+                "exit {}: the plugin takes it for a crash of `hooks` (and blocks)",
+                answer.exit_code
+            ));
+        }
+        if answer.exit_code == 2 {
             let reason = fields
                 .as_ref()
                 .and_then(|fields| non_empty(fields.get("reason")))
