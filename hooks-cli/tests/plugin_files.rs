@@ -234,3 +234,28 @@ fn the_amp_plugin_answers_with_amps_actions_and_rejects_when_hooks_fails() {
     .unwrap();
     assert_eq!(seen[0]["action"], "reject-and-continue", "{seen:?}");
 }
+
+#[test]
+fn doctor_reads_the_plugin_and_init_leaves_it_or_a_foreign_one_alone() {
+    let (dir, plugin) = project("opencode", "opencode-doctor");
+    let doctor = support::run(Some(&dir), &["doctor", "--dir", "."], "");
+    let report = support::stdout(&doctor);
+    assert!(
+        report.contains("runs the guard on tool.execute.before, chat.message"),
+        "{report}"
+    );
+    assert!(report.contains("hooks.yaml loads"), "{report}");
+
+    let written = std::fs::read_to_string(&plugin).unwrap();
+    let again = support::run(Some(&dir), &["init", "opencode"], "");
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(std::fs::read_to_string(&plugin).unwrap(), written);
+
+    std::fs::write(&plugin, "export const Mine = async () => ({});\n").unwrap();
+    let foreign = support::run(Some(&dir), &["init", "opencode"], "");
+    assert!(!foreign.status.success(), "{foreign:?}");
+    assert_eq!(
+        std::fs::read_to_string(&plugin).unwrap(),
+        "export const Mine = async () => ({});\n"
+    );
+}
