@@ -163,7 +163,8 @@ mod tests {
         assert_eq!(
             names,
             [
-                "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie"
+                "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie",
+                "opencode", "amp"
             ]
         );
         for agent in names {

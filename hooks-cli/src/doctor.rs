@@ -22,7 +22,10 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_config::interop::{AGENTS, Agent, KeyValue, Layout, OnFailure, ProjectDir, runs_hooks};
+use hooks_config::interop::plugin::PluginCommand;
+use hooks_config::interop::{
+    AGENTS, Agent, KeyValue, Layout, OnFailure, ProjectDir, runs_hooks, shell_word,
+};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -193,21 +196,23 @@ impl Checker<'_> {
     fn settings_file(&mut self, file: &Path, text: &str) -> bool {
         let agent = self.agent;
         let shown = file.display();
-        let settings = match serde_json::from_str::<Value>(text) {
-            Ok(settings @ Value::Object(_)) => settings,
-            _ => {
-                self.say(
-                    "settings",
-                    Level::Problem,
-                    format!(
-                        "{shown} is not a JSON object: {} ignores it",
-                        agent.display_name()
-                    ),
-                );
-                return false;
-            }
+        let hooks = match agent.settings().layout {
+            Layout::Plugin(_) => plugin_hooks(agent, file, text),
+            layout => match serde_json::from_str::<Value>(text) {
+                Ok(settings @ Value::Object(_)) => hooks_of(layout, &settings),
+                _ => {
+                    self.say(
+                        "settings",
+                        Level::Problem,
+                        format!(
+                            "{shown} is not a JSON object: {} ignores it",
+                            agent.display_name()
+                        ),
+                    );
+                    return false;
+                }
+            },
         };
-        let hooks = hooks_of(agent.settings().layout, &settings);
         let ours: Vec<&(String, Value)> = hooks
             .iter()
             .filter(|(_, hook)| command_of(hook).is_some_and(|c| runs_hooks(c, agent.name())))
@@ -561,6 +566,34 @@ impl Checker<'_> {
     }
 }
 
+/// The hooks a plugin file written by `hooks init` runs: its command on each event the agent's
+/// plugin hooks, named as a command line with the hooks file's absolute path (the plugin finds
+/// the project from its own directory), with its timeout in seconds. None when `text` is not
+/// such a plugin, or one for another agent.
+fn plugin_hooks(agent: &dyn Agent, file: &Path, text: &str) -> Vec<(String, Value)> {
+    let Some(command) = PluginCommand::read(text).filter(|c| c.agent == agent.name()) else {
+        return Vec::new();
+    };
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let config = dir.join(&command.root).join(&command.config);
+    let line = format!(
+        "{} {} --config {}",
+        shell_word(&command.binary),
+        command.agent,
+        shell_word(&config.display().to_string())
+    );
+    let hook = serde_json::json!({
+        "command": line,
+        "timeout": command.timeout_ms.div_ceil(1000),
+    });
+    agent
+        .settings()
+        .init_events
+        .iter()
+        .map(|event| ((*event).to_owned(), hook.clone()))
+        .collect()
+}
+
 /// Every command hook of the settings, with its event, in file order.
 fn hooks_of(layout: Layout, settings: &Value) -> Vec<(String, Value)> {
     let Some(Value::Object(events)) = settings.get("hooks") else {
@@ -570,7 +603,7 @@ fn hooks_of(layout: Layout, settings: &Value) -> Vec<(String, Value)> {
     for (event, entries) in events {
         for entry in entries.as_array().into_iter().flatten() {
             match layout {
-                Layout::Commands | Layout::CommandFields(_) => {
+                Layout::Commands | Layout::CommandFields(_) | Layout::Plugin(_) => {
                     hooks.push((event.clone(), entry.clone()))
                 }
                 Layout::MatcherGroups => {

@@ -18,8 +18,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use hooks_config::interop::plugin::PluginCommand;
 use hooks_config::interop::{
-    Agent, HookSettings, KeyValue, Layout, MinVersion, OnFailure, ProjectDir, Trust, runs_hooks,
+    Agent, HookSettings, KeyValue, Layout, MinVersion, OnFailure, ProjectDir, TimeUnit, Trust,
+    runs_hooks,
 };
 
 use crate::ordered_json::{Json, indent_of};
@@ -226,6 +228,25 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
         }
     };
     let file = named_file(options)?;
+    if let Layout::Plugin(template) = setup.layout {
+        let new = plugin_text(options, setup, template, &file);
+        if old.as_deref() != Some(new.as_str()) {
+            if let Some(text) = &old
+                && PluginCommand::read(text).is_none()
+            {
+                return Err(InitError::Settings {
+                    path: settings,
+                    problem: "this plugin file was not written by `hooks init`".to_owned(),
+                });
+            }
+            changes.push(FileChange {
+                path: settings,
+                old,
+                new,
+            });
+        }
+        return Ok(changes);
+    }
     let ours = OurHook {
         command: agent.command_with(&options.binary, &file),
         agent: agent.name(),
@@ -250,6 +271,27 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
         });
     }
     Ok(changes)
+}
+
+/// The plugin file of an agent whose hooks are a plugin: `template` with the command filled in
+/// (the binary, the hooks file `file`, and the project directory seen from the plugin's own).
+fn plugin_text(options: &InitOptions, setup: &HookSettings, template: &str, file: &str) -> String {
+    let depth = Path::new(setup.project)
+        .parent()
+        .map_or(0, |dir| dir.components().count());
+    let root = vec![".."; depth].join("/");
+    PluginCommand {
+        binary: options.binary.display().to_string(),
+        agent: options.agent.name().to_owned(),
+        config: file.to_owned(),
+        root: if root.is_empty() {
+            ".".to_owned()
+        } else {
+            root
+        },
+        timeout_ms: TimeUnit::Milliseconds.of(AGENT_TIMEOUT),
+    }
+    .render(template)
 }
 
 /// The hooks file as the agent's command names it: relative to the project directory, or, for
@@ -434,7 +476,7 @@ fn merge_settings(
                     },
                     _ => Vec::new(),
                 },
-                Layout::Commands | Layout::CommandFields(_) => vec![item],
+                Layout::Commands | Layout::CommandFields(_) | Layout::Plugin(_) => vec![item],
             };
             for hook in commands.into_iter().filter(|hook| is_ours(hook)) {
                 present = true;
@@ -446,12 +488,12 @@ fn merge_settings(
                 Layout::MatcherGroups | Layout::CommandFields(_) => {
                     Json::object([("type", Json::String("command".to_owned()))])
                 }
-                Layout::Commands => Json::Object(Vec::new()),
+                Layout::Commands | Layout::Plugin(_) => Json::Object(Vec::new()),
             };
             ours.update(&mut hook, layout);
             listed.push(match layout {
                 Layout::MatcherGroups => Json::object([("hooks", Json::Array(vec![hook]))]),
-                Layout::Commands | Layout::CommandFields(_) => hook,
+                Layout::Commands | Layout::CommandFields(_) | Layout::Plugin(_) => hook,
             });
             changed = true;
         }

@@ -18,6 +18,8 @@ const DISPLAY_NAMES: &[(&str, &str)] = &[
     ("droid", "Factory Droid"),
     ("copilot", "GitHub Copilot"),
     ("auggie", "Augment Auggie"),
+    ("opencode", "OpenCode"),
+    ("amp", "Amp"),
 ];
 
 /// A paragraph naming this many agents is taken for a list of them.

@@ -859,7 +859,8 @@ fn the_agents_are_listed_once_by_name() {
     assert_eq!(
         names,
         [
-            "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie"
+            "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie",
+            "opencode", "amp"
         ]
     );
     for agent in AGENTS {
@@ -1045,6 +1046,8 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
                 let listed = match settings.layout {
                     hooks_config::interop::Layout::MatcherGroups => json!([{"hooks": [ours]}]),
                     hooks_config::interop::Layout::Commands => json!([ours]),
+                    // A plugin is read by the command it names, below.
+                    hooks_config::interop::Layout::Plugin(_) => json!([]),
                     hooks_config::interop::Layout::CommandFields(fields) => {
                         let entry: serde_json::Map<String, Value> = fields
                             .iter()
@@ -1060,7 +1063,19 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
                 json!([{"hooks": [{"command": "./mine.sh"}]}, {"command": "./mine.sh"}]),
             )])
             .collect();
-        let text = json!({"hooks": hooks}).to_string();
+        let text = match settings.layout {
+            hooks_config::interop::Layout::Plugin(template) => {
+                hooks_config::interop::plugin::PluginCommand {
+                    binary: "/opt/bin/hooks".to_owned(),
+                    agent: agent.name().to_owned(),
+                    config: "hooks.yaml".to_owned(),
+                    root: "../..".to_owned(),
+                    timeout_ms: 90_000,
+                }
+                .render(template)
+            }
+            _ => json!({"hooks": hooks}).to_string(),
+        };
         let mut running = settings.events_running(agent.name(), &text);
         running.sort_unstable();
         let mut expected: Vec<&str> = settings.init_events.to_vec();

@@ -397,13 +397,18 @@ pub enum Layout {
     /// the command line under every one of these fields (GitHub Copilot's `bash`, and the
     /// `command` that the VS Code agent reads from the same file).
     CommandFields(&'static [&'static str]),
+    /// No hooks file: an in-process plugin of the agent's own (OpenCode, Amp) that hands each
+    /// call to `hooks` itself. `hooks init` writes the whole file, [`project`](HookSettings::project),
+    /// from this template (see [`plugin`](super::plugin)); it runs on every one of
+    /// [`init_events`](HookSettings::init_events).
+    Plugin(&'static str),
 }
 
 impl Layout {
     /// The fields of a hook entry that hold its command line.
     pub fn command_fields(self) -> &'static [&'static str] {
         match self {
-            Layout::MatcherGroups | Layout::Commands => &["command"],
+            Layout::MatcherGroups | Layout::Commands | Layout::Plugin(_) => &["command"],
             Layout::CommandFields(fields) => fields,
         }
     }
@@ -454,6 +459,14 @@ impl HookSettings {
     /// in the file's order: what a check of the settings reads. Text that is not a settings
     /// file has none.
     pub fn events_running(&self, agent: &str, text: &str) -> Vec<String> {
+        if let Layout::Plugin(_) = self.layout {
+            return match super::plugin::PluginCommand::read(text) {
+                Some(command) if command.agent == agent => {
+                    self.init_events.iter().map(|e| (*e).to_owned()).collect()
+                }
+                _ => Vec::new(),
+            };
+        }
         let Ok(Value::Object(settings)) = serde_json::from_str::<Value>(text) else {
             return Vec::new();
         };
@@ -470,7 +483,9 @@ impl HookSettings {
         let listed = |entries: &Value| {
             entries.as_array().is_some_and(|entries| {
                 entries.iter().any(|entry| match self.layout {
-                    Layout::Commands | Layout::CommandFields(_) => runs_us(entry),
+                    Layout::Commands | Layout::CommandFields(_) | Layout::Plugin(_) => {
+                        runs_us(entry)
+                    }
                     Layout::MatcherGroups => entry
                         .get("hooks")
                         .and_then(Value::as_array)

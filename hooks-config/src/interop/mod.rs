@@ -22,6 +22,7 @@
 //! after the agent (`SubagentStop` is `claude:subagent_stop`), so nothing is dropped.
 
 mod agent;
+pub mod amp;
 pub mod auggie;
 pub mod claude;
 pub mod codex;
@@ -31,6 +32,8 @@ pub mod droid;
 pub mod foreign;
 pub mod gemini;
 mod hook_output;
+pub mod opencode;
+pub mod plugin;
 pub mod qwen;
 mod reasons;
 mod summary;
@@ -61,6 +64,8 @@ pub static AGENTS: &[&dyn Agent] = &[
     &droid::FactoryDroid,
     &copilot::Copilot,
     &auggie::Auggie,
+    &opencode::OpenCode,
+    &amp::Amp,
 ];
 
 /// The agent called `name` (`claude`, `gemini`, ...), if `hooks` serves it.
