@@ -9,7 +9,7 @@
 #![allow(dead_code)] // each scenario uses its own part
 
 pub mod chat_api;
-#[path = "../claude_code/isolation.rs"]
+#[path = "../support/isolation.rs"]
 pub mod isolation;
 
 use std::io::Write;
