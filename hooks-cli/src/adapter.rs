@@ -4,6 +4,10 @@
 //! broken policy file) blocks, with the reason: a guard that cannot run must not wave
 //! everything through.
 //!
+//! The policy is the file's with the machine's managed and the user's hooks files over it
+//! ([`PolicyStack`](hooks_config::PolicyStack)): a managed file that is there but cannot be
+//! loaded blocks too.
+//!
 //! Every event is a new process, so the hooks' [session state](hooks_core::state) is kept in
 //! files ([`FileState::from_env`]: `$HOOKS_STATE_DIR`, else the XDG state directory), keyed
 //! by the event's `session_id`: what one event's hooks remember, the next event's find. An
@@ -19,7 +23,7 @@ use hooks_core::{EmitResult, HookAction, HookRegistry};
 use hooks_std::state_file::FileState;
 use serde_json::Value;
 
-use crate::modules::{flush_telemetry, load_file};
+use crate::modules::{flush_telemetry, load_layers, unloadable};
 
 /// The answer when the policy cannot decide: a block, in the agent's terms.
 pub fn fail_closed(agent: &dyn Agent, agent_event: Option<&str>, problem: &str) -> AgentAnswer {
@@ -37,12 +41,12 @@ pub fn answer(agent: &dyn Agent, config: &Path, input: &str) -> AgentAnswer {
         Err(error) => return fail_closed(agent, None, &error.to_string()),
     };
     let fail_closed = |problem: String| fail_closed(agent, Some(&mapped.agent_event), &problem);
-    let policy = match load_file(config) {
+    let policy = match load_layers(config) {
         Ok(policy) => policy,
-        Err(errors) => return fail_closed(format!("the policy file is broken:\n{errors}")),
+        Err(error) => return fail_closed(unloadable(&error)),
     };
     hooks_config::one_event_per_process();
-    // The policy file, and every #[hook] linked into this binary.
+    // The policy layers, and every #[hook] linked into this binary.
     let registry = HookRegistry::new();
     if let Some(files) = FileState::from_env() {
         registry.set_state_backend(files);
@@ -66,7 +70,7 @@ pub fn answer(agent: &dyn Agent, config: &Path, input: &str) -> AgentAnswer {
     // The event's spans are exported before the answer: within the telemetry's timeout, and
     // whatever the collector does, the decision is already made.
     flush_telemetry();
-    let rewrites = Rewrites::of(&policy);
+    let rewrites = Rewrites::of_stack(&policy);
     agent.answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites)
 }
 

@@ -9,7 +9,9 @@
 //!   only where the installed version takes it), or a warning where the agent fails open and
 //!   nothing can be set;
 //! - the binary it names is an absolute path that exists and prints this version;
-//! - the hooks file it names loads;
+//! - the hooks file it names loads, with the managed and user hooks files over it (the policy
+//!   layers, shown once per hooks file with where each rule comes from); what a lower file
+//!   tries against the managed policy is a warning;
 //! - the agent's trust step, where it has one and its records can be read;
 //! - nothing of the agent's own overrides ours. A setting that turns every hook off
 //!   (`disableAllHooks`, Codex CLI's `[features] hooks = false`) is a problem. Another hook on
@@ -30,7 +32,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::init::{AGENT_TIMEOUT, installed_version};
-use crate::modules::load_file;
+use crate::layers::LayersView;
+use crate::modules::{load_layers, unloadable};
 
 /// How a check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -50,7 +53,7 @@ pub struct Finding {
     /// `project` or `user`.
     pub scope: &'static str,
     /// What was checked: `events`, `fail_closed`, `timeout`, `binary`, `hooks_file`, `trust`,
-    /// `overrides`, `settings`.
+    /// `overrides`, `settings`, `layers`.
     pub check: &'static str,
     /// How it came out.
     pub level: Level,
@@ -82,20 +85,23 @@ pub struct Report {
     pub ok: bool,
     /// The agents, in the order of the command line.
     pub agents: Vec<AgentReport>,
+    /// The policy layers of each hooks file the agents' settings name.
+    pub layers: Vec<LayersView>,
 }
 
 /// Checks every agent for the project in `project` and the user whose home is `home`.
 pub fn examine(project: &Path, home: Option<&Path>) -> Report {
     let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
+    let mut layers = Vec::new();
     let agents: Vec<AgentReport> = AGENTS
         .iter()
-        .map(|agent| examine_agent(*agent, &project, home))
+        .map(|agent| examine_agent(*agent, &project, home, &mut layers))
         .collect();
     let ok = agents
         .iter()
         .flat_map(|agent| &agent.findings)
         .all(|finding| finding.level != Level::Problem);
-    Report { ok, agents }
+    Report { ok, agents, layers }
 }
 
 /// The first of `names` found as an executable file on the `PATH`.
@@ -115,7 +121,12 @@ fn is_executable(path: &Path) -> bool {
         .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
 }
 
-fn examine_agent(agent: &'static dyn Agent, project: &Path, home: Option<&Path>) -> AgentReport {
+fn examine_agent(
+    agent: &'static dyn Agent,
+    project: &Path,
+    home: Option<&Path>,
+    layers: &mut Vec<LayersView>,
+) -> AgentReport {
     let installed = on_path(agent.binaries());
     let version = installed
         .as_ref()
@@ -149,6 +160,7 @@ fn examine_agent(agent: &'static dyn Agent, project: &Path, home: Option<&Path>)
             project,
             version: report.version.as_deref(),
             findings: &mut report.findings,
+            layers: &mut *layers,
         };
         guarded |= check.settings_file(&file, &text);
         if guarded && scope == "project" {
@@ -173,6 +185,8 @@ struct Checker<'a> {
     project: &'a Path,
     version: Option<&'a str>,
     findings: &'a mut Vec<Finding>,
+    /// The policy layers of the hooks files seen so far.
+    layers: &'a mut Vec<LayersView>,
 }
 
 impl Checker<'_> {
@@ -489,18 +503,34 @@ impl Checker<'_> {
         } else {
             self.project.join(file)
         };
-        match load_file(&file).and_then(|config| config.check_runnable().map(|()| config)) {
-            Ok(config) => self.say(
-                "hooks_file",
-                Level::Ok,
-                format!("{} loads ({})", file.display(), config.summary()),
-            ),
-            Err(errors) => self.say(
+        let loaded = load_layers(&file).and_then(|stack| match stack.check() {
+            Ok(()) => Ok(stack),
+            Err(errors) => Err(hooks_config::LayersError::Broken {
+                level: hooks_config::Level::Project,
+                errors,
+            }),
+        });
+        match loaded {
+            Ok(stack) => {
+                self.say(
+                    "hooks_file",
+                    Level::Ok,
+                    format!("{} loads ({})", file.display(), stack.summary()),
+                );
+                for warning in stack.warnings() {
+                    self.say("layers", Level::Warning, warning.to_string());
+                }
+                if !self.layers.iter().any(|seen| seen.hooks_file == file) {
+                    self.layers.push(LayersView::of(file, &stack));
+                }
+            }
+            Err(error) => self.say(
                 "hooks_file",
                 Level::Problem,
                 format!(
-                    "{} does not load, so every call is blocked: {errors}",
-                    file.display()
+                    "{} does not load, so every call is blocked: {}",
+                    file.display(),
+                    unloadable(&error)
                 ),
             ),
         }
@@ -734,6 +764,13 @@ pub fn human(report: &Report) -> String {
                 finding.scope, finding.message
             ));
         }
+    }
+    for view in &report.layers {
+        text.push_str(&format!(
+            "policy layers of {} (managed first):\n{}",
+            view.hooks_file.display(),
+            view.text("  ")
+        ));
     }
     text.push_str(if report.ok {
         "no problem found\n"

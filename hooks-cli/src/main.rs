@@ -6,7 +6,9 @@
 //!   failed goes to stderr, one line each; `--provenance` puts it in the JSON instead, as
 //!   `{"result": ..., "provenance": ...}`.
 //! - `hooks check FILE...`: validates hooks files and prints every problem, with its location;
-//!   warns when an agent whose project settings run `hooks <agent>` will not run them (a
+//!   shows the policy layers each file runs under (the managed and user hooks files, loaded
+//!   or not, and where each module and hook comes from) and warns of what a file tried
+//!   against the managed policy; warns when an agent whose project settings run `hooks <agent>` will not run them (a
 //!   Gemini CLI folder that is not trusted).
 //! - `hooks events`: lists the canonical events, their aliases and their data fields.
 //! - `hooks demo`: a scripted agent session through the whole hook pipeline.
@@ -14,7 +16,8 @@
 //!   `gemini`, `codex`, `cursor`): the policy in FILE (and every `#[hook]` linked in) as a
 //!   command hook of that agent: its hook JSON on stdin, a block and every other answer in the
 //!   form its protocol documents (see `hooks_config::interop`), and a block whenever the
-//!   policy cannot decide.
+//!   policy cannot decide. The managed and user hooks files apply under FILE
+//!   (`hooks_config::PolicyStack`).
 //! - `hooks init <agent> [--dir DIR] [--config FILE] [--dry-run]`: writes a
 //!   starter hooks file (safety, redaction, logging) when there is none and adds
 //!   `hooks <agent> --config FILE` to the agent's project settings, merged with the hooks
@@ -50,6 +53,7 @@ mod agent_args;
 mod demo;
 mod doctor;
 mod init;
+mod layers;
 #[cfg(feature = "mcp")]
 mod mcp;
 #[cfg(feature = "mcp")]
@@ -62,8 +66,9 @@ mod progress;
 mod provenance;
 mod sync;
 use hooks_config::interop::{AGENTS, Agent};
+use hooks_config::{LayersError, Level};
 use hooks_core::{HookModule, HookRegistry, events};
-use modules::load_file;
+use modules::{load_file, load_layers};
 use serde_json::Value;
 
 #[derive(Parser)]
@@ -398,20 +403,43 @@ fn eval(config: &std::path::Path, event: &str, data: &str, with_provenance: bool
 fn check(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for file in files {
-        // A WebAssembly component the file names must load and satisfy its world.
-        match load_file(file).and_then(|config| {
-            config.check_runnable()?;
-            config.check_components().map(|()| config)
-        }) {
-            Ok(config) => {
-                println!("{}: ok ({})", file.display(), config.summary());
+        // Every layer's WebAssembly components must load and satisfy their world.
+        let loaded = load_layers(file).and_then(|stack| match stack.check() {
+            Ok(()) => Ok(stack),
+            Err(errors) => Err(LayersError::Broken {
+                level: Level::Project,
+                errors,
+            }),
+        });
+        match loaded {
+            Ok(stack) => {
+                // The file given is the last layer: a file met at a higher level is loaded
+                // once, there.
+                let summary = stack
+                    .layers()
+                    .last()
+                    .map(|layer| layer.config.summary())
+                    .unwrap_or_default();
+                println!("{}: ok ({summary})", file.display());
+                let view = layers::LayersView::of(file.clone(), &stack);
+                print!("  layers:\n{}", view.text("    "));
+                for warning in &view.warnings {
+                    eprintln!("warning: {warning}");
+                }
                 for warning in trust_warnings(file) {
                     eprintln!("{warning}");
                 }
             }
-            Err(errors) => {
+            Err(LayersError::Broken {
+                level: Level::Project,
+                errors,
+            }) => {
                 failed = true;
                 eprintln!("{errors}");
+            }
+            Err(error) => {
+                failed = true;
+                eprintln!("{error}");
             }
         }
     }

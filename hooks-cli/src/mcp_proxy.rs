@@ -6,8 +6,9 @@
 //! The server's tools are pinned in `.hooks/mcp-pins/` beside FILE (`hooks mcp pins`, `hooks mcp
 //! approve`): a tool that changes after its pin is held back until approved.
 //!
-//! A policy that cannot be loaded is an error before the server starts: the client sees the
-//! server fail to start, and no call goes through unguarded.
+//! The policy is the file's with the managed and user hooks files over it, as for the agent
+//! adapters. A policy that cannot be loaded is an error before the server starts: the client
+//! sees the server fail to start, and no call goes through unguarded.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -18,7 +19,7 @@ use hooks_core::HookRegistry;
 use hooks_core::module::{HookModule, Mounted};
 use hooks_mcp::proxy::{DEFAULT_MAX_MESSAGE_BYTES, McpProxy, server_name_of};
 
-use crate::modules::{flush_telemetry, load_file};
+use crate::modules::{flush_telemetry, load_layers, unloadable};
 
 /// The arguments of `hooks mcp-proxy`.
 #[derive(Debug, clap::Args)]
@@ -61,9 +62,8 @@ pub fn run(args: McpProxyArgs) -> ExitCode {
 }
 
 fn serve(args: McpProxyArgs) -> Result<(), String> {
-    let policy = load_file(&args.config)
-        .map_err(|errors| format!("the policy file is broken:\n{errors}"))?;
-    // The policy file, and every #[hook] linked into this binary, as for the agent adapters.
+    let policy = load_layers(&args.config).map_err(|error| unloadable(&error))?;
+    // The policy layers, and every #[hook] linked into this binary, as for the agent adapters.
     let registry = HookRegistry::new();
     registry
         .register_annotated(|_| true)

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use hooks_config::{ConfigErrors, HooksConfig};
+use hooks_config::{ConfigErrors, HooksConfig, LayerPaths, LayersError, Level, PolicyStack};
 use hooks_std::catalog::ModuleCatalog;
 
 /// The catalog of the `hooks` binary.
@@ -26,6 +26,24 @@ pub fn catalog() -> ModuleCatalog {
 /// Loads a hooks file with the binary's catalog.
 pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
     hooks_config::load_file_with(path, &catalog())
+}
+
+/// Loads the policy layers of the hooks file `path` with the binary's catalog: the managed and
+/// user files of this machine and environment under it.
+pub fn load_layers(path: &Path) -> Result<PolicyStack, LayersError> {
+    PolicyStack::load(&LayerPaths::from_env(), path, &catalog())
+}
+
+/// Why the policy cannot run, for a person: a broken project file as `the policy file is
+/// broken` and its problems, a managed or user file by its level.
+pub fn unloadable(error: &LayersError) -> String {
+    match error {
+        LayersError::Broken {
+            level: Level::Project,
+            errors,
+        } => format!("the policy file is broken:\n{errors}"),
+        other => other.to_string(),
+    }
 }
 
 /// Exports what the `telemetry` module recorded, within its timeout (a process that lives for

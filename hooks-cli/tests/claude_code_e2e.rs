@@ -76,48 +76,96 @@ fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
     );
 }
 
+/// A project set up by `hooks init` with the pinned Claude Code installed, whose first
+/// `PreToolUse` entry `break_hook` then changes (the command it runs, its timeout); the call
+/// the model asks for must not run, and the model must be told it was blocked.
+fn a_broken_hook_blocks_the_call(
+    test: &str,
+    break_hook: impl FnOnce(&std::path::Path, &mut serde_json::Value, &str),
+) {
+    scenario(test, |claude, scratch| {
+        let project = Project::new(scratch, HOOKS);
+        let mut settings = project.init_with(claude);
+        let written = settings.to_string();
+        let pre = &mut settings["hooks"]["PreToolUse"][0]["hooks"][0];
+        assert_eq!(
+            pre["onFailure"], "block",
+            "hooks init must set onFailure for the pinned version: {written}"
+        );
+        let command = pre["command"].as_str().unwrap().to_owned();
+        let (binary, rest) = command.split_once(' ').unwrap();
+        assert!(binary.starts_with('/'), "an absolute path: {command}");
+        break_hook(scratch, pre, rest);
+        project.write_settings(&settings);
+        let api = MessagesApi::start(Script {
+            bash_command: Some("touch made-by-agent".to_owned()),
+        })
+        .unwrap();
+
+        let run = project.run_claude(claude, &api, "create the marker file");
+
+        run.assert_finished();
+        assert!(
+            !project.dir.join("made-by-agent").exists(),
+            "the call ran though its hook failed\n{}",
+            run.report()
+        );
+        let answered = turns(&api)
+            .iter()
+            .find_map(|request| request.tool_result(TOOL_USE_ID));
+        assert!(
+            matches!(answered, Some((_, true))),
+            "the model must be told the call was blocked, got {answered:?}\n{}",
+            run.report()
+        );
+    });
+}
+
+/// An executable script in `dir` named `name`, for a hook command to run.
+fn script(dir: &std::path::Path, name: &str, body: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
 /// `hooks init` with the pinned Claude Code installed writes `"onFailure": "block"`; then a
 /// `PreToolUse` entry whose binary has gone missing blocks the call (Claude Code 2.1.295 and
 /// later), where without the key the command would run.
 #[test]
 fn a_missing_hooks_binary_blocks_the_call_when_init_set_on_failure() {
-    scenario(
+    a_broken_hook_blocks_the_call(
         "a_missing_hooks_binary_blocks_the_call_when_init_set_on_failure",
-        |claude, scratch| {
-            let project = Project::new(scratch, HOOKS);
-            let mut settings = project.init_with(claude);
-            let written = settings.to_string();
-            let pre = &mut settings["hooks"]["PreToolUse"][0]["hooks"][0];
-            assert_eq!(
-                pre["onFailure"], "block",
-                "hooks init must set onFailure for the pinned version: {written}"
-            );
-            let command = pre["command"].as_str().unwrap().to_owned();
-            let (binary, rest) = command.split_once(' ').unwrap();
-            assert!(binary.starts_with('/'), "an absolute path: {command}");
+        |_, pre, rest| {
             pre["command"] = serde_json::Value::from(format!("/nonexistent/bin/hooks {rest}"));
-            project.write_settings(&settings);
-            let api = MessagesApi::start(Script {
-                bash_command: Some("touch made-by-agent".to_owned()),
-            })
-            .unwrap();
+        },
+    );
+}
 
-            let run = project.run_claude(claude, &api, "create the marker file");
+/// The hook's process dies of a signal before it answers (a crash): with the `onFailure`
+/// init wrote, the call is blocked.
+#[test]
+fn a_crashing_hook_blocks_the_call_when_init_set_on_failure() {
+    a_broken_hook_blocks_the_call(
+        "a_crashing_hook_blocks_the_call_when_init_set_on_failure",
+        |scratch, pre, rest| {
+            let crash = script(scratch, "crashing-hooks", "cat >/dev/null\nkill -SEGV $$");
+            pre["command"] = serde_json::Value::from(format!("{} {rest}", crash.display()));
+        },
+    );
+}
 
-            run.assert_finished();
-            assert!(
-                !project.dir.join("made-by-agent").exists(),
-                "the call ran though its hook could not start\n{}",
-                run.report()
-            );
-            let answered = turns(&api)
-                .iter()
-                .find_map(|request| request.tool_result(TOOL_USE_ID));
-            assert!(
-                matches!(answered, Some((_, true))),
-                "the model must be told the call was blocked, got {answered:?}\n{}",
-                run.report()
-            );
+/// The hook never answers: past its timeout (short here, so the test is quick) Claude Code
+/// gives up on it, and with the `onFailure` init wrote the call is blocked.
+#[test]
+fn a_hanging_hook_blocks_the_call_when_init_set_on_failure() {
+    a_broken_hook_blocks_the_call(
+        "a_hanging_hook_blocks_the_call_when_init_set_on_failure",
+        |scratch, pre, rest| {
+            let hang = script(scratch, "hanging-hooks", "exec sleep 60");
+            pre["command"] = serde_json::Value::from(format!("{} {rest}", hang.display()));
+            pre["timeout"] = serde_json::Value::from(2);
         },
     );
 }

@@ -102,6 +102,15 @@
 //! Claude Code settings file (`.json`), converted as
 //! [`import_settings`](crate::interop::claude::import_settings) converts it.
 //!
+//! # Policy layers
+//!
+//! A team can lock rules: a [`PolicyStack`] applies the managed policy's hooks file (deployed
+//! by device management), the user's and the project's on one registry. A lower file adds
+//! rules and modules; it cannot remove, rename over or weaken a managed one, and what it tries
+//! is reported ([`LayerWarning`]). A managed file that is there but cannot be read or loaded
+//! is an error ([`LayersError`]), never a guard running without it. [`PolicyStack`] says where
+//! the files are.
+//!
 //! # Features
 //!
 //! `http` and `llm` (both on by default) build the HTTP client that HTTP and LLM hooks need;
@@ -123,6 +132,7 @@ mod event_matcher;
 mod failure;
 mod http;
 pub mod interop;
+mod layers;
 mod llm;
 mod load;
 mod matcher;
@@ -149,6 +159,10 @@ pub use failure::OnFailure;
 // What `load_file_with` and `load_str_with` take, so that a caller needs no `hooks-std` import.
 pub use hooks_std::catalog::{BoxError, ModuleCatalog, ModuleContext};
 pub use hooks_std::process::OUTPUT_CAP;
+pub use layers::{
+    LAYER_FILE, Layer, LayerPaths, LayerWarning, LayersError, Level, MANAGED_DIR_VAR, Origin,
+    PolicyStack,
+};
 pub use llm::render;
 pub use load::{load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Action, MatcherHook, Pattern};

@@ -40,7 +40,7 @@
 //! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch; given ones are added |
 //! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers; the hooks' own session states and compiled WebAssembly hooks (`~/.local/state/hooks`, `~/.cache/hooks`, or where `$HOOKS_STATE_DIR`, `$XDG_STATE_HOME`, `$HOOKS_WASM_CACHE` or `$XDG_CACHE_HOME` put them) | secrets no tool may read or write, and what an agent must not forge; given ones are added |
 //! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files`; given ones are added |
-//! | `guard_files` | the hooks files (`hooks.yaml`, `hooks.yml`, `.hooks.yaml`, `.hooks.yml`, a plugin's `hooks/hooks.json`, and the file an adapter loaded, added by hooks-std's module catalog), every agent's hook settings in a project or the home directory (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/`, `.gemini/settings.json`, `.gemini/config/hooks.json`, `.agents/hooks.json`, `.agents/plugins/`, `.codex/hooks.json`, `.codex/config.toml`, `.cursor/hooks.json`, `.github/hooks/`, `.copilot/hooks/`, `.qwen/settings.json`, `.factory/`'s settings and hooks, `crush.json`, `.augment/settings*.json`, `.clinerules/hooks/`, Windsurf's and Devin's `hooks.json`, `.kiro/hooks/`, `.kiro/agents/*.json`, OpenCode's and Amp's plugin folders, `opencode.json`, Goose's `config.yaml`), and the MCP proxy's tool pins (`.hooks/mcp-pins/`) | write-protected files: any tool may read them, none may write, edit, move, delete, truncate them or change their permissions (a hooks file the agent can empty is a guard it can switch off); given ones are added |
+//! | `guard_files` | the hooks files (`hooks.yaml`, `hooks.yml`, `.hooks.yaml`, `.hooks.yml`, a plugin's `hooks/hooks.json`, and the file an adapter loaded, added by hooks-std's module catalog), every agent's hook settings in a project or the home directory (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/`, `.gemini/settings.json`, `.gemini/config/hooks.json`, `.agents/hooks.json`, `.agents/plugins/`, `.codex/hooks.json`, `.codex/config.toml`, `.cursor/hooks.json`, `.github/hooks/`, `.copilot/hooks/`, `.qwen/settings.json`, `.factory/`'s settings and hooks, `crush.json`, `.augment/settings*.json`, `.clinerules/hooks/`, Windsurf's and Devin's `hooks.json`, `.kiro/hooks/`, `.kiro/agents/*.json`, OpenCode's and Amp's plugin folders, `opencode.json`, Goose's `config.yaml`), the MCP proxy's tool pins (`.hooks/mcp-pins/`), and the policy layers' folders (the managed `/Library/Application Support/hooks/` or `$HOOKS_MANAGED_DIR`, Linux's `/etc/hooks/` being a system directory already; the user's `~/.config/hooks/` or `$XDG_CONFIG_HOME/hooks/`) | write-protected files: any tool may read them, none may write, edit, move, delete, truncate them or change their permissions (a hooks file the agent can empty is a guard it can switch off); given ones are added |
 //! | `packs` | `default` | the rule packs switched on: names, groups (`database`), `default`, `all`; given ones are added; an unknown name is an error listing the valid ones |
 //! | `replace_defaults` | none | the lists above whose built-in entries are left out, e.g. `[allowed_files]`; another name is an error listing them |
 //! | `blocked_commands` | none | extra rules: `{pattern, reason}`, a regex over `program args...` |
@@ -346,7 +346,20 @@ const GUARD_FILES: &[&str] = &[
     "**/.config/amp/plugins/**",
     // The MCP proxy's tool pins: an agent that rewrites them approves its own rug pull.
     "**/.hooks/mcp-pins/**",
+    // The policy layers of `hooks`: the managed directory a team deploys on macOS (Linux's,
+    // `/etc/hooks`, is under the system directories, refused whole and named so in the
+    // reason) and the user's hooks directory; the environment's own places are added by
+    // `guard_files()`.
+    "/Library/Application Support/hooks",
+    "/Library/Application Support/hooks/**",
+    "**/.config/hooks/**",
 ];
+
+/// The environment variables that move the policy layers' directories, each with whether it
+/// names the directory itself (`HOOKS_MANAGED_DIR`) or the one holding `hooks/`
+/// (`XDG_CONFIG_HOME`).
+const LAYER_DIRS_FROM_ENV: &[(&str, bool)] =
+    &[("HOOKS_MANAGED_DIR", true), ("XDG_CONFIG_HOME", false)];
 
 /// Tools that only read or list the paths they are given: a write-protected file stays
 /// readable through them. Any other tool that names a path is taken as one that may change it.
@@ -380,7 +393,15 @@ const PATCH_FIELDS: &[&str] = &["command", "input", "patch"];
 fn protected_files() -> Vec<String> {
     let mut globs = strings(PROTECTED_FILES);
     globs.extend(strings(OWN_FILES));
-    for (name, is_own_dir) in OWN_DIRS_FROM_ENV {
+    globs.extend(dirs_from_env(OWN_DIRS_FROM_ENV));
+    globs
+}
+
+/// The globs of each directory `vars` name (with `hooks` added where the variable names the
+/// directory holding it), and of everything under it.
+fn dirs_from_env(vars: &[(&str, bool)]) -> Vec<String> {
+    let mut globs = Vec::new();
+    for (name, is_own_dir) in vars {
         let Some(value) = std::env::var_os(name).filter(|value| !value.is_empty()) else {
             continue;
         };
@@ -398,6 +419,14 @@ fn protected_files() -> Vec<String> {
         globs.push(format!("{dir}/**"));
         globs.push(dir);
     }
+    globs
+}
+
+/// The built-in `guard_files`, with the policy layers' directories wherever the environment of
+/// this process puts them.
+fn guard_files() -> Vec<String> {
+    let mut globs = strings(GUARD_FILES);
+    globs.extend(dirs_from_env(LAYER_DIRS_FROM_ENV));
     globs
 }
 
@@ -442,7 +471,7 @@ impl SafetyConfig {
             blocked_paths: blocked_paths(),
             protected_files: protected_files(),
             allowed_files: strings(ALLOWED_FILES),
-            guard_files: strings(GUARD_FILES),
+            guard_files: guard_files(),
             packs: strings(PACKS),
             replace_defaults: strings(Self::LISTS),
             ..SafetyConfig::default()
@@ -491,7 +520,7 @@ impl SafetyConfig {
             blocked_paths: merge("blocked_paths", blocked_paths(), &self.blocked_paths),
             protected_files: merge("protected_files", protected_files(), &self.protected_files),
             allowed_files: merge("allowed_files", strings(ALLOWED_FILES), &self.allowed_files),
-            guard_files: merge("guard_files", strings(GUARD_FILES), &self.guard_files),
+            guard_files: merge("guard_files", guard_files(), &self.guard_files),
             packs: merge("packs", strings(PACKS), &self.packs),
             replace_defaults: strings(Self::LISTS),
             ..self.clone()
@@ -563,7 +592,7 @@ impl Guard {
         let built_in_blocked = lists.kept("blocked_paths", blocked_paths());
         let built_in_protected = lists.kept("protected_files", protected_files());
         let built_in_allowed = lists.kept("allowed_files", strings(ALLOWED_FILES));
-        let built_in_guarded = lists.kept("guard_files", strings(GUARD_FILES));
+        let built_in_guarded = lists.kept("guard_files", guard_files());
         let paths = PathRules::new(
             Globs {
                 built_in: &built_in_blocked,

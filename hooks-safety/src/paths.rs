@@ -289,12 +289,21 @@ impl PathRules {
     /// write-protected file: it is one, or a directory that holds one (deleting or moving
     /// `.claude` takes `.claude/settings.json` with it). The path found is returned.
     ///
-    /// Symbolic links are not followed here, as for the other paths a command writes: that
-    /// would cost a system call for every file a command writes. A link to a guard file cannot
-    /// be made from inside the agent (`ln`'s targets and inline code naming the file are
-    /// refused), and the file tools' check (`check_absolute`) follows links in full.
+    /// A target that is itself a symbolic link is followed: a link already in the tree (a
+    /// checked-out one, or one made before the guard ran) would otherwise let a write through
+    /// to the file it names. Only the target is looked at, one `lstat`: a link among its
+    /// directories is not followed, which would cost a system call per directory of every
+    /// file a command writes. A link to a guard file cannot be made from inside the agent
+    /// (`ln`'s targets and inline code naming the file are refused), and the file tools'
+    /// check (`check_absolute`) follows links in full.
     pub(crate) fn changes_guarded(&self, path: &Path) -> Option<PathBuf> {
-        self.guarded_at(path)
+        self.guarded_at(path).or_else(|| {
+            let is_link =
+                std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
+            is_link
+                .then(|| resolve_links(path))
+                .and_then(|resolved| self.guarded_at(&resolved))
+        })
     }
 
     /// `path` itself, if it is a write-protected file or a directory holding one.

@@ -411,3 +411,61 @@ fn a_symbolic_link_to_a_guard_file_is_refused_and_followed_by_file_tools() {
     assert_eq!(by_tool.as_deref(), Some(GUARDED));
     assert_eq!(read, None);
 }
+
+#[test]
+fn the_managed_and_user_policy_files_are_guard_files() {
+    // Under /etc, the system directories' rule comes first; refused either way.
+    for path in ["/etc/hooks/hooks.yaml", "/etc/hooks/team-rules.yaml"] {
+        let write = json!({"file_path": path, "content": "hooks: {}"});
+        assert!(tool("Write", write).is_some(), "{path}");
+    }
+    for path in [
+        "/Library/Application Support/hooks/hooks.yaml",
+        "/home/dev/.config/hooks/hooks.yaml",
+        "/home/dev/.config/hooks/extra.yaml",
+    ] {
+        let write = json!({"file_path": path, "content": "hooks: {}"});
+        assert_eq!(tool("Write", write).as_deref(), Some(GUARDED), "{path}");
+    }
+    for line in [
+        "rm ~/.config/hooks/hooks.yaml",
+        "echo 'hooks: {}' > /home/dev/.config/hooks/hooks.yaml",
+        "mv /home/dev/.config/hooks /tmp/off",
+    ] {
+        assert_eq!(command(line).as_deref(), Some(GUARDED), "{line}");
+    }
+    // Reading is not refused as a change (outside the workspace, confinement has its say).
+    let read = json!({"file_path": "/home/dev/.config/hooks/hooks.yaml"});
+    assert_ne!(tool("Read", read).as_deref(), Some(GUARDED));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_write_through_an_existing_link_to_a_guard_file_is_refused() {
+    let workspace = std::env::temp_dir().join(format!("hooks-safety-link-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&workspace);
+    std::fs::create_dir_all(workspace.join(".claude")).unwrap();
+    std::fs::write(workspace.join(".claude/settings.json"), "{}").unwrap();
+    std::fs::write(workspace.join("plain.txt"), "").unwrap();
+    // Links already in the tree: one to the agent's settings, one to an ordinary file.
+    std::os::unix::fs::symlink(".claude/settings.json", workspace.join("notes.txt")).unwrap();
+    std::os::unix::fs::symlink("plain.txt", workspace.join("other.txt")).unwrap();
+    let guard = Guard::new(SafetyConfig {
+        workspace: Some(workspace.clone()),
+        ..SafetyConfig::default()
+    })
+    .unwrap();
+    let check = |line: &str| guard.check(line, &workspace).map(|denial| denial.id());
+    for line in [
+        "echo '{}' > notes.txt",
+        "truncate -s 0 notes.txt",
+        "sed -i 's/a/b/' notes.txt",
+        "cp /dev/null notes.txt",
+    ] {
+        assert_eq!(check(line).as_deref(), Some(GUARDED), "{line}");
+    }
+    for line in ["echo x > other.txt", "echo x > plain.txt", "cat notes.txt"] {
+        assert_eq!(check(line), None, "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&workspace);
+}

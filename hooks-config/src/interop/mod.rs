@@ -143,6 +143,17 @@ impl Rewrites {
         }
     }
 
+    /// The entries of every layer of `stack` marked `rewrite: apply`.
+    pub fn of_stack(stack: &crate::PolicyStack) -> Self {
+        Rewrites {
+            applied_by: stack
+                .entries()
+                .filter(|entry| entry.rewrite == Rewrite::Apply)
+                .map(|entry| entry.name.clone())
+                .collect(),
+        }
+    }
+
     /// Whether every modification of `outcome` came from a hook whose rewrites apply (and
     /// there was one): one rewriter that wants confirmation makes the whole rewrite asked.
     pub fn all_applied(&self, outcome: &hooks_core::EmitResult) -> bool {
