@@ -570,7 +570,7 @@ fn hooks_of(layout: Layout, settings: &Value) -> Vec<(String, Value)> {
     for (event, entries) in events {
         for entry in entries.as_array().into_iter().flatten() {
             match layout {
-                Layout::Commands | Layout::CommandFields(_) => {
+                Layout::Commands | Layout::BareCommands | Layout::CommandFields(_) => {
                     hooks.push((event.clone(), entry.clone()))
                 }
                 Layout::MatcherGroups => {

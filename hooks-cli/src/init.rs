@@ -405,7 +405,8 @@ fn merge_settings(
         return Err("not a JSON object".to_owned());
     }
     let mut changed = false;
-    if layout != Layout::MatcherGroups && settings.get("version").is_none() {
+    let versioned = matches!(layout, Layout::Commands | Layout::CommandFields(_));
+    if versioned && settings.get("version").is_none() {
         settings.entry("version", Json::Number(1.into()));
         changed = true;
     }
@@ -434,7 +435,7 @@ fn merge_settings(
                     },
                     _ => Vec::new(),
                 },
-                Layout::Commands | Layout::CommandFields(_) => vec![item],
+                Layout::Commands | Layout::BareCommands | Layout::CommandFields(_) => vec![item],
             };
             for hook in commands.into_iter().filter(|hook| is_ours(hook)) {
                 present = true;
@@ -446,12 +447,12 @@ fn merge_settings(
                 Layout::MatcherGroups | Layout::CommandFields(_) => {
                     Json::object([("type", Json::String("command".to_owned()))])
                 }
-                Layout::Commands => Json::Object(Vec::new()),
+                Layout::Commands | Layout::BareCommands => Json::Object(Vec::new()),
             };
             ours.update(&mut hook, layout);
             listed.push(match layout {
                 Layout::MatcherGroups => Json::object([("hooks", Json::Array(vec![hook]))]),
-                Layout::Commands | Layout::CommandFields(_) => hook,
+                Layout::Commands | Layout::BareCommands | Layout::CommandFields(_) => hook,
             });
             changed = true;
         }
@@ -567,6 +568,21 @@ mod tests {
             .unwrap(),
             None
         );
+    }
+
+    #[test]
+    fn bare_commands_get_no_version_key() {
+        let new = merge_settings(None, Layout::BareCommands, &["pre_run_command"], &ours())
+            .unwrap()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&new).unwrap();
+        assert!(value.get("version").is_none(), "{new}");
+        assert_eq!(value["hooks"]["pre_run_command"][0]["command"], COMMAND);
+        assert!(value["hooks"]["pre_run_command"][0].get("type").is_none());
+        let versioned = merge_settings(None, Layout::Commands, &["stop"], &ours())
+            .unwrap()
+            .unwrap();
+        assert!(versioned.contains("\"version\""), "{versioned}");
     }
 
     #[test]

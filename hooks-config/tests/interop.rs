@@ -1044,7 +1044,8 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
             .map(|event| {
                 let listed = match settings.layout {
                     hooks_config::interop::Layout::MatcherGroups => json!([{"hooks": [ours]}]),
-                    hooks_config::interop::Layout::Commands => json!([ours]),
+                    hooks_config::interop::Layout::Commands
+                    | hooks_config::interop::Layout::BareCommands => json!([ours]),
                     hooks_config::interop::Layout::CommandFields(fields) => {
                         let entry: serde_json::Map<String, Value> = fields
                             .iter()

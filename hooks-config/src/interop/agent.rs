@@ -391,6 +391,9 @@ pub enum Layout {
     MatcherGroups,
     /// The commands themselves, in a file that says its `version` (Cursor's shape).
     Commands,
+    /// The commands themselves, in a file with no `version` (Windsurf's and Crush's shape:
+    /// a key they do not document is not added).
+    BareCommands,
     /// The commands themselves, in a file that says its `version`, each `type: "command"` with
     /// the command line under every one of these fields (GitHub Copilot's `bash`, and the
     /// `command` that the VS Code agent reads from the same file).
@@ -401,7 +404,7 @@ impl Layout {
     /// The fields of a hook entry that hold its command line.
     pub fn command_fields(self) -> &'static [&'static str] {
         match self {
-            Layout::MatcherGroups | Layout::Commands => &["command"],
+            Layout::MatcherGroups | Layout::Commands | Layout::BareCommands => &["command"],
             Layout::CommandFields(fields) => fields,
         }
     }
@@ -468,7 +471,9 @@ impl HookSettings {
         let listed = |entries: &Value| {
             entries.as_array().is_some_and(|entries| {
                 entries.iter().any(|entry| match self.layout {
-                    Layout::Commands | Layout::CommandFields(_) => runs_us(entry),
+                    Layout::Commands | Layout::BareCommands | Layout::CommandFields(_) => {
+                        runs_us(entry)
+                    }
                     Layout::MatcherGroups => entry
                         .get("hooks")
                         .and_then(Value::as_array)

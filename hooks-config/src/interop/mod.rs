@@ -26,15 +26,19 @@ pub mod auggie;
 pub mod claude;
 pub mod codex;
 pub mod copilot;
+pub mod crush;
 pub mod cursor;
 pub mod droid;
+mod exit_two;
 pub mod foreign;
 pub mod gemini;
+pub mod goose;
 mod hook_output;
 pub mod qwen;
 mod reasons;
 mod summary;
 pub mod tools;
+pub mod windsurf;
 
 use std::collections::BTreeSet;
 
@@ -61,6 +65,9 @@ pub static AGENTS: &[&dyn Agent] = &[
     &droid::FactoryDroid,
     &copilot::Copilot,
     &auggie::Auggie,
+    &goose::Goose,
+    &windsurf::Windsurf,
+    &crush::Crush,
 ];
 
 /// The agent called `name` (`claude`, `gemini`, ...), if `hooks` serves it.
