@@ -18,6 +18,11 @@ const DISPLAY_NAMES: &[(&str, &str)] = &[
     ("droid", "Factory Droid"),
     ("copilot", "GitHub Copilot"),
     ("auggie", "Augment Auggie"),
+    ("goose", "Goose"),
+    ("windsurf", "Windsurf"),
+    ("crush", "Crush"),
+    ("kiro", "Kiro"),
+    ("antigravity", "Antigravity CLI"),
 ];
 
 /// A paragraph naming this many agents is taken for a list of them.

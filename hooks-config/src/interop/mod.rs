@@ -22,6 +22,7 @@
 //! after the agent (`SubagentStop` is `claude:subagent_stop`), so nothing is dropped.
 
 mod agent;
+pub mod antigravity;
 pub mod auggie;
 pub mod claude;
 pub mod codex;
@@ -34,6 +35,7 @@ pub mod foreign;
 pub mod gemini;
 pub mod goose;
 mod hook_output;
+pub mod kiro;
 pub mod qwen;
 mod reasons;
 mod summary;
@@ -68,6 +70,8 @@ pub static AGENTS: &[&dyn Agent] = &[
     &goose::Goose,
     &windsurf::Windsurf,
     &crush::Crush,
+    &kiro::Kiro,
+    &antigravity::Antigravity,
 ];
 
 /// The agent called `name` (`claude`, `gemini`, ...), if `hooks` serves it.
