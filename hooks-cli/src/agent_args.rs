@@ -163,7 +163,19 @@ mod tests {
         assert_eq!(
             names,
             [
-                "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie"
+                "claude",
+                "gemini",
+                "codex",
+                "cursor",
+                "qwen",
+                "droid",
+                "copilot",
+                "auggie",
+                "goose",
+                "windsurf",
+                "crush",
+                "kiro",
+                "antigravity"
             ]
         );
         for agent in names {

@@ -28,7 +28,7 @@ hooks:
       name: bun
       matcher: Bash
       rewrite: apply
-      command: "grep -q 'npm test' && echo '{\"action\": \"modify\", \"modified_args\": {\"command\": \"bun test\"}}' || true"
+      command: "grep -q 'npm test' && echo '{\"action\": \"modify\", \"modified_args\": {\"command\": \"bun test\", \"timeout\": 60}}' || true"
 "#;
 
 #[test]
@@ -72,6 +72,23 @@ fn an_applied_rewrite_reaches_crush_with_every_key() {
     assert_eq!(
         support::verdict("crush", "PreToolUse", &output),
         Verdict::RunRewritten(json!({"command": "bun test", "timeout": 60}))
+    );
+    // A rewrite that drops a key cannot be merged over the old input: it blocks, saying what
+    // would have run.
+    let dropped = support::agent_hook(
+        "crush",
+        &config,
+        &pre_tool(
+            "bash",
+            json!({"command": "npm test", "timeout": 60, "description": "tests"}),
+        ),
+    );
+    assert!(
+        matches!(
+            support::verdict("crush", "PreToolUse", &dropped),
+            Verdict::Block(reason) if reason.contains("bun test")
+        ),
+        "{dropped:?}"
     );
 }
 
