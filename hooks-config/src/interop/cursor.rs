@@ -14,7 +14,7 @@
 //! | `beforeMCPExecution` / `afterMCPExecution` | `tool:pre` / `tool:post` | its `tool_name` | its `tool_input` (a JSON text is parsed) |
 //! | `beforeReadFile` | `tool:pre` | `Read` | `file_path` |
 //! | `afterFileEdit` | `tool:post` | `Edit` | `file_path`, `edits` |
-//! | `preToolUse` / `postToolUse` | `tool:pre` / `tool:post` | canonical (see [`CURSOR_TOOLS`](super::tools::CURSOR_TOOLS)) | as given, plus `file_path` |
+//! | `preToolUse` / `postToolUse` | `tool:pre` / `tool:post` | canonical (see [`CURSOR_TOOLS`]) | as given, plus `file_path` |
 //! | `beforeSubmitPrompt` | `prompt:submit` | | |
 //! | `stop` | `prompt:complete` | | |
 //! | `sessionStart`, `sessionEnd`, `preCompact` | `session:start`, `session:end`, `context:pre_compact` | | |

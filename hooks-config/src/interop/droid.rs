@@ -6,7 +6,7 @@
 //! [`ClaudeCode`] does and reads answers by Claude Code's rules. Where it differs:
 //!
 //! - **Tools**: `Execute` is `Bash`, `Create` is `Write`; `Read` and `Edit` keep their names
-//!   (see [`tools`](super::tools)).
+//!   (see [`tools`]).
 //! - **Input casing**: sources disagree on whether Droid sends `session_id` or `sessionId`
 //!   (and `hook_event_name` or `hookEventName`); both are read, the snake_case name kept.
 //! - **Settings file**: Droid reads `.factory/hooks.json` too, but `droid exec` (0.186) was
