@@ -163,8 +163,21 @@ mod tests {
         assert_eq!(
             names,
             [
-                "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie",
-                "opencode", "amp"
+                "claude",
+                "gemini",
+                "codex",
+                "cursor",
+                "qwen",
+                "droid",
+                "copilot",
+                "auggie",
+                "goose",
+                "windsurf",
+                "crush",
+                "kiro",
+                "antigravity",
+                "opencode",
+                "amp"
             ]
         );
         for agent in names {

@@ -626,17 +626,35 @@ fn plugin_hooks(agent: &dyn Agent, file: &Path, text: &str) -> Vec<(String, Valu
 
 /// Every command hook of the settings, with its event, in file order.
 fn hooks_of(layout: Layout, settings: &Value) -> Vec<(String, Value)> {
-    let Some(Value::Object(events)) = settings.get("hooks") else {
+    if layout == Layout::Triggers {
+        // Each hook names its event, and holds its command in `action`.
+        let hooks = settings.get("hooks").and_then(Value::as_array);
+        return hooks
+            .into_iter()
+            .flatten()
+            .filter_map(|hook| {
+                let trigger = hook.get("trigger").and_then(Value::as_str)?;
+                let mut action = hook.get("action")?.clone();
+                if let (Value::Object(fields), Some(timeout)) = (&mut action, hook.get("timeout")) {
+                    fields.entry("timeout").or_insert(timeout.clone());
+                }
+                Some((trigger.to_owned(), action))
+            })
+            .collect();
+    }
+    let Some(Value::Object(events)) = settings.get(layout.events_key()) else {
         return Vec::new();
     };
     let mut hooks = Vec::new();
     for (event, entries) in events {
         for entry in entries.as_array().into_iter().flatten() {
             match layout {
-                Layout::Commands | Layout::CommandFields(_) | Layout::Plugin(_) => {
-                    hooks.push((event.clone(), entry.clone()))
-                }
-                Layout::MatcherGroups => {
+                Layout::Commands
+                | Layout::BareCommands
+                | Layout::Triggers
+                | Layout::CommandFields(_)
+                | Layout::Plugin(_) => hooks.push((event.clone(), entry.clone())),
+                Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => {
                     for hook in entry
                         .get("hooks")
                         .and_then(Value::as_array)

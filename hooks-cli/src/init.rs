@@ -446,15 +446,21 @@ fn merge_settings(
     if !matches!(settings, Json::Object(_)) {
         return Err("not a JSON object".to_owned());
     }
+    if layout == Layout::Triggers {
+        let changed = merge_triggers(&mut settings, events, ours)?;
+        return Ok(changed.then(|| settings.to_pretty(indent_of(old.unwrap_or_default()))));
+    }
     let mut changed = false;
-    if layout != Layout::MatcherGroups && settings.get("version").is_none() {
+    let versioned = matches!(layout, Layout::Commands | Layout::CommandFields(_));
+    if versioned && settings.get("version").is_none() {
         settings.entry("version", Json::Number(1.into()));
         changed = true;
     }
+    let key = layout.events_key();
     let hooks = settings
-        .entry("hooks", Json::Object(Vec::new()))
+        .entry(key, Json::Object(Vec::new()))
         .filter(|hooks| matches!(hooks, Json::Object(_)))
-        .ok_or("`hooks` is not an object")?;
+        .ok_or(format!("`{key}` is not an object"))?;
     let is_ours = |hook: &Json| {
         layout.command_fields().iter().any(|field| {
             hook.get(field)
@@ -469,14 +475,18 @@ fn merge_settings(
         let mut present = false;
         for item in listed.iter_mut() {
             let commands: Vec<&mut Json> = match layout {
-                Layout::MatcherGroups => match item {
+                Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => match item {
                     Json::Object(_) => match item.entry("hooks", Json::Null) {
                         Some(Json::Array(hooks)) => hooks.iter_mut().collect(),
                         _ => Vec::new(),
                     },
                     _ => Vec::new(),
                 },
-                Layout::Commands | Layout::CommandFields(_) | Layout::Plugin(_) => vec![item],
+                Layout::Commands
+                | Layout::BareCommands
+                | Layout::Triggers
+                | Layout::CommandFields(_)
+                | Layout::Plugin(_) => vec![item],
             };
             for hook in commands.into_iter().filter(|hook| is_ours(hook)) {
                 present = true;
@@ -485,20 +495,93 @@ fn merge_settings(
         }
         if !present {
             let mut hook = match layout {
-                Layout::MatcherGroups | Layout::CommandFields(_) => {
+                Layout::MatcherGroups
+                | Layout::NamedMatcherGroups(_)
+                | Layout::CommandFields(_) => {
                     Json::object([("type", Json::String("command".to_owned()))])
                 }
-                Layout::Commands | Layout::Plugin(_) => Json::Object(Vec::new()),
+                Layout::Commands | Layout::BareCommands | Layout::Triggers | Layout::Plugin(_) => {
+                    Json::Object(Vec::new())
+                }
             };
             ours.update(&mut hook, layout);
             listed.push(match layout {
-                Layout::MatcherGroups => Json::object([("hooks", Json::Array(vec![hook]))]),
-                Layout::Commands | Layout::CommandFields(_) | Layout::Plugin(_) => hook,
+                Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => {
+                    Json::object([("hooks", Json::Array(vec![hook]))])
+                }
+                Layout::Commands
+                | Layout::BareCommands
+                | Layout::Triggers
+                | Layout::CommandFields(_)
+                | Layout::Plugin(_) => hook,
             });
             changed = true;
         }
     }
     Ok(changed.then(|| settings.to_pretty(indent_of(old.unwrap_or_default()))))
+}
+
+/// Adds a hook of ours for each of `events` to `settings` laid out as [`Layout::Triggers`]
+/// (a `version` and a list of hooks, each naming its `trigger`, with its `timeout` and its
+/// command in `action`), or brings an earlier one up to date; whether anything changed.
+fn merge_triggers(settings: &mut Json, events: &[&str], ours: &OurHook) -> Result<bool, String> {
+    let mut changed = false;
+    if settings.get("version").is_none() {
+        settings.entry("version", Json::String("v1".to_owned()));
+        changed = true;
+    }
+    let Some(Json::Array(hooks)) = settings.entry("hooks", Json::Array(Vec::new())) else {
+        return Err("`hooks` is not a list".to_owned());
+    };
+    let timeout = Json::Number(ours.timeout.into());
+    let command = Json::String(ours.command.clone());
+    for event in events {
+        let mut present = false;
+        for hook in hooks.iter_mut() {
+            let runs_for_event = hook.get("trigger").and_then(Json::as_str) == Some(*event);
+            let is_ours = hook
+                .get("action")
+                .and_then(|action| action.get("command"))
+                .and_then(Json::as_str)
+                .is_some_and(|command| ours.is_ours(command));
+            if !(runs_for_event && is_ours) {
+                continue;
+            }
+            present = true;
+            changed |= set(hook, "timeout", &timeout);
+            if let Some(action) = hook.entry("action", Json::Null) {
+                changed |= set(action, "command", &command);
+            }
+        }
+        if !present {
+            hooks.push(Json::object([
+                ("name", Json::String(format!("hooks-{event}"))),
+                ("trigger", Json::String((*event).to_owned())),
+                (
+                    "action",
+                    Json::object([
+                        ("type", Json::String("command".to_owned())),
+                        ("command", command.clone()),
+                    ]),
+                ),
+                ("timeout", timeout.clone()),
+                ("enabled", Json::Bool(true)),
+            ]));
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+/// Sets `key` of the object `json` to `value`; whether that changed it.
+fn set(json: &mut Json, key: &str, value: &Json) -> bool {
+    match json.entry(key, Json::Null) {
+        Some(slot) if slot != value => {
+            *slot = value.clone();
+            true
+        }
+        _ => false,
+    }
 }
 
 /// The change as a unified diff with three lines of context, headed by the file's name.
@@ -609,6 +692,60 @@ mod tests {
             .unwrap(),
             None
         );
+    }
+
+    #[test]
+    fn bare_commands_get_no_version_key() {
+        let new = merge_settings(None, Layout::BareCommands, &["pre_run_command"], &ours())
+            .unwrap()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&new).unwrap();
+        assert!(value.get("version").is_none(), "{new}");
+        assert_eq!(value["hooks"]["pre_run_command"][0]["command"], COMMAND);
+        assert!(value["hooks"]["pre_run_command"][0].get("type").is_none());
+        let versioned = merge_settings(None, Layout::Commands, &["stop"], &ours())
+            .unwrap()
+            .unwrap();
+        assert!(versioned.contains("\"version\""), "{versioned}");
+    }
+
+    #[test]
+    fn triggers_are_a_list_of_named_hooks_with_their_command_in_action() {
+        let old = r#"{"version": "v1", "hooks": [{"name": "lint", "trigger": "PostFileSave", "action": {"type": "command", "command": "npm run lint"}}]}"#;
+        let new = merge_settings(Some(old), Layout::Triggers, &["PreToolUse"], &ours())
+            .unwrap()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&new).unwrap();
+        let hooks = value["hooks"].as_array().unwrap();
+        assert_eq!(hooks.len(), 2, "{new}");
+        assert_eq!(hooks[0]["name"], "lint");
+        assert_eq!(hooks[1]["trigger"], "PreToolUse");
+        assert_eq!(hooks[1]["action"]["type"], "command");
+        assert_eq!(hooks[1]["action"]["command"], COMMAND);
+        assert_eq!(hooks[1]["timeout"], 90);
+        assert_eq!(
+            merge_settings(Some(&new), Layout::Triggers, &["PreToolUse"], &ours()).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn named_matcher_groups_sit_under_our_hooks_name() {
+        let old = r#"{"lint": {"PostToolUse": [{"hooks": [{"type": "command", "command": "./lint.sh"}]}]}}"#;
+        let layout = Layout::NamedMatcherGroups("hooks-guard");
+        let new = merge_settings(Some(old), layout, &["PreToolUse"], &ours())
+            .unwrap()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&new).unwrap();
+        assert_eq!(
+            value["lint"]["PostToolUse"][0]["hooks"][0]["command"],
+            "./lint.sh"
+        );
+        assert_eq!(
+            value["hooks-guard"]["PreToolUse"][0]["hooks"][0]["command"],
+            COMMAND
+        );
+        assert!(value.get("hooks").is_none(), "{new}");
     }
 
     #[test]

@@ -20,6 +20,11 @@ const DISPLAY_NAMES: &[(&str, &str)] = &[
     ("auggie", "Augment Auggie"),
     ("opencode", "OpenCode"),
     ("amp", "Amp"),
+    ("goose", "Goose"),
+    ("windsurf", "Windsurf"),
+    ("crush", "Crush"),
+    ("kiro", "Kiro"),
+    ("antigravity", "Antigravity CLI"),
 ];
 
 /// A paragraph naming this many agents is taken for a list of them.

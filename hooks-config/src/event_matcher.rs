@@ -8,6 +8,8 @@ use hooks_core::events::{
 use regex::Regex;
 use serde_json::Value;
 
+use crate::interop::tools::AGENT_TOOL_NAME;
+
 /// The `matcher` of a command, HTTP or LLM entry, with Claude Code's semantics, so that its
 /// settings keep their meaning here: absent, `""` or `"*"` match everything; a string of only
 /// letters, digits, `_`, `-`, spaces, `|` and `,` is a list of exact names; anything else is an
@@ -68,11 +70,19 @@ impl EventMatcher {
         let Some(field) = Self::subject_field(event) else {
             return true;
         };
-        match (self, data[field].as_str()) {
-            (EventMatcher::All, _) => true,
-            (_, None) => false,
-            (EventMatcher::Names(names), Some(subject)) => names.iter().any(|n| n == subject),
-            (EventMatcher::Regex(regex), Some(subject)) => regex.is_match(subject),
+        // A tool made canonical keeps the agent's own name, which a matcher may name.
+        let own_name = (field == TOOL_NAME).then_some(AGENT_TOOL_NAME);
+        let subjects: Vec<&str> = [Some(field), own_name]
+            .into_iter()
+            .flatten()
+            .filter_map(|field| data[field].as_str())
+            .collect();
+        match self {
+            EventMatcher::All => true,
+            EventMatcher::Names(names) => subjects
+                .iter()
+                .any(|subject| names.iter().any(|n| n == subject)),
+            EventMatcher::Regex(regex) => subjects.iter().any(|subject| regex.is_match(subject)),
         }
     }
 }
@@ -118,6 +128,24 @@ mod tests {
         assert!(mcp.matches(TOOL_POST, &tool("mcp__github__create_issue")));
         assert!(!mcp.matches(TOOL_POST, &tool("mcp__gitlab__create_issue")));
         assert!(EventMatcher::parse("(unclosed").is_err());
+    }
+
+    #[test]
+    fn a_matcher_naming_the_agents_own_tool_matches_its_canonical_call() {
+        let canonical = json!({ TOOL_NAME: "Bash", AGENT_TOOL_NAME: "run_shell_command" });
+        for text in ["run_shell_command", "Bash", "run_shell.*"] {
+            assert!(
+                EventMatcher::parse(text)
+                    .unwrap()
+                    .matches(TOOL_PRE, &canonical),
+                "{text}"
+            );
+        }
+        assert!(
+            !EventMatcher::parse("Write")
+                .unwrap()
+                .matches(TOOL_PRE, &canonical)
+        );
     }
 
     #[test]

@@ -2,6 +2,8 @@
 
 use hooks_core::HookResult;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
+
+use crate::interop::tools::AGENT_TOOL_NAME;
 use regex::Regex;
 use serde_json::Value;
 
@@ -80,10 +82,14 @@ pub struct MatcherHook {
 impl MatcherHook {
     /// Whether the event data matches every given condition.
     pub fn matches(&self, data: &Value) -> bool {
+        // The canonical name, or the agent's own one that it replaced (`Shell`, `run_shell_command`):
+        // a rule written for either keeps matching.
         let tool_matches = self.tool.as_ref().is_none_or(|pattern| {
-            data[TOOL_NAME]
-                .as_str()
-                .is_some_and(|tool| pattern.matches(tool))
+            [TOOL_NAME, AGENT_TOOL_NAME].iter().any(|field| {
+                data[*field]
+                    .as_str()
+                    .is_some_and(|tool| pattern.matches(tool))
+            })
         });
         // A tool call's input fields; on an event without one, the event's own fields
         // (`prompt`, ...).

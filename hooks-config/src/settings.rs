@@ -26,6 +26,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::agent_protocol::Protocol;
+use crate::interop::TimeUnit;
 use crate::schema;
 use crate::{
     AnswerProtocol, CommandHook, ConfigError, ConfigErrors, Entry, EventMatcher, HookKind,
@@ -178,6 +179,8 @@ fn quoted(text: &str) -> String {
 
 struct Importer<'a> {
     protocol: &'static Protocol,
+    /// The unit of the agent's `timeout`.
+    unit: TimeUnit,
     file: &'a Path,
     text: &'a str,
     errors: Vec<ConfigError>,
@@ -333,20 +336,29 @@ impl Importer<'_> {
         }
     }
 
-    /// The `timeout` of a hook (seconds; Claude Code's default when absent), in whole
-    /// milliseconds, at least one.
+    /// The `timeout` of a hook (in the agent's unit; Claude Code's default when absent), in
+    /// whole milliseconds, at least one.
     fn timeout(&mut self, place: &Place<'_>, hook: &Map<String, Value>) -> Option<Duration> {
         let max = MAX_COMMAND_TIMEOUT.as_secs_f64();
+        let (per_second, unit) = match self.unit {
+            TimeUnit::Seconds => (1.0, "seconds"),
+            TimeUnit::Milliseconds => (1000.0, "milliseconds"),
+        };
         let secs = match hook.get("timeout") {
             None => DEFAULT_TIMEOUT_SECS,
-            Some(value) => match value.as_f64().filter(|secs| *secs > 0.0 && *secs <= max) {
+            Some(value) => match value
+                .as_f64()
+                .map(|count| count / per_second)
+                .filter(|secs| *secs > 0.0 && *secs <= max)
+            {
                 Some(secs) => secs,
                 None => {
                     return self.error(
                         place.at,
                         format!(
-                            "{}: `timeout` must be seconds from 0 to {max}, not `{value}`",
-                            place.name
+                            "{}: `timeout` must be {unit} from 0 to {}, not `{value}`",
+                            place.name,
+                            max * per_second
                         ),
                     );
                 }
@@ -432,18 +444,29 @@ pub fn import_hooks(
     text: &str,
     file: &Path,
 ) -> Result<Imported, ConfigErrors> {
+    import_hooks_timed(protocol, TimeUnit::Seconds, text, file)
+}
+
+/// [`import_hooks`] for an agent whose `timeout` is in `unit`.
+pub fn import_hooks_timed(
+    protocol: &'static Protocol,
+    unit: TimeUnit,
+    text: &str,
+    file: &Path,
+) -> Result<Imported, ConfigErrors> {
     let error = |line, column, message: String| one_error(file, line, column, message);
     let settings: Map<String, Value> = match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(settings)) => settings,
         Ok(_) => return Err(error(1, 1, "a settings file is a JSON object".to_owned())),
         Err(e) => return Err(error(e.line(), e.column(), format!("not valid JSON: {e}"))),
     };
-    import_section(protocol, &settings, text, file)
+    import_section(protocol, unit, &settings, text, file)
 }
 
 /// Converts the `hooks` of `settings` (read from `text`, in `file`).
 pub(crate) fn import_section(
     protocol: &'static Protocol,
+    unit: TimeUnit,
     settings: &Map<String, Value>,
     text: &str,
     file: &Path,
@@ -469,6 +492,7 @@ pub(crate) fn import_section(
     };
     let mut importer = Importer {
         protocol,
+        unit,
         file,
         text,
         errors: Vec::new(),

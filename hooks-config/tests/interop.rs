@@ -859,8 +859,21 @@ fn the_agents_are_listed_once_by_name() {
     assert_eq!(
         names,
         [
-            "claude", "gemini", "codex", "cursor", "qwen", "droid", "copilot", "auggie",
-            "opencode", "amp"
+            "claude",
+            "gemini",
+            "codex",
+            "cursor",
+            "qwen",
+            "droid",
+            "copilot",
+            "auggie",
+            "goose",
+            "windsurf",
+            "crush",
+            "kiro",
+            "antigravity",
+            "opencode",
+            "amp"
         ]
     );
     for agent in AGENTS {
@@ -1039,13 +1052,31 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
         let command = agent.command("hooks.yaml");
         assert!(command.starts_with(&format!("hooks {} --config ", agent.name())));
         let ours = json!({"type": "command", "command": command});
+        if settings.layout == hooks_config::interop::Layout::Triggers {
+            // A list of hooks, each naming its event.
+            let hooks: Vec<Value> = settings
+                .init_events
+                .iter()
+                .map(|event| json!({"name": event, "trigger": event, "action": ours}))
+                .chain([json!({"trigger": "Other", "action": {"command": "./mine.sh"}})])
+                .collect();
+            let text = json!({"version": "v1", "hooks": hooks}).to_string();
+            let running = settings.events_running(agent.name(), &text);
+            assert_eq!(running, settings.init_events, "{}", agent.display_name());
+            continue;
+        }
         let hooks: serde_json::Map<String, Value> = settings
             .init_events
             .iter()
             .map(|event| {
                 let listed = match settings.layout {
-                    hooks_config::interop::Layout::MatcherGroups => json!([{"hooks": [ours]}]),
-                    hooks_config::interop::Layout::Commands => json!([ours]),
+                    hooks_config::interop::Layout::MatcherGroups
+                    | hooks_config::interop::Layout::NamedMatcherGroups(_) => {
+                        json!([{"hooks": [ours]}])
+                    }
+                    hooks_config::interop::Layout::Commands
+                    | hooks_config::interop::Layout::BareCommands => json!([ours]),
+                    hooks_config::interop::Layout::Triggers => unreachable!("read above"),
                     // A plugin is read by the command it names, below.
                     hooks_config::interop::Layout::Plugin(_) => json!([]),
                     hooks_config::interop::Layout::CommandFields(fields) => {
@@ -1074,7 +1105,14 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
                 }
                 .render(template)
             }
-            _ => json!({"hooks": hooks}).to_string(),
+            _ => {
+                let mut text = serde_json::Map::new();
+                text.insert(
+                    settings.layout.events_key().to_owned(),
+                    Value::Object(hooks),
+                );
+                Value::Object(text).to_string()
+            }
         };
         let mut running = settings.events_running(agent.name(), &text);
         running.sort_unstable();

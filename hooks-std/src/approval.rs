@@ -38,7 +38,7 @@ use std::time::Duration;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::text::truncate_chars_marked;
-use hooks_core::view::ToolPre;
+use hooks_core::view::{EventView, ToolPre};
 use hooks_core::{ApprovalDefault, HookRegistry, HookResult, TypedHook};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -115,8 +115,16 @@ impl ApprovalModule {
 
     /// The answer to a `tool:pre` event's data: ask for a listed tool, continue otherwise.
     pub fn decide(&self, data: &Value) -> HookResult {
+        // A tool an adapter gave its canonical name keeps the agent's own one (`Shell`) as
+        // `agent_tool_name`, which the list may name instead.
+        let own = data["agent_tool_name"]
+            .as_str()
+            .filter(|own| self.listed(own));
         match data[TOOL_NAME].as_str() {
-            Some(tool) => self.decide_call(tool, &data[TOOL_INPUT]),
+            Some(tool) if self.listed(tool) => self.decide_call(tool, &data[TOOL_INPUT]),
+            Some(_) => own.map_or_else(HookResult::cont, |own| {
+                self.decide_call(own, &data[TOOL_INPUT])
+            }),
             None => HookResult::cont(),
         }
     }
@@ -153,7 +161,7 @@ impl ApprovalModule {
 
 impl TypedHook for ApprovalModule {
     async fn on_tool_pre(&self, call: ToolPre<'_>) -> HookResult {
-        self.decide_call(call.tool_name(), call.tool_input())
+        self.decide(call.data())
     }
 }
 

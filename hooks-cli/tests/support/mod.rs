@@ -166,3 +166,47 @@ pub fn check_agent_answer<A: AsRef<OsStr>>(args: &[A], stdin: &str, output: &Out
         );
     }
 }
+
+/// The hooks file the agents' tests share: the safety module over its own directory, and a
+/// rule on the canonical `Bash` that asks before `git push`.
+pub const ASK_ON_PUSH: &str = r#"modules:
+  safety:
+    workspace: "."
+hooks:
+  PreToolUse:
+    - type: matcher
+      match: {tool: Bash, args: {command: "git push*"}}
+      action: ask
+      message: "push to the remote?"
+"#;
+
+/// `text` as the `hooks.yaml` of a scratch directory of `agent`'s `test`.
+pub fn policy(agent: &str, test: &str, text: &str) -> PathBuf {
+    let dir = hooks_testing::scratch_dir(agent, test);
+    let file = dir.join("hooks.yaml");
+    std::fs::write(&file, text).expect("the hooks file is written");
+    file
+}
+
+/// Runs `hooks <agent> --config <config>` with `input` on stdin, as the agent runs it; its
+/// answer is checked by the agent's validator ([`check_agent_answer`]).
+pub fn agent_hook(agent: &str, config: &Path, input: &serde_json::Value) -> Output {
+    run(
+        None,
+        &[agent.as_ref(), "--config".as_ref(), config.as_os_str()],
+        &input.to_string(),
+    )
+}
+
+/// What `agent` does with `output` as the answer to its `event`; panics where it would reject
+/// the answer.
+pub fn verdict(agent: &str, event: &str, output: &Output) -> hooks_config::interop::Verdict {
+    accepts(agent, event, output)
+        .unwrap_or_else(|problem| panic!("{agent} rejects {output:?}: {problem}"))
+}
+
+/// Claude Code's `PreToolUse` stdin for `tool` with `input`, as Claude Code's dialects send it.
+pub fn claude_pre_tool(tool: &str, input: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/tmp",
+                       "tool_name": tool, "tool_input": input})
+}

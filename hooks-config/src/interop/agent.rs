@@ -393,6 +393,15 @@ pub enum Layout {
     MatcherGroups,
     /// The commands themselves, in a file that says its `version` (Cursor's shape).
     Commands,
+    /// The commands themselves, in a file with no `version` (Windsurf's and Crush's shape:
+    /// a key they do not document is not added).
+    BareCommands,
+    /// A list of named hooks under `hooks`, each with its event as `trigger` and its command
+    /// in `action`, in a file that says its `version` (Kiro's shape).
+    Triggers,
+    /// Matcher groups per event under a hook's name rather than under `hooks`
+    /// (`{"<name>": {"PreToolUse": [...]}}`, Antigravity's shape); ours is the name given.
+    NamedMatcherGroups(&'static str),
     /// The commands themselves, in a file that says its `version`, each `type: "command"` with
     /// the command line under every one of these fields (GitHub Copilot's `bash`, and the
     /// `command` that the VS Code agent reads from the same file).
@@ -405,10 +414,23 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// The key of the settings that maps events to their hooks: `hooks`, or a hook's name.
+    pub fn events_key(self) -> &'static str {
+        match self {
+            Layout::NamedMatcherGroups(name) => name,
+            _ => "hooks",
+        }
+    }
+
     /// The fields of a hook entry that hold its command line.
     pub fn command_fields(self) -> &'static [&'static str] {
         match self {
-            Layout::MatcherGroups | Layout::Commands | Layout::Plugin(_) => &["command"],
+            Layout::MatcherGroups
+            | Layout::NamedMatcherGroups(_)
+            | Layout::Commands
+            | Layout::BareCommands
+            | Layout::Triggers
+            | Layout::Plugin(_) => &["command"],
             Layout::CommandFields(fields) => fields,
         }
     }
@@ -470,9 +492,6 @@ impl HookSettings {
         let Ok(Value::Object(settings)) = serde_json::from_str::<Value>(text) else {
             return Vec::new();
         };
-        let Some(Value::Object(hooks)) = settings.get("hooks") else {
-            return Vec::new();
-        };
         let runs_us = |hook: &Value| {
             self.layout.command_fields().iter().any(|field| {
                 hook.get(*field)
@@ -480,13 +499,34 @@ impl HookSettings {
                     .is_some_and(|command| runs_hooks(command, agent))
             })
         };
+        if self.layout == Layout::Triggers {
+            let Some(Value::Array(hooks)) = settings.get("hooks") else {
+                return Vec::new();
+            };
+            let mut events: Vec<String> = Vec::new();
+            for hook in hooks {
+                let trigger = hook.get("trigger").and_then(Value::as_str);
+                if let (Some(trigger), Some(action)) = (trigger, hook.get("action"))
+                    && runs_us(action)
+                    && !events.iter().any(|event| event == trigger)
+                {
+                    events.push(trigger.to_owned());
+                }
+            }
+            return events;
+        }
+        let Some(Value::Object(hooks)) = settings.get(self.layout.events_key()) else {
+            return Vec::new();
+        };
         let listed = |entries: &Value| {
             entries.as_array().is_some_and(|entries| {
                 entries.iter().any(|entry| match self.layout {
-                    Layout::Commands | Layout::CommandFields(_) | Layout::Plugin(_) => {
-                        runs_us(entry)
-                    }
-                    Layout::MatcherGroups => entry
+                    Layout::Commands
+                    | Layout::BareCommands
+                    | Layout::Triggers
+                    | Layout::CommandFields(_)
+                    | Layout::Plugin(_) => runs_us(entry),
+                    Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => entry
                         .get("hooks")
                         .and_then(Value::as_array)
                         .is_some_and(|hooks| hooks.iter().any(runs_us)),

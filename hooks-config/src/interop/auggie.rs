@@ -18,14 +18,13 @@
 //! `str-replace-editor` is `Edit`, `view` is `Read` (their `path` also the `file_path`).
 //! Command-hook timeouts are in milliseconds.
 
-use hooks_core::events::fields::TOOL_INPUT;
+use hooks_core::EmitResult;
 use hooks_core::events::{PROMPT_COMPLETE, SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE};
-use hooks_core::{EmitResult, HookAction};
 use serde_json::{Value, json};
 
+use super::exit_two;
 use super::hook_output::{non_empty, printed};
-use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
-use super::tools::{ToolName, make_canonical};
+use super::tools::{self, ToolName};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, ProjectDir,
     Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
@@ -117,20 +116,12 @@ impl Agent for Auggie {
 
     /// Claude Code's stdin fields (or `hookEventName`), its tools made canonical.
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let text = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(mut fields)) => {
-                if let Some(event) = fields.get("hookEventName").cloned() {
-                    fields.entry("hook_event_name").or_insert(event);
-                }
-                Value::Object(fields).to_string()
-            }
-            _ => input.to_owned(),
-        };
-        let mut mapped = AUGGIE.event_in(&text)?;
-        if let Value::Object(data) = &mut mapped.data {
-            make_canonical(TOOLS, data);
-        }
-        Ok(mapped)
+        tools::event_in(
+            &AUGGIE,
+            &[("hookEventName", "hook_event_name")],
+            TOOLS,
+            input,
+        )
     }
 
     /// Our merged result for Auggie's event `agent_event` (see the [module docs](self)).
@@ -141,47 +132,16 @@ impl Agent for Auggie {
         outcome: &EmitResult,
         _rewrites: &Rewrites,
     ) -> AgentAnswer {
-        let result = &outcome.result;
-        let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
-        let rewritten =
-            outcome.is_modified() && new_input.is_some_and(|new| *new != input[TOOL_INPUT]);
-        let refusal = match result.action {
-            HookAction::Deny => Some(reason_of(outcome)),
-            HookAction::AskUser => Some(format!(
-                "a hook asks for approval, which Augment Auggie cannot ask for from a hook: {}",
-                question_of(outcome)
-            )),
-            _ if rewritten => Some(format!(
-                "a hook rewrites this call ({}) to run `{}` instead, which Augment Auggie cannot \
-                 apply; blocked rather than run unchanged",
-                modifiers(outcome),
-                new_input.map(would_run).unwrap_or_default()
-            )),
-            _ => None,
-        };
-        let mut notes: Vec<String> = messages_of(outcome).into_iter().collect();
-        notes.extend(context_of(outcome));
-        match (agent_event, refusal) {
-            // Stderr is the reason the model reads: the user's messages stay out of it.
-            ("PreToolUse", Some(reason)) => AgentAnswer::block(reason),
-            ("Stop", Some(reason)) => AgentAnswer {
-                stderr: notes.join("\n"),
+        if agent_event == "Stop"
+            && let Some(reason) = exit_two::refusal("Augment Auggie", input, outcome)
+        {
+            return AgentAnswer {
+                stderr: exit_two::notes(outcome).join("\n"),
                 ..AgentAnswer::json(&json!({"decision": "block", "reason": reason}))
-            },
-            (_, refusal) => AgentAnswer {
-                stderr: refusal
-                    .map(|reason| {
-                        format!(
-                            "Augment Auggie cannot stop {agent_event}; a hook would have: {reason}"
-                        )
-                    })
-                    .into_iter()
-                    .chain(notes)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                ..AgentAnswer::silent()
-            },
+            };
         }
+        let blocks = agent_event == "PreToolUse";
+        exit_two::answer("Augment Auggie", agent_event, blocks, input, outcome)
     }
 
     /// Exit 2 with the reason; on `Stop`, its JSON block.

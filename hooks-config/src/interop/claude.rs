@@ -91,20 +91,22 @@ pub const CLAUDE: Protocol = Protocol {
     ],
 };
 
+/// The events whose `hookSpecificOutput.additionalContext` reaches the model.
+const CONTEXT_ON: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "UserPromptSubmit",
+    "SessionStart",
+    "Setup",
+    "SubagentStart",
+];
+
 /// What Claude Code takes from a hook.
 static CAPABILITIES: Capabilities = Capabilities {
     asks_on: &["PreToolUse", "PermissionRequest"],
     rewrite: RewriteSupport::ConfirmedOrApplied,
-    // The events whose `hookSpecificOutput.additionalContext` reaches the model.
-    context_on: &[
-        "PreToolUse",
-        "PostToolUse",
-        "PostToolUseFailure",
-        "UserPromptSubmit",
-        "SessionStart",
-        "Setup",
-        "SubagentStart",
-    ],
+    context_on: CONTEXT_ON,
     blocks_prompt: Some("UserPromptSubmit"),
 };
 
@@ -197,62 +199,7 @@ impl Agent for ClaudeCode {
         if ForeignCaller::recorded_in(input) == Some(ForeignCaller::Cursor) {
             return cursor_answer(input, outcome);
         }
-        let result = &outcome.result;
-        let mut specific = Specific::of(agent_event);
-        match result.action {
-            HookAction::Deny => return block(agent_event, reason_of(outcome), outcome),
-            HookAction::AskUser => {
-                let prompt = question_of(outcome);
-                match agent_event {
-                    "PreToolUse" => {
-                        specific.permission_decision = Some(Permission::Ask);
-                        specific.permission_decision_reason = Some(prompt);
-                    }
-                    // No decision: Claude Code's own dialog asks.
-                    "PermissionRequest" => {}
-                    _ => {
-                        let reason = format!(
-                            "a hook asks for approval, which Claude Code cannot ask for on \
-                             {agent_event}: {prompt}"
-                        );
-                        return block(agent_event, reason, outcome);
-                    }
-                }
-            }
-            _ => {}
-        }
-        if outcome.is_modified() {
-            // Of the data of a tool call, Claude Code takes only the tool input.
-            let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
-            match (agent_event, new_input) {
-                ("PreToolUse", Some(new_input)) if *new_input == input[TOOL_INPUT] => {}
-                ("PreToolUse", Some(new_input @ Value::Object(_))) => {
-                    specific.updated_input = Some(new_input.clone());
-                    if specific.permission_decision.is_none() {
-                        let (decision, reason) = if rewrites.all_applied(outcome) {
-                            (
-                                Permission::Allow,
-                                format!("rewritten {}", modifiers(outcome)),
-                            )
-                        } else {
-                            (Permission::Ask, to_confirm(new_input, outcome))
-                        };
-                        specific.permission_decision = Some(decision);
-                        specific.permission_decision_reason = Some(reason);
-                    }
-                }
-                _ => {
-                    let reason = inapplicable("Claude Code", agent_event, outcome);
-                    return block(agent_event, reason, outcome);
-                }
-            }
-        }
-        json_answer(
-            "Claude Code",
-            specific,
-            CAPABILITIES.context_on.contains(&agent_event),
-            outcome,
-        )
+        CLAUDE_CODE_DIALECT.answer(agent_event, input, outcome, rewrites)
     }
 
     /// Claude Code's reading of an answer: exit 2 blocks with stderr as the reason (stdout is
@@ -473,13 +420,102 @@ fn block(agent_event: &str, reason: String, outcome: &EmitResult) -> AgentAnswer
     AgentAnswer::json(&answer)
 }
 
-/// The reason of a rewrite put to the user: who rewrote it, what would run, and what happens
-/// where nobody can answer, which is also what the model reads when it is refused.
-fn to_confirm(new_input: &Value, outcome: &EmitResult) -> String {
-    format!(
-        "a hook rewrote the input ({}); approve to run `{}` instead. Without an answer \
-         (headless, `claude -p`) neither the original nor the rewrite runs.",
-        modifiers(outcome),
-        would_run(new_input)
-    )
+/// An agent that speaks Claude Code's protocol (Claude Code itself, Qwen Code, Factory Droid):
+/// its answers are Claude Code's (see the [module docs](self)), and their reasons name it.
+#[derive(Debug)]
+pub(crate) struct ClaudeDialect {
+    /// The agent's name for people, in the reasons: `Qwen Code`.
+    pub name: &'static str,
+    /// How it runs headless, where nobody can confirm a rewrite: `` `claude -p` ``.
+    pub headless: &'static str,
+    /// The events whose `additionalContext` reaches its model.
+    pub context_on: &'static [&'static str],
+}
+
+/// Claude Code as a [`ClaudeDialect`].
+const CLAUDE_CODE_DIALECT: ClaudeDialect = ClaudeDialect {
+    name: "Claude Code",
+    headless: "`claude -p`",
+    context_on: CONTEXT_ON,
+};
+
+impl ClaudeDialect {
+    /// Our merged result for its event `agent_event`, in Claude Code's protocol.
+    pub(crate) fn answer(
+        &self,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        rewrites: &Rewrites,
+    ) -> AgentAnswer {
+        let result = &outcome.result;
+        let mut specific = Specific::of(agent_event);
+        match result.action {
+            HookAction::Deny => return block(agent_event, reason_of(outcome), outcome),
+            HookAction::AskUser => {
+                let prompt = question_of(outcome);
+                match agent_event {
+                    "PreToolUse" => {
+                        specific.permission_decision = Some(Permission::Ask);
+                        specific.permission_decision_reason = Some(prompt);
+                    }
+                    // No decision: Claude Code's own dialog asks.
+                    "PermissionRequest" => {}
+                    _ => {
+                        let reason = format!(
+                            "a hook asks for approval, which {} cannot ask for on \
+                             {agent_event}: {prompt}",
+                            self.name
+                        );
+                        return block(agent_event, reason, outcome);
+                    }
+                }
+            }
+            _ => {}
+        }
+        if outcome.is_modified() {
+            // Of the data of a tool call, Claude Code takes only the tool input.
+            let new_input = result.data.as_ref().map(|data| &data[TOOL_INPUT]);
+            match (agent_event, new_input) {
+                ("PreToolUse", Some(new_input)) if *new_input == input[TOOL_INPUT] => {}
+                ("PreToolUse", Some(new_input @ Value::Object(_))) => {
+                    specific.updated_input = Some(new_input.clone());
+                    if specific.permission_decision.is_none() {
+                        let (decision, reason) = if rewrites.all_applied(outcome) {
+                            (
+                                Permission::Allow,
+                                format!("rewritten {}", modifiers(outcome)),
+                            )
+                        } else {
+                            (Permission::Ask, self.to_confirm(new_input, outcome))
+                        };
+                        specific.permission_decision = Some(decision);
+                        specific.permission_decision_reason = Some(reason);
+                    }
+                }
+                _ => {
+                    let reason = inapplicable(self.name, agent_event, outcome);
+                    return block(agent_event, reason, outcome);
+                }
+            }
+        }
+        json_answer(
+            self.name,
+            specific,
+            self.context_on.contains(&agent_event),
+            outcome,
+        )
+    }
+
+    /// The reason of a rewrite put to the user: who rewrote it, what would run, and what
+    /// happens where nobody can answer, which is also what the model reads when it is refused.
+    fn to_confirm(&self, new_input: &Value, outcome: &EmitResult) -> String {
+        format!(
+            "a hook rewrote the input ({}); approve to run `{}` instead. Without an answer \
+             (headless, {}) neither the original nor the rewrite runs.",
+            modifiers(outcome),
+            would_run(new_input),
+            self.headless
+        )
+    }
 }

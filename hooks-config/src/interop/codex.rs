@@ -85,7 +85,7 @@ use super::reasons::{
 };
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
 };
 
 /// Codex CLI.
@@ -553,7 +553,7 @@ pub fn import_config_toml(text: &str, file: &Path) -> Result<Imported, ConfigErr
             }]));
         }
     };
-    import_section(&CODEX, &settings, text, file)
+    import_section(&CODEX, TimeUnit::Seconds, &settings, text, file)
 }
 
 /// The 1-based line and column of byte `at` of `text`.

@@ -10,17 +10,18 @@
 //!
 //! | Cursor's event | our event | `tool_name` | `tool_input` |
 //! |---|---|---|---|
-//! | `beforeShellExecution` / `afterShellExecution` | `tool:pre` / `tool:post` | `Shell` | `command`, `cwd` |
+//! | `beforeShellExecution` / `afterShellExecution` | `tool:pre` / `tool:post` | `Bash` (Cursor's `Shell`) | `command`, `cwd` |
 //! | `beforeMCPExecution` / `afterMCPExecution` | `tool:pre` / `tool:post` | its `tool_name` | its `tool_input` (a JSON text is parsed) |
 //! | `beforeReadFile` | `tool:pre` | `Read` | `file_path` |
 //! | `afterFileEdit` | `tool:post` | `Edit` | `file_path`, `edits` |
-//! | `preToolUse` / `postToolUse` | `tool:pre` / `tool:post` | as given | as given |
+//! | `preToolUse` / `postToolUse` | `tool:pre` / `tool:post` | canonical (see [`CURSOR_TOOLS`]) | as given, plus `file_path` |
 //! | `beforeSubmitPrompt` | `prompt:submit` | | |
 //! | `stop` | `prompt:complete` | | |
 //! | `sessionStart`, `sessionEnd`, `preCompact` | `session:start`, `session:end`, `context:pre_compact` | | |
 //! | any other | `cursor:<snake_case>` | | |
 //!
-//! Cursor's own fields stay in the data beside ours; `afterShellExecution`'s `output` and
+//! A tool's canonical name replaces Cursor's, which stays as `agent_tool_name` (a rule on
+//! `tool: Shell` still matches). Cursor's own fields stay in the data beside ours; `afterShellExecution`'s `output` and
 //! `afterMCPExecution`'s `result_json` are also the `tool_result`.
 //!
 //! # Answers (`hooks cursor`)
@@ -51,6 +52,7 @@ use serde_json::{Map, Value, json};
 
 use super::hook_output::{Permission, non_empty, printed};
 use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
+use super::tools::{CURSOR_TOOLS, ToolName, make_canonical};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, RewriteSupport, Rewrites,
     Verdict,
@@ -202,6 +204,10 @@ impl Agent for Cursor {
     /// commands, MCP calls and files as tool calls (see the [module docs](self)).
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
         event_in(input)
+    }
+
+    fn tools(&self) -> &'static [ToolName] {
+        CURSOR_TOOLS
     }
 
     /// Our merged result for Cursor's event `agent_event`, in its protocol (see the
@@ -388,6 +394,7 @@ fn event_in(input: &str) -> Result<MappedEvent, InputError> {
         data.insert(TOOL_NAME.to_owned(), name);
         data.insert(TOOL_INPUT.to_owned(), input);
     }
+    make_canonical(CURSOR_TOOLS, data);
     let result = match mapped.agent_event.as_str() {
         "afterShellExecution" => field(data, "output"),
         "afterMCPExecution" => field(data, "result_json"),

@@ -6,7 +6,7 @@
 //! [`ClaudeCode`] does and reads answers by Claude Code's rules. Where it differs:
 //!
 //! - **Tools**: `Execute` is `Bash`, `Create` is `Write`; `Read` and `Edit` keep their names
-//!   (see [`tools`](super::tools)).
+//!   (see [`tools`]).
 //! - **Input casing**: sources disagree on whether Droid sends `session_id` or `sessionId`
 //!   (and `hook_event_name` or `hookEventName`); both are read, the snake_case name kept.
 //! - **Settings file**: Droid reads `.factory/hooks.json` too, but `droid exec` (0.186) was
@@ -18,10 +18,10 @@ use hooks_core::events::{
     CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST,
     TOOL_PRE, USER_NOTIFICATION,
 };
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::claude::ClaudeCode;
-use super::tools::{ToolName, make_canonical, named};
+use super::claude::{ClaudeCode, ClaudeDialect};
+use super::tools::{self, ToolName, named};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
     ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
@@ -72,17 +72,27 @@ const CAMEL_FIELDS: &[(&str, &str)] = &[
     ("permissionMode", "permission_mode"),
 ];
 
+/// The events whose `additionalContext` reaches Droid's model.
+const CONTEXT_ON: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "SessionStart",
+];
+
 /// What Droid takes from a hook: Claude Code's answers.
 static CAPABILITIES: Capabilities = Capabilities {
     asks_on: &["PreToolUse"],
     rewrite: RewriteSupport::ConfirmedOrApplied,
-    context_on: &[
-        "PreToolUse",
-        "PostToolUse",
-        "UserPromptSubmit",
-        "SessionStart",
-    ],
+    context_on: CONTEXT_ON,
     blocks_prompt: Some("UserPromptSubmit"),
+};
+
+/// Droid as a speaker of Claude Code's protocol.
+const DIALECT: ClaudeDialect = ClaudeDialect {
+    name: "Factory Droid",
+    headless: "`droid exec`",
+    context_on: CONTEXT_ON,
 };
 
 /// Droid's settings files.
@@ -117,19 +127,10 @@ impl Agent for FactoryDroid {
 
     /// Claude Code's stdin in either casing, its tools made canonical.
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let snake = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(fields)) => Value::Object(snake_cased(fields)).to_string(),
-            // Not an object: the protocol says why.
-            _ => input.to_owned(),
-        };
-        let mut mapped = DROID.event_in(&snake)?;
-        if let Value::Object(data) = &mut mapped.data {
-            make_canonical(TOOLS, data);
-        }
-        Ok(mapped)
+        tools::event_in(&DROID, CAMEL_FIELDS, TOOLS, input)
     }
 
-    /// Claude Code's answer (see the [module docs](self)).
+    /// Claude Code's answer, its reasons naming Factory Droid (see the [module docs](self)).
     fn answer(
         &self,
         agent_event: &str,
@@ -137,7 +138,7 @@ impl Agent for FactoryDroid {
         outcome: &EmitResult,
         rewrites: &Rewrites,
     ) -> AgentAnswer {
-        ClaudeCode.answer(agent_event, input, outcome, rewrites)
+        DIALECT.answer(agent_event, input, outcome, rewrites)
     }
 
     /// Read by Claude Code's rules, which Factory documents as Droid's.
@@ -148,16 +149,6 @@ impl Agent for FactoryDroid {
     fn importer(&self) -> Option<Importer> {
         Some(import_file)
     }
-}
-
-/// `fields` with each camelCase name of [`CAMEL_FIELDS`] also under its snake_case name.
-fn snake_cased(mut fields: Map<String, Value>) -> Map<String, Value> {
-    for (camel, snake) in CAMEL_FIELDS {
-        if let Some(value) = fields.get(*camel).cloned() {
-            fields.entry(*snake).or_insert(value);
-        }
-    }
-    fields
 }
 
 /// `hooks import droid`: the `hooks` of a `.factory/settings.json` or `hooks.json`.

@@ -23,21 +23,27 @@
 
 mod agent;
 pub mod amp;
+pub mod antigravity;
 pub mod auggie;
 pub mod claude;
 pub mod codex;
 pub mod copilot;
+pub mod crush;
 pub mod cursor;
 pub mod droid;
+mod exit_two;
 pub mod foreign;
 pub mod gemini;
+pub mod goose;
 mod hook_output;
+pub mod kiro;
 pub mod opencode;
 pub mod plugin;
 pub mod qwen;
 mod reasons;
 mod summary;
 pub mod tools;
+pub mod windsurf;
 
 use std::collections::BTreeSet;
 
@@ -64,6 +70,11 @@ pub static AGENTS: &[&dyn Agent] = &[
     &droid::FactoryDroid,
     &copilot::Copilot,
     &auggie::Auggie,
+    &goose::Goose,
+    &windsurf::Windsurf,
+    &crush::Crush,
+    &kiro::Kiro,
+    &antigravity::Antigravity,
     &opencode::OpenCode,
     &amp::Amp,
 ];

@@ -11,7 +11,7 @@
 //!   to the user to confirm, never run unasked.
 //! - **Tools**: `run_shell_command` is `Bash`, `read_file` is `Read` (its `absolute_path` also
 //!   the `file_path`), `write_file` is `Write`, `edit` and `replace` are `Edit` (see
-//!   [`tools`](super::tools)); Qwen Code's own names stay as `agent_tool_name`.
+//!   [`tools`]); Qwen Code's own names stay as `agent_tool_name`.
 //! - **Timeouts** of command hooks are in milliseconds (60000 by default).
 
 use hooks_core::EmitResult;
@@ -21,13 +21,13 @@ use hooks_core::events::{
 };
 use serde_json::Value;
 
-use super::claude::ClaudeCode;
-use super::tools::{ToolName, make_canonical, named};
+use super::claude::{ClaudeCode, ClaudeDialect};
+use super::tools::{self, GEMINI_TOOLS, ToolName};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
     ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
 };
-use crate::settings::{import_hooks, one_error};
+use crate::settings::{import_hooks_timed, one_error};
 
 /// Qwen Code.
 #[derive(Debug, Clone, Copy)]
@@ -56,17 +56,17 @@ pub const QWEN: Protocol = Protocol {
     ],
 };
 
-/// Qwen Code's tools under their canonical names.
-const TOOLS: &[ToolName] = &[
-    named("run_shell_command", "Bash"),
-    ToolName {
-        theirs: "read_file",
-        canonical: "Read",
-        fields: &[("absolute_path", "file_path")],
-    },
-    named("write_file", "Write"),
-    named("edit", "Edit"),
-    named("replace", "Edit"),
+/// Qwen Code's tools under their canonical names: Gemini CLI's tool ids.
+const TOOLS: &[ToolName] = GEMINI_TOOLS;
+
+/// The events whose `additionalContext` reaches Qwen Code's model.
+const CONTEXT_ON: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "UserPromptSubmit",
+    "SessionStart",
+    "SubagentStart",
 ];
 
 /// What Qwen Code takes from a hook: Claude Code's answers.
@@ -74,15 +74,15 @@ static CAPABILITIES: Capabilities = Capabilities {
     // Headless, and in background subagents, the question is a deny.
     asks_on: &["PreToolUse", "PermissionRequest"],
     rewrite: RewriteSupport::ConfirmedOrApplied,
-    context_on: &[
-        "PreToolUse",
-        "PostToolUse",
-        "PostToolUseFailure",
-        "UserPromptSubmit",
-        "SessionStart",
-        "SubagentStart",
-    ],
+    context_on: CONTEXT_ON,
     blocks_prompt: Some("UserPromptSubmit"),
+};
+
+/// Qwen Code as a speaker of Claude Code's protocol.
+const DIALECT: ClaudeDialect = ClaudeDialect {
+    name: "Qwen Code",
+    headless: "`qwen -p`",
+    context_on: CONTEXT_ON,
 };
 
 /// Qwen Code's settings files.
@@ -122,14 +122,10 @@ impl Agent for QwenCode {
 
     /// Claude Code's stdin, its tools made canonical.
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let mut mapped = QWEN.event_in(input)?;
-        if let Value::Object(data) = &mut mapped.data {
-            make_canonical(TOOLS, data);
-        }
-        Ok(mapped)
+        tools::event_in(&QWEN, &[], TOOLS, input)
     }
 
-    /// Claude Code's answer (see the [module docs](self)).
+    /// Claude Code's answer, its reasons naming Qwen Code (see the [module docs](self)).
     fn answer(
         &self,
         agent_event: &str,
@@ -137,7 +133,7 @@ impl Agent for QwenCode {
         outcome: &EmitResult,
         rewrites: &Rewrites,
     ) -> AgentAnswer {
-        ClaudeCode.answer(agent_event, input, outcome, rewrites)
+        DIALECT.answer(agent_event, input, outcome, rewrites)
     }
 
     /// Read by Claude Code's rules, which Qwen Code documents as its own.
@@ -156,9 +152,30 @@ impl Agent for QwenCode {
     }
 }
 
-/// `hooks import qwen`: the `hooks` of a `.qwen/settings.json`.
+/// `hooks import qwen`: the `hooks` of a `.qwen/settings.json`, its timeouts in milliseconds.
 fn import_file(path: &std::path::Path) -> Result<crate::settings::Imported, crate::ConfigErrors> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| one_error(path, 1, 1, format!("cannot read the file: {error}")))?;
-    import_hooks(&QWEN, &text, path)
+    import_hooks_timed(&QWEN, TimeUnit::Milliseconds, &text, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn a_qwen_timeout_is_read_in_milliseconds() {
+        let settings = r#"{"hooks": {"PreToolUse": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "./check.sh", "timeout": 5000}]}]}}"#;
+        let imported = import_hooks_timed(
+            &QWEN,
+            TimeUnit::Milliseconds,
+            settings,
+            std::path::Path::new("settings.json"),
+        )
+        .unwrap();
+        assert_eq!(imported.entries[0].timeout, Duration::from_secs(5));
+    }
 }

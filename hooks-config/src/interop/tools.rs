@@ -11,6 +11,8 @@
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use serde_json::{Map, Value};
 
+use super::{InputError, MappedEvent, Protocol};
+
 /// The field that keeps the agent's own name of a tool whose name was made canonical.
 pub const AGENT_TOOL_NAME: &str = "agent_tool_name";
 
@@ -25,6 +27,55 @@ pub struct ToolName {
     /// The input fields copied under their canonical name.
     pub fields: &'static [(&'static str, &'static str)],
 }
+
+/// Gemini CLI's tool ids, which Qwen Code keeps: `run_shell_command` is `Bash`, `read_file`
+/// `Read` (its `absolute_path` also the `file_path`), `write_file` `Write`, `replace` and
+/// `edit` `Edit`.
+pub const GEMINI_TOOLS: &[ToolName] = &[
+    named("run_shell_command", "Bash"),
+    ToolName {
+        theirs: "read_file",
+        canonical: "Read",
+        fields: &[("absolute_path", "file_path")],
+    },
+    named("write_file", "Write"),
+    named("replace", "Edit"),
+    named("edit", "Edit"),
+];
+
+/// Cursor's tools as its `preToolUse` names them, and the tools its `beforeShellExecution`,
+/// `beforeReadFile` and `afterFileEdit` events become: `Shell` is `Bash`, `Read` `Read`,
+/// `Write` `Write`, `Edit` and `StrReplace` `Edit` (their `path` or `target_file` also the
+/// `file_path`), and `Delete` `Write`, so that the path rules keep it off the files they
+/// protect.
+pub const CURSOR_TOOLS: &[ToolName] = &[
+    named("Shell", "Bash"),
+    ToolName {
+        theirs: "Read",
+        canonical: "Read",
+        fields: &[("path", "file_path"), ("target_file", "file_path")],
+    },
+    ToolName {
+        theirs: "Write",
+        canonical: "Write",
+        fields: &[("path", "file_path"), ("target_file", "file_path")],
+    },
+    ToolName {
+        theirs: "Edit",
+        canonical: "Edit",
+        fields: &[("path", "file_path"), ("target_file", "file_path")],
+    },
+    ToolName {
+        theirs: "StrReplace",
+        canonical: "Edit",
+        fields: &[("path", "file_path"), ("target_file", "file_path")],
+    },
+    ToolName {
+        theirs: "Delete",
+        canonical: "Write",
+        fields: &[("path", "file_path"), ("target_file", "file_path")],
+    },
+];
 
 /// A tool whose input needs no field copied.
 pub const fn named(theirs: &'static str, canonical: &'static str) -> ToolName {
@@ -54,6 +105,34 @@ pub fn make_canonical(table: &[ToolName], data: &mut Map<String, Value>) {
             }
         }
     }
+}
+
+/// `input` as `protocol`'s event, each field of `aliases` (the agent's name, Claude Code's)
+/// also under Claude Code's name (`event` as `hook_event_name`), its tools made canonical by
+/// `tools`.
+pub(crate) fn event_in(
+    protocol: &Protocol,
+    aliases: &[(&str, &str)],
+    tools: &[ToolName],
+    input: &str,
+) -> Result<MappedEvent, InputError> {
+    let text = match serde_json::from_str::<Value>(input) {
+        Ok(Value::Object(mut fields)) => {
+            for (theirs, claudes) in aliases {
+                if let Some(value) = fields.get(*theirs).cloned() {
+                    fields.entry(*claudes).or_insert(value);
+                }
+            }
+            Value::Object(fields).to_string()
+        }
+        // Not an object: the protocol says why.
+        _ => input.to_owned(),
+    };
+    let mut mapped = protocol.event_in(&text)?;
+    if let Value::Object(data) = &mut mapped.data {
+        make_canonical(tools, data);
+    }
+    Ok(mapped)
 }
 
 #[cfg(test)]

@@ -42,9 +42,10 @@ use super::hook_output::{Decision, HookOutput, Specific, non_empty, printed};
 use super::reasons::{
     inapplicable, json_answer, messages_of, question_of, reason_of, unconfirmed_rewrite,
 };
+use super::tools::{GEMINI_TOOLS, ToolName, make_canonical};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, Protocol, RewriteSupport,
-    Rewrites, Trust, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, ProjectDir,
+    Protocol, RewriteSupport, Rewrites, Trust, Verdict,
 };
 use crate::interop::TimeUnit;
 
@@ -122,6 +123,19 @@ impl Agent for GeminiCli {
 
     fn binaries(&self) -> &'static [&'static str] {
         &["gemini"]
+    }
+
+    fn tools(&self) -> &'static [ToolName] {
+        GEMINI_TOOLS
+    }
+
+    /// Its stdin, its tools made canonical (`run_shell_command` is `Bash`, ...).
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        let mut mapped = GEMINI.event_in(input)?;
+        if let Value::Object(data) = &mut mapped.data {
+            make_canonical(GEMINI_TOOLS, data);
+        }
+        Ok(mapped)
     }
 
     /// Our merged result for Gemini CLI's event `agent_event`, in its protocol (see the

@@ -1,0 +1,267 @@
+//! Antigravity CLI, `agy` ([`Antigravity`]): Gemini CLI's successor, a closed program whose
+//! hooks are known second-hand only (its users' write-ups and guards that target it). Its
+//! `hooks.json` (`.agents/hooks.json` in the project, `~/.gemini/config/hooks.json` for the
+//! user) is keyed by hook name, each name holding Claude Code's matcher groups per event:
+//! `hooks init antigravity` writes the hook `hooks-guard`.
+//!
+//! Its stdin names no event: a tool call is `{"toolCall": {"name", "args"}, "conversationId",
+//! "workspacePaths"}`, read as `PreToolUse` (an event name, where one is sent, is read first);
+//! `args` is the tool input, `conversationId` the session, the first workspace path the `cwd`.
+//!
+//! It answers by `{"decision": "allow" | "deny" | "ask" | "force_ask", "reason"}` and is
+//! reported to block a call whose hook says nothing readable: it fails closed. `allow` did not
+//! skip its own review prompt in 1.1.2, but might in a later version, so it is never the answer
+//! to a tool call; `ask` leaves the call to its own permission flow, and `force_ask` asks even
+//! where the user once chose "always allow".
+//!
+//! | our merged result | Antigravity's answer |
+//! |---|---|
+//! | continue, nothing else, on `PreToolUse` | `{"decision": "ask"}`: its own permission flow decides (silence would block) |
+//! | continue, elsewhere | `{"decision": "allow"}` |
+//! | deny | `{"decision": "deny", "reason"}` |
+//! | ask_user on `PreToolUse` | `{"decision": "force_ask", "reason"}` with the question |
+//! | ask_user elsewhere, or a modified input | a deny saying what would have been asked or run |
+//!
+//! Tools get canonical names: `run_command` is `Bash` (its `CommandLine` also the `command`),
+//! `view_file` `Read` (its `AbsolutePath` the `file_path`), `write_to_file` `Write`,
+//! `replace_file_content` and `multi_replace_file_content` `Edit` (their `TargetFile` the
+//! `file_path`); the file tools' names and fields are those of the Antigravity editor, not
+//! confirmed for the CLI.
+
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
+use hooks_core::events::{PROMPT_COMPLETE, TOOL_POST, TOOL_PRE};
+use hooks_core::{EmitResult, HookAction};
+use serde_json::{Map, Value, json};
+
+use super::exit_two;
+use super::hook_output::{non_empty, printed};
+use super::reasons::question_of;
+use super::tools::{self, ToolName};
+use super::{
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+};
+
+/// Antigravity CLI.
+#[derive(Debug, Clone, Copy)]
+pub struct Antigravity;
+
+/// Antigravity's hook protocol.
+pub const ANTIGRAVITY: Protocol = Protocol {
+    agent: "antigravity",
+    events: &[
+        ("PreToolUse", Some(TOOL_PRE)),
+        ("PostToolUse", Some(TOOL_POST)),
+        ("PreInvocation", None),
+        ("PostInvocation", None),
+        ("Stop", Some(PROMPT_COMPLETE)),
+    ],
+    fields: &[("conversationId", "session_id")],
+};
+
+/// Antigravity's tools under their canonical names.
+const TOOLS: &[ToolName] = &[
+    ToolName {
+        theirs: "run_command",
+        canonical: "Bash",
+        fields: &[("CommandLine", "command"), ("Cwd", "cwd")],
+    },
+    ToolName {
+        theirs: "view_file",
+        canonical: "Read",
+        fields: &[("AbsolutePath", "file_path")],
+    },
+    ToolName {
+        theirs: "write_to_file",
+        canonical: "Write",
+        fields: &[("TargetFile", "file_path")],
+    },
+    ToolName {
+        theirs: "replace_file_content",
+        canonical: "Edit",
+        fields: &[("TargetFile", "file_path")],
+    },
+    ToolName {
+        theirs: "multi_replace_file_content",
+        canonical: "Edit",
+        fields: &[("TargetFile", "file_path")],
+    },
+];
+
+/// What Antigravity takes from a hook.
+static CAPABILITIES: Capabilities = Capabilities {
+    asks_on: &["PreToolUse"],
+    rewrite: RewriteSupport::None,
+    context_on: &[],
+    blocks_prompt: None,
+};
+
+/// Antigravity's hooks file.
+static SETTINGS: HookSettings = HookSettings {
+    project: ".agents/hooks.json",
+    user: ".gemini/config/hooks.json",
+    project_dir: ProjectDir::GitRoot,
+    layout: Layout::NamedMatcherGroups("hooks-guard"),
+    init_events: &["PreToolUse"],
+};
+
+/// Its answer `decision`, with `reason` where there is one.
+fn decision(decision: &str, reason: Option<String>) -> AgentAnswer {
+    let mut answer = json!({"decision": decision});
+    if let Some(reason) = reason {
+        answer["reason"] = Value::from(reason);
+    }
+    AgentAnswer::json(&answer)
+}
+
+impl Agent for Antigravity {
+    fn protocol(&self) -> &'static Protocol {
+        &ANTIGRAVITY
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Antigravity CLI"
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        &SETTINGS
+    }
+
+    fn tools(&self) -> &'static [ToolName] {
+        TOOLS
+    }
+
+    fn binaries(&self) -> &'static [&'static str] {
+        &["agy"]
+    }
+
+    /// It blocks a call whose hook fails, by itself (reported, not documented).
+    fn on_failure(&self) -> OnFailure {
+        OnFailure::Closed
+    }
+
+    /// Its tool call as `PreToolUse` (see the [module docs](self)).
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        let mut fields = match serde_json::from_str::<Value>(input) {
+            Ok(Value::Object(fields)) => fields,
+            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
+            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
+        };
+        if let Some(event) = fields.get("hookEventName").cloned() {
+            fields.entry("hook_event_name").or_insert(event);
+        }
+        let call = match fields.get("toolCall") {
+            Some(Value::Object(call)) => call.clone(),
+            _ => Map::new(),
+        };
+        if !call.is_empty() {
+            fields
+                .entry("hook_event_name")
+                .or_insert(Value::from("PreToolUse"));
+            if let Some(name) = call.get("name").cloned() {
+                fields.entry(TOOL_NAME).or_insert(name);
+            }
+            let args = call.get("args").cloned().unwrap_or_else(|| json!({}));
+            fields.entry(TOOL_INPUT).or_insert(args);
+        }
+        if let Some(Value::String(root)) = fields
+            .get("workspacePaths")
+            .and_then(|paths| paths.get(0))
+            .cloned()
+        {
+            fields.entry("cwd").or_insert(Value::from(root));
+        }
+        tools::event_in(&ANTIGRAVITY, &[], TOOLS, &Value::Object(fields).to_string())
+    }
+
+    /// Our merged result for Antigravity's event `agent_event` (see the [module docs](self)).
+    fn answer(
+        &self,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        _rewrites: &Rewrites,
+    ) -> AgentAnswer {
+        let pre_tool = agent_event == "PreToolUse";
+        if pre_tool && outcome.result.action == HookAction::AskUser && !outcome.is_modified() {
+            return decision("force_ask", Some(question_of(outcome)));
+        }
+        let notes = exit_two::notes(outcome).join("\n");
+        let answer = match exit_two::refusal("Antigravity CLI", input, outcome) {
+            Some(reason) => decision("deny", Some(reason)),
+            None if pre_tool => decision("ask", None),
+            None => decision("allow", None),
+        };
+        AgentAnswer {
+            stderr: notes,
+            ..answer
+        }
+    }
+
+    /// A deny: the same as Antigravity's own reading of a failure, with the reason.
+    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
+        decision("deny", Some(reason))
+    }
+
+    /// Antigravity's reading of an answer, as reported: a `decision` on exit 0. Anything
+    /// unreadable (no JSON, no decision, another exit code) blocks the call there, but with no
+    /// reason for the model, so it is refused here like the others: a guard answers with a
+    /// decision. Refused too: `allow` on `PreToolUse` (a later version may let it skip the
+    /// user's review), a deny without a reason, and any key but `decision` and `reason`.
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        let unreadable = |why: &str| {
+            Err(format!(
+                "{why}: Antigravity CLI blocks the call without a reason: {answer:?}"
+            ))
+        };
+        if answer.exit_code != 0 {
+            return unreadable("a non-zero exit");
+        }
+        let Ok(Some(fields)) = printed(answer) else {
+            return unreadable("no JSON decision");
+        };
+        if let Some(key) = fields
+            .keys()
+            .find(|key| *key != "decision" && *key != "reason")
+        {
+            return Err(format!("`{key}` is not taken by Antigravity CLI"));
+        }
+        let reason = non_empty(fields.get("reason"));
+        match (fields.get("decision").and_then(Value::as_str), reason) {
+            (Some("deny"), Some(reason)) => Ok(Verdict::Block(reason)),
+            (Some("deny"), None) => Err("a deny without a reason".to_owned()),
+            (Some("ask" | "force_ask"), Some(question)) => Ok(Verdict::Ask(question)),
+            // Its own permission flow decides.
+            (Some("ask"), None) => Ok(Verdict::Proceed),
+            (Some("allow"), _) if agent_event == "PreToolUse" => {
+                Err("`allow` on a tool call may skip the user's review".to_owned())
+            }
+            (Some("allow"), _) => Ok(Verdict::Proceed),
+            _ => unreadable("no known decision"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn antigravitys_validator_refuses_an_allow_and_silence() {
+        let allow = decision("allow", None);
+        assert!(Antigravity.accepts("PreToolUse", &allow).is_err());
+        assert!(
+            Antigravity
+                .accepts("PreToolUse", &AgentAnswer::silent())
+                .is_err()
+        );
+        assert_eq!(
+            Antigravity.accepts("PreToolUse", &decision("ask", None)),
+            Ok(Verdict::Proceed)
+        );
+    }
+}

@@ -1,0 +1,207 @@
+//! Goose ([`Goose`]): command hooks of an Open Plugins plugin, in
+//! `.agents/plugins/<plugin>/hooks/hooks.json` (project; the same under the home directory for
+//! the user), in Claude Code's matcher-group shape, as Goose's hooks guide gives them
+//! (block/goose, `documentation/docs/guides/context-engineering/hooks.md`). `hooks init goose`
+//! writes the plugin `hooks-guard`.
+//!
+//! Its stdin names the event `event` (read as `hook_event_name`) beside Claude Code's
+//! `session_id`, `tool_name`, `tool_input`, `tool_call_id`, and `working_dir` (also the `cwd`).
+//!
+//! Only `PreToolUse` and `Stop` block: exit 2 with stderr, or `{"decision": "block", "reason"}`
+//! on stdout; anything else is no decision, and Goose runs the call, unless the entry says
+//! `on_failure: block`, which `hooks init goose` writes. Goose documents no question, no
+//! rewrite and no context, so:
+//!
+//! | our merged result | Goose's answer |
+//! |---|---|
+//! | continue, nothing else | nothing, exit 0 |
+//! | deny, ask_user or a modified input on `PreToolUse` or `Stop` | exit 2 with the reason (the question, or what would have run) |
+//! | anything else | nothing it acts on: what the hooks said goes to stderr |
+//!
+//! Its tools get canonical names: `developer__shell` is `Bash`, `developer__write` `Write`,
+//! `developer__edit` and `developer__text_editor` `Edit` (their `path` also the `file_path`;
+//! the text editor's `view` is read as an edit too, the stricter reading). A matcher of a bare
+//! `*` is invalid in Goose (the rule is skipped), so `hooks init` writes none.
+
+use hooks_core::EmitResult;
+use hooks_core::events::{
+    PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE,
+};
+use serde_json::Value;
+
+use super::exit_two;
+use super::hook_output::{non_empty, printed};
+use super::tools::{self, ToolName, named};
+use super::{
+    Agent, AgentAnswer, Capabilities, FailClosedKey, HookSettings, InputError, KeyValue, Layout,
+    MappedEvent, OnFailure, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+};
+
+/// Goose.
+#[derive(Debug, Clone, Copy)]
+pub struct Goose;
+
+/// Goose's hook protocol.
+pub const GOOSE: Protocol = Protocol {
+    agent: "goose",
+    events: &[
+        ("PreToolUse", Some(TOOL_PRE)),
+        ("PostToolUse", Some(TOOL_POST)),
+        ("PreToolUseResult", None),
+        ("BeforeShellExecution", None),
+        ("UserPromptSubmit", Some(PROMPT_SUBMIT)),
+        ("Stop", Some(PROMPT_COMPLETE)),
+        ("SessionStart", Some(SESSION_START)),
+        ("SessionEnd", Some(SESSION_END)),
+    ],
+    fields: &[("working_dir", "cwd"), ("tool_response", "tool_result")],
+};
+
+/// Goose's tools under their canonical names.
+const TOOLS: &[ToolName] = &[
+    named("developer__shell", "Bash"),
+    ToolName {
+        theirs: "developer__write",
+        canonical: "Write",
+        fields: &[("path", "file_path")],
+    },
+    ToolName {
+        theirs: "developer__edit",
+        canonical: "Edit",
+        fields: &[("path", "file_path")],
+    },
+    ToolName {
+        theirs: "developer__text_editor",
+        canonical: "Edit",
+        fields: &[("path", "file_path")],
+    },
+];
+
+/// The events whose hooks Goose lets block.
+const BLOCKING: &[&str] = &["PreToolUse", "Stop"];
+
+/// What Goose takes from a hook: a block, and nothing else.
+static CAPABILITIES: Capabilities = Capabilities {
+    asks_on: &[],
+    rewrite: RewriteSupport::None,
+    context_on: &[],
+    blocks_prompt: None,
+};
+
+/// Goose's plugin hooks file.
+static SETTINGS: HookSettings = HookSettings {
+    project: ".agents/plugins/hooks-guard/hooks/hooks.json",
+    user: ".agents/plugins/hooks-guard/hooks/hooks.json",
+    project_dir: ProjectDir::GitRoot,
+    layout: Layout::MatcherGroups,
+    init_events: &["PreToolUse", "PostToolUse"],
+};
+
+impl Agent for Goose {
+    fn protocol(&self) -> &'static Protocol {
+        &GOOSE
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Goose"
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        &SETTINGS
+    }
+
+    fn tools(&self) -> &'static [ToolName] {
+        TOOLS
+    }
+
+    fn binaries(&self) -> &'static [&'static str] {
+        &["goose"]
+    }
+
+    /// `"on_failure": "block"` makes a hook that fails or says nothing readable block.
+    fn on_failure(&self) -> OnFailure {
+        OnFailure::Settable(FailClosedKey {
+            key: "on_failure",
+            value: KeyValue::Str("block"),
+            since: None,
+        })
+    }
+
+    /// Its stdin, `event` read as `hook_event_name`, its tools made canonical.
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        tools::event_in(&GOOSE, &[("event", "hook_event_name")], TOOLS, input)
+    }
+
+    /// Our merged result for Goose's event `agent_event` (see the [module docs](self)).
+    fn answer(
+        &self,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        _rewrites: &Rewrites,
+    ) -> AgentAnswer {
+        let blocks = BLOCKING.contains(&agent_event);
+        exit_two::answer("Goose", agent_event, blocks, input, outcome)
+    }
+
+    /// Goose's reading of an answer, by its hooks guide: on `PreToolUse` and `Stop`, stdout's
+    /// `{"decision": "block", "reason"}` blocks whatever the exit code, and exit 2 blocks with
+    /// stderr as the reason; exit 0 with nothing goes on. Refused: another exit code without a
+    /// block (no decision: the call runs unless `on_failure: block`), a block without a reason,
+    /// any `decision` but `block`, and any other key. Elsewhere nothing blocks.
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        let verdict = match printed(answer)? {
+            Some(fields) => {
+                if let Some(key) = fields
+                    .keys()
+                    .find(|key| *key != "decision" && *key != "reason")
+                {
+                    return Err(format!("`{key}` is not taken by Goose"));
+                }
+                match (
+                    fields.get("decision").and_then(Value::as_str),
+                    non_empty(fields.get("reason")),
+                ) {
+                    (Some("block"), Some(reason)) => Verdict::Block(reason),
+                    other => return Err(format!("Goose's answer {other:?}")),
+                }
+            }
+            None => match answer.exit_code {
+                0 => Verdict::Proceed,
+                2 => non_empty(Some(&Value::from(answer.stderr.as_str())))
+                    .map(Verdict::Block)
+                    .ok_or_else(|| "exit 2 without a reason on stderr".to_owned())?,
+                code => {
+                    return Err(format!(
+                        "exit code {code} without a block: Goose takes no decision and runs the \
+                         call"
+                    ));
+                }
+            },
+        };
+        Ok(match verdict {
+            Verdict::Block(_) if !BLOCKING.contains(&agent_event) => Verdict::Proceed,
+            verdict => verdict,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gooses_validator_refuses_a_deny_it_does_not_know() {
+        let deny = AgentAnswer::json(&serde_json::json!({"decision": "deny", "reason": "no"}));
+        assert!(Goose.accepts("PreToolUse", &deny).is_err());
+        let block = AgentAnswer::json(&serde_json::json!({"decision": "block", "reason": "no"}));
+        assert_eq!(
+            Goose.accepts("PreToolUse", &block),
+            Ok(Verdict::Block("no".to_owned()))
+        );
+    }
+}

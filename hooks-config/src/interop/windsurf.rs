@@ -1,0 +1,254 @@
+//! Windsurf's Cascade, now Devin Desktop ([`Windsurf`]): command hooks in
+//! `.windsurf/hooks.json` (workspace; `~/.codeium/windsurf/hooks.json` for the user), entries
+//! `{command, show_output}` under each event, as its Cascade hooks documentation gives them
+//! (docs.windsurf.com/windsurf/cascade/hooks).
+//!
+//! Its stdin names the event `agent_action_name` and puts what the action is about under
+//! `tool_info` (`command_line` and `cwd`, `file_path` and `edits`, `mcp_server_name`,
+//! `mcp_tool_name` and `mcp_tool_arguments`, `user_prompt`); `trajectory_id` is the session.
+//! Its events are actions, not tools, so each tool event gets a tool of its own:
+//! `pre_run_command` is a `Bash` call (`command_line` also the `command`), `pre_read_code` a
+//! `Read`, `pre_write_code` an `Edit` (of `file_path`), `pre_mcp_tool_use` the MCP tool
+//! `mcp__<server>__<tool>` with its arguments as the input.
+//!
+//! Exit 2 blocks a `pre_*` action, with stderr as the reason; Windsurf reads no JSON answer,
+//! no question, no rewrite and no context, so:
+//!
+//! | our merged result | Windsurf's answer |
+//! |---|---|
+//! | continue, nothing else | nothing, exit 0 |
+//! | deny, ask_user or a modified input on a `pre_*` action | exit 2 with the reason (the question, or what would have run) |
+//! | anything on a `post_*` action | nothing it acts on: what the hooks said goes to stderr |
+//!
+//! The fields of the stdin are second-hand in part; Devin Desktop is reported to read
+//! `.devin/hooks.json` as well, which is write-protected like the others.
+
+use hooks_core::EmitResult;
+use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
+use hooks_core::events::{PROMPT_COMPLETE, PROMPT_SUBMIT, TOOL_POST, TOOL_PRE};
+use serde_json::{Map, Value, json};
+
+use super::exit_two;
+use super::hook_output::{non_empty, printed};
+use super::tools::{ToolName, make_canonical};
+use super::{
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, ProjectDir,
+    Protocol, RewriteSupport, Rewrites, Verdict,
+};
+
+/// Windsurf's Cascade (Devin Desktop).
+#[derive(Debug, Clone, Copy)]
+pub struct Windsurf;
+
+/// Windsurf's hook protocol.
+pub const WINDSURF: Protocol = Protocol {
+    agent: "windsurf",
+    events: &[
+        ("pre_run_command", Some(TOOL_PRE)),
+        ("pre_read_code", Some(TOOL_PRE)),
+        ("pre_write_code", Some(TOOL_PRE)),
+        ("pre_mcp_tool_use", Some(TOOL_PRE)),
+        ("post_run_command", Some(TOOL_POST)),
+        ("post_read_code", Some(TOOL_POST)),
+        ("post_write_code", Some(TOOL_POST)),
+        ("post_mcp_tool_use", Some(TOOL_POST)),
+        ("pre_user_prompt", Some(PROMPT_SUBMIT)),
+        ("post_cascade_response", Some(PROMPT_COMPLETE)),
+        ("post_setup_worktree", None),
+    ],
+    fields: &[("trajectory_id", "session_id")],
+};
+
+/// The tool each action is, under its canonical name.
+const TOOLS: &[ToolName] = &[
+    ToolName {
+        theirs: "run_command",
+        canonical: "Bash",
+        fields: &[("command_line", "command")],
+    },
+    ToolName {
+        theirs: "read_code",
+        canonical: "Read",
+        fields: &[],
+    },
+    ToolName {
+        theirs: "write_code",
+        canonical: "Edit",
+        fields: &[],
+    },
+];
+
+/// What Windsurf takes from a hook: a block of a `pre_*` action, and nothing else.
+static CAPABILITIES: Capabilities = Capabilities {
+    asks_on: &[],
+    rewrite: RewriteSupport::None,
+    context_on: &[],
+    blocks_prompt: Some("pre_user_prompt"),
+};
+
+/// Windsurf's settings files.
+static SETTINGS: HookSettings = HookSettings {
+    project: ".windsurf/hooks.json",
+    user: ".codeium/windsurf/hooks.json",
+    project_dir: ProjectDir::GitRoot,
+    layout: Layout::BareCommands,
+    init_events: &[
+        "pre_run_command",
+        "pre_read_code",
+        "pre_write_code",
+        "pre_mcp_tool_use",
+        "pre_user_prompt",
+    ],
+};
+
+/// Whether `agent_event` is one Windsurf lets a hook block.
+fn blocks(agent_event: &str) -> bool {
+    agent_event.starts_with("pre_")
+}
+
+impl Agent for Windsurf {
+    fn protocol(&self) -> &'static Protocol {
+        &WINDSURF
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Windsurf"
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        &SETTINGS
+    }
+
+    fn tools(&self) -> &'static [ToolName] {
+        TOOLS
+    }
+
+    /// Its entries take no timeout.
+    fn timeout_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Its action as an event with a tool (see the [module docs](self)).
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        let mut fields = match serde_json::from_str::<Value>(input) {
+            Ok(Value::Object(fields)) => fields,
+            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
+            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
+        };
+        let action = fields
+            .get("agent_action_name")
+            .and_then(Value::as_str)
+            .ok_or(InputError::NoEventName)?
+            .to_owned();
+        fields.insert("hook_event_name".to_owned(), Value::from(action.as_str()));
+        let info = match fields.get("tool_info") {
+            Some(Value::Object(info)) => info.clone(),
+            _ => Map::new(),
+        };
+        if let Some(cwd) = info.get("cwd").cloned() {
+            fields.entry("cwd").or_insert(cwd);
+        }
+        if let Some(prompt) = info.get("user_prompt").cloned() {
+            fields.entry("prompt").or_insert(prompt);
+        }
+        if let Some(tool) = action
+            .strip_prefix("pre_")
+            .or_else(|| action.strip_prefix("post_"))
+        {
+            let (name, tool_input) = match tool {
+                "mcp_tool_use" => {
+                    let part = |key: &str| {
+                        info.get(key)
+                            .and_then(Value::as_str)
+                            .unwrap_or("unknown")
+                            .to_owned()
+                    };
+                    let arguments = info
+                        .get("mcp_tool_arguments")
+                        .cloned()
+                        .unwrap_or_else(|| json!({}));
+                    (
+                        format!(
+                            "mcp__{}__{}",
+                            part("mcp_server_name"),
+                            part("mcp_tool_name")
+                        ),
+                        arguments,
+                    )
+                }
+                "run_command" | "read_code" | "write_code" => {
+                    (tool.to_owned(), Value::Object(info.clone()))
+                }
+                _ => (String::new(), Value::Null),
+            };
+            if !name.is_empty() {
+                fields.insert(TOOL_NAME.to_owned(), Value::from(name));
+                fields.insert(TOOL_INPUT.to_owned(), tool_input);
+            }
+        }
+        let mut mapped = WINDSURF.event_in(&Value::Object(fields).to_string())?;
+        if let Value::Object(data) = &mut mapped.data {
+            make_canonical(TOOLS, data);
+        }
+        Ok(mapped)
+    }
+
+    /// Our merged result for Windsurf's action `agent_event` (see the [module docs](self)).
+    fn answer(
+        &self,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        _rewrites: &Rewrites,
+    ) -> AgentAnswer {
+        exit_two::answer("Windsurf", agent_event, blocks(agent_event), input, outcome)
+    }
+
+    /// Windsurf's reading of an answer, by its documentation: exit 2 with a reason blocks a
+    /// `pre_*` action; exit 0 goes on. Refused: any other exit code, exit 2 without a reason,
+    /// and JSON on stdout (Windsurf reads no decision from it: a JSON deny would be ignored).
+    /// On a `post_*` action exit 2 is no decision.
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        if printed(answer)?.is_some() {
+            return Err("Windsurf reads no JSON answer: the action would run".to_owned());
+        }
+        match answer.exit_code {
+            0 => Ok(Verdict::Proceed),
+            2 => {
+                let reason = non_empty(Some(&Value::from(answer.stderr.as_str())))
+                    .ok_or_else(|| "exit 2 without a reason on stderr".to_owned())?;
+                Ok(if blocks(agent_event) {
+                    Verdict::Block(reason)
+                } else {
+                    Verdict::Proceed
+                })
+            }
+            code => Err(format!(
+                "exit code {code}: Windsurf counts it a failed hook and runs the action"
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windsurfs_validator_refuses_a_json_deny() {
+        let deny = AgentAnswer::json(&json!({"decision": "deny", "reason": "no"}));
+        assert!(Windsurf.accepts("pre_run_command", &deny).is_err());
+        assert_eq!(
+            Windsurf.accepts("pre_run_command", &AgentAnswer::block("no")),
+            Ok(Verdict::Block("no".to_owned()))
+        );
+        assert_eq!(
+            Windsurf.accepts("post_run_command", &AgentAnswer::block("no")),
+            Ok(Verdict::Proceed)
+        );
+    }
+}
