@@ -2,6 +2,7 @@
 //! main protections of the starter policy: one table of calls, three deciders.
 
 #![cfg(all(feature = "cedar", feature = "rego"))]
+#![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
 
