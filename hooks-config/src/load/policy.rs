@@ -214,3 +214,19 @@ impl Loader<'_> {
         }
     }
 }
+
+#[cfg(all(test, not(feature = "cedar")))]
+mod tests {
+    use std::path::Path;
+
+    #[test]
+    fn a_build_without_the_feature_names_it() {
+        let yaml = "hooks:\n  PreToolUse:\n    - type: cedar\n      policies: guard.cedar\n";
+        let errors = crate::load_str(yaml, Path::new("hooks.yaml"), Path::new(".")).unwrap_err();
+        assert_eq!((errors.0[0].line, errors.0[0].column), (3, 13), "{errors}");
+        assert!(
+            errors.0[0].message.contains("the `cedar` feature"),
+            "{errors}"
+        );
+    }
+}
