@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::{AnswerCache, AnswerProtocol, EventMatcher, MatcherHook, OnFailure};
+use crate::{AnswerCache, AnswerProtocol, EventMatcher, MatcherHook, OnFailure, PolicyHook};
 
 /// The kind of a configured hook.
 #[derive(Debug, Clone)]
@@ -23,6 +23,8 @@ pub enum HookKind {
     Llm(LlmHook),
     /// Runs a WebAssembly component in a sandbox.
     Wasm(ComponentHook),
+    /// Asks policies in a policy language (Cedar, Rego), compiled when the file loaded.
+    Policy(PolicyHook),
 }
 
 /// One configured hook: what every kind shares, and its kind ([`hook`](Entry::hook)).
@@ -64,15 +66,17 @@ impl HookKind {
             HookKind::Http(_) => "http",
             HookKind::Llm(_) => "llm",
             HookKind::Wasm(_) => "wasm",
+            HookKind::Policy(policy) => policy.language(),
         }
     }
 
     /// The deadline of an entry of this kind that gives none.
     pub fn default_timeout(&self) -> Duration {
         match self {
-            HookKind::Command(_) | HookKind::Http(_) | HookKind::Matcher(_) => {
-                DEFAULT_COMMAND_TIMEOUT
-            }
+            HookKind::Command(_)
+            | HookKind::Http(_)
+            | HookKind::Matcher(_)
+            | HookKind::Policy(_) => DEFAULT_COMMAND_TIMEOUT,
             HookKind::Llm(_) => DEFAULT_LLM_TIMEOUT,
             HookKind::Wasm(_) => DEFAULT_WASM_TIMEOUT,
         }

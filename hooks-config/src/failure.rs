@@ -31,6 +31,10 @@ pub(crate) enum Failure {
     #[cfg(feature = "wasm")]
     #[error(transparent)]
     Component(#[from] hooks_wasm::CallFailure),
+    /// Policies (Cedar, Rego) could not decide on the event.
+    #[cfg_attr(not(any(feature = "cedar", feature = "rego")), allow(dead_code))]
+    #[error("{0}")]
+    Policy(String),
     /// The runner gave no answer by the entry's deadline (and a grace period): the layer
     /// stopped waiting.
     #[error("gave no answer within its timeout of {} ms", .0.as_millis())]

@@ -20,7 +20,7 @@
 //!       name: pre_tool_policy
 //! ```
 //!
-//! Every entry has `type` (`command`, `matcher`, `http`, `llm` or `wasm`), `name` (default:
+//! Every entry has `type` (`command`, `matcher`, `http`, `llm`, `wasm`, `cedar` or `rego`), `name` (default:
 //! file, line and type; not empty), `priority` (default 0; equal priorities keep file order)
 //! and `matcher` (which events it runs for, Claude Code's semantics: see [`EventMatcher`]).
 //! Every entry that runs something (all but `matcher` entries) has `timeout_ms` (at most one
@@ -117,6 +117,9 @@
 //! `wasm` (off by default: wasmtime is a large build) builds the WebAssembly runtime. Without
 //! them such entries still load and check; mounting one is a [`MountError`] naming the feature
 //! to enable, and [`HooksConfig::check_components`] says the same of a `wasm` entry.
+//! `cedar` and `rego` (off by default for their build cost) build the Cedar and Rego engines of
+//! `type: cedar` and `type: rego` entries, whose policies compile as the file loads: without
+//! the feature such an entry is a load error naming it. See docs/guide/policies.md.
 //!
 //! [`MountError`]: hooks_core::module::MountError
 
@@ -139,6 +142,7 @@ mod matcher;
 mod modules;
 mod mount;
 mod persistent;
+mod policy;
 mod request;
 mod runner;
 mod schema;
@@ -168,6 +172,7 @@ pub use load::{load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Action, MatcherHook, Pattern};
 pub use modules::ConfiguredModule;
 pub use mount::HooksConfig;
+pub use policy::PolicyHook;
 pub use request::REQUEST_ID_FIELD;
 pub use wasm::one_event_per_process;
 #[cfg(feature = "wasm")]

@@ -1,6 +1,7 @@
 //! Loading a hooks YAML file: every problem is collected, each with its file, line and column.
 
 mod kinds;
+mod policy;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -272,7 +273,12 @@ impl Loader<'_> {
         let on_failure = runs
             .then(|| self.choice(mapping, "on_failure", context))
             .flatten()
-            .unwrap_or(OnFailure::Warn);
+            // Policies that cannot decide must not let the call through unnoticed.
+            .unwrap_or(if matches!(hook, Some(HookKind::Policy(_))) {
+                OnFailure::Block
+            } else {
+                OnFailure::Warn
+            });
         let rewrite = runs
             .then(|| self.choice(mapping, "rewrite", context))
             .flatten()
@@ -355,6 +361,9 @@ impl Loader<'_> {
             "matcher" => self.matcher(mapping, event, context).map(HookKind::Matcher),
             "http" => self.http(mapping, context).map(HookKind::Http),
             "wasm" => self.wasm(mapping, context).map(HookKind::Wasm),
+            "cedar" | "rego" => self
+                .policy(mapping, kind, event, context)
+                .map(HookKind::Policy),
             _ => self.llm(mapping, context).map(HookKind::Llm),
         }
     }

@@ -231,6 +231,7 @@ impl HookModule for HooksConfig {
         for entry in &self.entries {
             let registered = match &entry.hook {
                 HookKind::Matcher(matcher) => Self::register(registry, entry, matcher.clone()),
+                HookKind::Policy(policy) => Self::register(registry, entry, policy.clone()),
                 HookKind::Command(command) if command.persistent => {
                     let runner = PersistentRunner {
                         process: PersistentProcess::new(&command.command, &site),

@@ -20,7 +20,7 @@ use serde_json::Value;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct EntryKeys {
-    /// `command`, `matcher`, `http`, `llm` or `wasm`.
+    /// `command`, `matcher`, `http`, `llm`, `wasm`, `cedar` or `rego`.
     r#type: String,
     /// Default: the file, line and type.
     name: Option<String>,
@@ -132,6 +132,28 @@ pub(crate) struct WasmKeys {
     allow_env: Option<Vec<String>>,
 }
 
+/// A Cedar hook's own keys.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CedarKeys {
+    /// A `.cedar` file, or the policies themselves.
+    policies: String,
+    /// A Cedar schema file (`.cedarschema`, or its JSON form) the policies are checked against.
+    schema: Option<String>,
+    /// A file of entities in Cedar's JSON form.
+    entities: Option<String>,
+}
+
+/// A Rego hook's own keys.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RegoKeys {
+    /// A `.rego` file, or a directory of them.
+    policies: String,
+    /// The package whose `deny` and `ask` decide; the only one declared when absent.
+    package: Option<String>,
+}
+
 /// The keys of the top level of a hooks file.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -166,6 +188,8 @@ pub(crate) fn keys_of(kind: &str) -> Option<Vec<&'static str>> {
         "http" => fields::<HttpKeys>(),
         "llm" => fields::<LlmKeys>(),
         "wasm" => fields::<WasmKeys>(),
+        "cedar" => fields::<CedarKeys>(),
+        "rego" => fields::<RegoKeys>(),
         _ => return None,
     };
     let runs = if kind == "matcher" {
@@ -184,7 +208,7 @@ pub(crate) fn keys_of(kind: &str) -> Option<Vec<&'static str>> {
 }
 
 /// The hook types, as `type` names them.
-pub(crate) const TYPES: [&str; 5] = ["command", "matcher", "http", "llm", "wasm"];
+pub(crate) const TYPES: [&str; 7] = ["command", "matcher", "http", "llm", "wasm", "cedar", "rego"];
 
 /// A deserializer that reads nothing and reports the shape serde asked it for.
 struct Probe;

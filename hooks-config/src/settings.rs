@@ -116,7 +116,7 @@ fn item(entry: &Entry) -> String {
         HookKind::Command(hook) => ("command", hook.protocol),
         HookKind::Http(hook) => ("http", hook.protocol),
         // An import makes command and HTTP hooks only.
-        HookKind::Matcher(_) | HookKind::Llm(_) | HookKind::Wasm(_) => {
+        HookKind::Matcher(_) | HookKind::Llm(_) | HookKind::Wasm(_) | HookKind::Policy(_) => {
             return format!(
                 "    # `{}`: a kind of hook an import does not write\n",
                 entry.name
@@ -143,7 +143,7 @@ fn item(entry: &Entry) -> String {
                 let _ = writeln!(item, "        {}: {}", quoted(name), quoted(value));
             }
         }
-        HookKind::Matcher(_) | HookKind::Llm(_) | HookKind::Wasm(_) => {}
+        HookKind::Matcher(_) | HookKind::Llm(_) | HookKind::Wasm(_) | HookKind::Policy(_) => {}
     }
     if protocol == AnswerProtocol::ClaudeCode {
         item.push_str("      protocol: claude\n");
