@@ -4,6 +4,11 @@
 //! broken policy file) blocks, with the reason: a guard that cannot run must not wave
 //! everything through.
 //!
+//! The steps are shared with `hooks serve` (the same event answered over HTTP): read the
+//! event ([`read_event`]), find the policy ([`Policy`]), decide ([`decide`]). Only where the
+//! policy comes from differs: here the file is loaded for this one event; the server keeps
+//! it loaded.
+//!
 //! Every event is a new process, so the hooks' [session state](hooks_core::state) is kept in
 //! files ([`FileState::from_env`]: `$HOOKS_STATE_DIR`, else the XDG state directory), keyed
 //! by the event's `session_id`: what one event's hooks remember, the next event's find. An
@@ -12,9 +17,11 @@
 
 use std::path::Path;
 
-use hooks_config::interop::{Agent, AgentAnswer, Rewrites};
+use hooks_config::HooksConfig;
+use hooks_config::interop::{Agent, AgentAnswer, MappedEvent, Rewrites};
 use hooks_core::module::{HookModule, Mounted};
 use hooks_core::session::approval::{ApprovalRequest, Approvals};
+use hooks_core::state::StateBackend;
 use hooks_core::{EmitResult, HookAction, HookRegistry};
 use hooks_std::state_file::FileState;
 use serde_json::Value;
@@ -30,29 +37,80 @@ pub fn fail_closed(agent: &dyn Agent, agent_event: Option<&str>, problem: &str) 
     agent.fail_closed(agent_event, reason)
 }
 
-/// The answer to one hook call of `agent`: `input` is what it wrote on stdin.
+/// The answer when the hooks file does not load: `errors` say why.
+pub fn policy_broken(agent: &dyn Agent, mapped: &MappedEvent, errors: &str) -> AgentAnswer {
+    fail_closed(
+        agent,
+        Some(&mapped.agent_event),
+        &format!("the policy file is broken:\n{errors}"),
+    )
+}
+
+/// `input`, the agent's hook JSON, as an event; the fail-closed answer when it is not one.
+pub fn read_event(agent: &dyn Agent, input: &str) -> Result<MappedEvent, AgentAnswer> {
+    agent
+        .event_in(input)
+        .map_err(|error| fail_closed(agent, None, &error.to_string()))
+}
+
+/// A hooks file mounted and ready to decide: the file's hooks and every `#[hook]` linked into
+/// this binary, on one registry.
+pub struct Policy {
+    registry: HookRegistry,
+    rewrites: Rewrites,
+    _mounted: Mounted,
+}
+
+impl Policy {
+    /// Mounts `config`, with the session states in `state` (`None`: in memory, this policy's
+    /// own); the problem when a hook does not mount.
+    pub fn mount(config: &HooksConfig, state: Option<impl StateBackend>) -> Result<Self, String> {
+        let registry = HookRegistry::new();
+        if let Some(state) = state {
+            registry.set_state_backend(state);
+        }
+        registry
+            .register_annotated(|_| true)
+            .map_err(|error| error.to_string())?;
+        let mounted = config.mount(&registry).map_err(|error| error.to_string())?;
+        Ok(Policy {
+            registry,
+            rewrites: Rewrites::of(config),
+            _mounted: mounted,
+        })
+    }
+}
+
+/// The policy's answer to `mapped`, in `agent`'s protocol: the event emitted, an `ask_user`
+/// settled by an earlier "always" answer of the session, the outcome put in the agent's terms.
+pub async fn decide(agent: &dyn Agent, policy: &Policy, mapped: &MappedEvent) -> AgentAnswer {
+    let registry = &policy.registry;
+    let mut outcome = registry.emit(&mapped.event, mapped.data.clone()).await;
+    settle_remembered(registry, &mapped.event, &mapped.data, &mut outcome);
+    agent.answer(
+        &mapped.agent_event,
+        &mapped.data,
+        &outcome,
+        &policy.rewrites,
+    )
+}
+
+/// The answer to one hook call of `agent` in a process of its own: `input` is what it wrote
+/// on stdin, `config` the hooks file, loaded for this event.
 pub fn answer(agent: &dyn Agent, config: &Path, input: &str) -> AgentAnswer {
-    let mapped = match agent.event_in(input) {
+    let mapped = match read_event(agent, input) {
         Ok(mapped) => mapped,
-        Err(error) => return fail_closed(agent, None, &error.to_string()),
+        Err(answer) => return answer,
     };
     let fail_closed = |problem: String| fail_closed(agent, Some(&mapped.agent_event), &problem);
-    let policy = match load_file(config) {
-        Ok(policy) => policy,
-        Err(errors) => return fail_closed(format!("the policy file is broken:\n{errors}")),
+    let config = match load_file(config) {
+        Ok(config) => config,
+        Err(errors) => return policy_broken(agent, &mapped, &errors.to_string()),
     };
     hooks_config::one_event_per_process();
-    // The policy file, and every #[hook] linked into this binary.
-    let registry = HookRegistry::new();
-    if let Some(files) = FileState::from_env() {
-        registry.set_state_backend(files);
-    }
-    if let Err(error) = registry.register_annotated(|_| true) {
-        return fail_closed(error.to_string());
-    }
-    let _mounted: Mounted = match policy.mount(&registry) {
-        Ok(mounted) => mounted,
-        Err(error) => return fail_closed(error.to_string()),
+    let policy = match Policy::mount(&config, FileState::from_env()) {
+        Ok(policy) => policy,
+        Err(problem) => return fail_closed(problem),
     };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -61,13 +119,11 @@ pub fn answer(agent: &dyn Agent, config: &Path, input: &str) -> AgentAnswer {
         Ok(runtime) => runtime,
         Err(error) => return fail_closed(format!("cannot start the runtime: {error}")),
     };
-    let mut outcome = runtime.block_on(registry.emit(&mapped.event, mapped.data.clone()));
-    settle_remembered(&registry, &mapped.event, &mapped.data, &mut outcome);
+    let answer = runtime.block_on(decide(agent, &policy, &mapped));
     // The event's spans are exported before the answer: within the telemetry's timeout, and
     // whatever the collector does, the decision is already made.
     flush_telemetry();
-    let rewrites = Rewrites::of(&policy);
-    agent.answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites)
+    answer
 }
 
 /// Settles an `ask_user` by an earlier "… always" answer to the same question in the same

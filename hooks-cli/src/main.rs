@@ -34,6 +34,9 @@
 //! - `hooks mcp-proxy --config FILE [--name NAME] -- <server command...>`: the policy on every
 //!   tool call of an MCP server, for any MCP client (`mcp_proxy`).
 //!
+//! - `hooks serve [--listen 127.0.0.1:PORT] [--token-file FILE] [--ensure]`: the same answers as
+//!   `hooks <agent>`, to the agents' HTTP hooks, from one resident process (`serve`).
+//!
 //! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error (or, for the
 //! adapters, a block).
 
@@ -54,6 +57,8 @@ mod modules;
 mod ordered_json;
 mod progress;
 mod provenance;
+#[cfg(feature = "serve")]
+mod serve;
 mod sync;
 use hooks_config::interop::{AGENTS, Agent};
 use hooks_core::{HookModule, HookRegistry, events};
@@ -145,6 +150,9 @@ enum Command {
     #[command(name = "mcp-proxy")]
     #[cfg(feature = "mcp")]
     McpProxy(mcp_proxy::McpProxyArgs),
+    /// Answer the agents' HTTP hooks from one resident process (`POST /<agent>`).
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
         /// The agent whose settings these are.
@@ -218,6 +226,8 @@ fn main() -> ExitCode {
         } => import(agent.0, &settings, output.as_deref()),
         #[cfg(feature = "mcp")]
         Command::McpProxy(args) => mcp_proxy::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args),
     }
 }
 
