@@ -39,8 +39,8 @@ pub struct Server {
     pub policies: Policies,
     /// The largest body accepted, in bytes.
     pub max_body: usize,
-    /// How long a client has to send its body once the headers are in.
-    pub body_timeout: Duration,
+    /// How long a client has to send its headers, and then its body.
+    pub read_timeout: Duration,
 }
 
 /// The reply to `request`, never an error: every failure is a status.
@@ -194,13 +194,13 @@ async fn body_of(server: &Server, request: Request<Incoming>) -> Result<String, 
         return Err(too_large());
     }
     let limited = Limited::new(request.into_body(), server.max_body);
-    let collected = match tokio::time::timeout(server.body_timeout, limited.collect()).await {
+    let collected = match tokio::time::timeout(server.read_timeout, limited.collect()).await {
         Err(_) => {
             return Err(Reply::text(
                 408,
                 format!(
                     "the body did not arrive within {} s",
-                    server.body_timeout.as_secs()
+                    server.read_timeout.as_secs()
                 ),
             ));
         }

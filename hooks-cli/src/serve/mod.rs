@@ -44,9 +44,6 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:8787";
 /// The environment variable `hooks init --serve` has the agent read the token from.
 pub const TOKEN_ENV: &str = "HOOKS_SERVE_TOKEN";
 
-/// How long a client has to send a request's headers (a slow or half-open client is cut off).
-const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-
 /// How long the calls in flight get to finish after SIGTERM.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -63,6 +60,10 @@ pub struct ServeArgs {
     /// The largest request body accepted, in bytes.
     #[arg(long, default_value_t = 1 << 20)]
     pub max_body: usize,
+    /// Seconds a client has to send a request's headers, and then its body: a slow or
+    /// half-open client is cut off.
+    #[arg(long, default_value_t = 10)]
+    pub read_timeout: u64,
     /// Start the server in the background unless one answers on `--listen`, then exit; its
     /// log goes to `serve.log` beside the default token file.
     #[arg(long)]
@@ -100,7 +101,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         token,
         policies: policies::Policies::default(),
         max_body: args.max_body,
-        body_timeout: HEADER_TIMEOUT,
+        read_timeout: Duration::from_secs(args.read_timeout),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -143,7 +144,7 @@ async fn listen(address: SocketAddr, server: Arc<Server>) -> Result<(), String> 
         let server = Arc::clone(&server);
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
-            .header_read_timeout(HEADER_TIMEOUT)
+            .header_read_timeout(server.read_timeout)
             .serve_connection(
                 TokioIo::new(stream),
                 service_fn(move |request| handler::handle(Arc::clone(&server), request)),
@@ -230,6 +231,8 @@ fn ensure(args: &ServeArgs, token_file: &std::path::Path) -> Result<(), String> 
         .arg(token_file)
         .arg("--max-body")
         .arg(args.max_body.to_string())
+        .arg("--read-timeout")
+        .arg(args.read_timeout.to_string())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log);
