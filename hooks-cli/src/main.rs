@@ -136,6 +136,15 @@ enum Command {
         /// Print what would change and write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Wire the agent's HTTP hooks to `hooks serve` (Claude Code, Qwen Code), with a
+        /// `SessionStart` hook that starts it, instead of a `hooks` process per event.
+        #[cfg(feature = "serve")]
+        #[arg(long)]
+        serve: bool,
+        /// The address of `hooks serve` for `--serve`.
+        #[cfg(feature = "serve")]
+        #[arg(long, default_value = serve::DEFAULT_LISTEN, requires = "serve")]
+        listen: std::net::SocketAddr,
     },
     /// Check that each agent here runs the guard, fails closed, and can load the hooks file.
     Doctor {
@@ -208,6 +217,10 @@ fn main() -> ExitCode {
             dir,
             config,
             dry_run,
+            #[cfg(feature = "serve")]
+            serve,
+            #[cfg(feature = "serve")]
+            listen,
         } => match init::this_binary() {
             Ok(binary) => init(&init::InitOptions {
                 agent: agent.0,
@@ -215,6 +228,10 @@ fn main() -> ExitCode {
                 config,
                 dry_run,
                 binary,
+                #[cfg(feature = "serve")]
+                serve: serve.then_some(listen),
+                #[cfg(not(feature = "serve"))]
+                serve: None,
             }),
             Err(error) => fail(error),
         },

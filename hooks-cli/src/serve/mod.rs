@@ -34,15 +34,11 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 
-pub use handler::PROJECT_HEADER;
 use handler::Server;
 use token::Token;
 
 /// The address `hooks serve` listens on by default.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8787";
-
-/// The environment variable `hooks init --serve` has the agent read the token from.
-pub const TOKEN_ENV: &str = "HOOKS_SERVE_TOKEN";
 
 /// How long the calls in flight get to finish after SIGTERM.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
