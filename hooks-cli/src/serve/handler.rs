@@ -159,7 +159,7 @@ fn config_of(query: Option<&str>) -> Result<PathBuf, String> {
         .into_iter()
         .flat_map(|query| query.split('&'))
         .filter_map(|pair| pair.strip_prefix("config="))
-        .last();
+        .next_back();
     let Some(named) = named else {
         return Ok(PathBuf::from(DEFAULT_CONFIG));
     };
