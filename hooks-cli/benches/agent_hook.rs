@@ -1,15 +1,18 @@
 //! `hooks claude` end to end, as Claude Code runs it on every tool call (process start, hooks
 //! file load, emit, answer), beside the floor of any command hook: spawning `/bin/true` with
-//! the same input, in the same run.
+//! the same input, in the same run; and the same decision from `hooks serve` over a loopback
+//! keep-alive connection (Claude Code's `type: "http"` hook), with its throughput and p99 from
+//! concurrent clients printed at the end.
 //!
 //! Run with `cargo bench -p hooks-cli --bench agent_hook`.
 
-use std::io::Write;
+use std::io::{BufRead as _, BufReader, Read as _, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 
 /// What Claude Code sends on PreToolUse.
 const INPUT: &str = r#"{"session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp", "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "cargo test --workspace"}, "tool_use_id": "toolu_01"}"#;
@@ -75,5 +78,174 @@ fn claude_hook_versus_spawn_floor(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, claude_hook_versus_spawn_floor);
-criterion_main!(benches);
+/// A `hooks serve` on a free loopback port, killed when dropped.
+struct Server {
+    child: Child,
+    address: String,
+    token: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_server() -> Server {
+    let dir = std::env::temp_dir().join(format!("hooks-bench-agent-{}", std::process::id()));
+    let token_file = dir.join("serve-token");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--token-file"])
+        .arg(&token_file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hooks serve starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("its log"));
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("its first line");
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the address it listens on")
+        .to_owned();
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    let token = std::fs::read_to_string(&token_file)
+        .expect("the token")
+        .trim()
+        .to_owned();
+    Server {
+        child,
+        address,
+        token,
+    }
+}
+
+/// A keep-alive connection to the server, posting Claude Code's PreToolUse event.
+struct Client {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+    request: Vec<u8>,
+}
+
+impl Client {
+    fn new(server: &Server, project: &Path, config: &str) -> Self {
+        let writer = TcpStream::connect(&server.address).expect("connects");
+        writer.set_nodelay(true).expect("no delay");
+        let reader = BufReader::new(writer.try_clone().expect("a second handle"));
+        let request = format!(
+            "POST /claude?config={config} HTTP/1.1\r\nHost: localhost\r\n\
+             Authorization: Bearer {}\r\nX-Hooks-Project: {}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{INPUT}",
+            server.token,
+            project.display(),
+            INPUT.len()
+        )
+        .into_bytes();
+        Client {
+            reader,
+            writer,
+            request,
+        }
+    }
+
+    /// One decision: the request written, the whole reply read; its status.
+    fn decide(&mut self) -> u16 {
+        self.writer.write_all(&self.request).expect("sends");
+        let mut line = String::new();
+        self.reader.read_line(&mut line).expect("a status line");
+        let status = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .expect("a status");
+        let mut length = 0;
+        loop {
+            line.clear();
+            self.reader.read_line(&mut line).expect("a header");
+            if line == "\r\n" {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':')
+                && name.eq_ignore_ascii_case("content-length")
+            {
+                length = value.trim().parse().expect("a length");
+            }
+        }
+        let mut body = vec![0; length];
+        self.reader.read_exact(&mut body).expect("the body");
+        status
+    }
+}
+
+fn served_decision(c: &mut Criterion) {
+    let starter = hooks_file("starter.yaml", STARTER);
+    let project = starter.parent().expect("its directory").to_path_buf();
+    let server = start_server();
+    let mut client = Client::new(&server, &project, "starter.yaml");
+    assert_eq!(client.decide(), 200, "the server decides");
+    let mut group = c.benchmark_group("agent_hook");
+    group
+        .sample_size(50)
+        .measurement_time(Duration::from_secs(8));
+    group.bench_function("hooks_serve_keep_alive/safety_redaction_logging", |b| {
+        b.iter(|| client.decide());
+    });
+    group.finish();
+}
+
+/// Decisions per second and latency percentiles of `hooks serve` with the starter policy,
+/// from `clients` keep-alive connections at once, each making `calls` decisions.
+fn served_throughput(clients: usize, calls: usize) {
+    let starter = hooks_file("starter.yaml", STARTER);
+    let project = starter.parent().expect("its directory").to_path_buf();
+    let server = start_server();
+    let started = Instant::now();
+    let mut latencies: Vec<Duration> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..clients)
+            .map(|_| {
+                let project = &project;
+                let server = &server;
+                scope.spawn(move || {
+                    let mut client = Client::new(server, project, "starter.yaml");
+                    (0..calls)
+                        .map(|_| {
+                            let call = Instant::now();
+                            assert_eq!(client.decide(), 200);
+                            call.elapsed()
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().expect("a client"))
+            .collect()
+    });
+    let elapsed = started.elapsed();
+    latencies.sort();
+    let at = |share: f64| {
+        latencies[((latencies.len() as f64 * share) as usize).min(latencies.len() - 1)]
+    };
+    println!(
+        "hooks_serve throughput: {clients} clients x {calls} decisions in {:.2} s: {:.0} decisions/s, \
+         p50 {:?}, p99 {:?}, max {:?}",
+        elapsed.as_secs_f64(),
+        latencies.len() as f64 / elapsed.as_secs_f64(),
+        at(0.50),
+        at(0.99),
+        latencies[latencies.len() - 1],
+    );
+}
+
+criterion_group!(benches, claude_hook_versus_spawn_floor, served_decision);
+
+fn main() {
+    benches();
+    served_throughput(8, 2_000);
+    Criterion::default().configure_from_args().final_summary();
+}

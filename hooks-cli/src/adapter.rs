@@ -5,8 +5,12 @@
 //! everything through.
 //!
 //! The policy is the file's with the machine's managed and the user's hooks files over it
-//! ([`PolicyStack`](hooks_config::PolicyStack)): a managed file that is there but cannot be
-//! loaded blocks too.
+//! ([`PolicyStack`]): a managed file that is there but cannot be loaded blocks too.
+//!
+//! The steps are shared with `hooks serve` (the same event answered over HTTP): read the
+//! event ([`read_event`]), find the policy ([`Policy`]), decide ([`decide`]). Only where the
+//! policy comes from differs: here the layers are loaded for this one event; the server keeps
+//! them loaded.
 //!
 //! Every event is a new process, so the hooks' [session state](hooks_core::state) is kept in
 //! files ([`FileState::from_env`]: `$HOOKS_STATE_DIR`, else the XDG state directory), keyed
@@ -16,9 +20,11 @@
 
 use std::path::Path;
 
-use hooks_config::interop::{Agent, AgentAnswer, Rewrites};
+use hooks_config::PolicyStack;
+use hooks_config::interop::{Agent, AgentAnswer, MappedEvent, Rewrites};
 use hooks_core::module::{HookModule, Mounted};
 use hooks_core::session::approval::{ApprovalRequest, Approvals};
+use hooks_core::state::StateBackend;
 use hooks_core::{EmitResult, HookAction, HookRegistry};
 use hooks_std::state_file::FileState;
 use serde_json::Value;
@@ -34,29 +40,71 @@ pub fn fail_closed(agent: &dyn Agent, agent_event: Option<&str>, problem: &str) 
     agent.fail_closed(agent_event, reason)
 }
 
-/// The answer to one hook call of `agent`: `input` is what it wrote on stdin.
+/// `input`, the agent's hook JSON, as an event; the fail-closed answer when it is not one.
+pub fn read_event(agent: &dyn Agent, input: &str) -> Result<MappedEvent, AgentAnswer> {
+    agent
+        .event_in(input)
+        .map_err(|error| fail_closed(agent, None, &error.to_string()))
+}
+
+/// The policy layers mounted and ready to decide: their hooks and every `#[hook]` linked into
+/// this binary, on one registry.
+pub struct Policy {
+    registry: HookRegistry,
+    rewrites: Rewrites,
+    _mounted: Mounted,
+}
+
+impl Policy {
+    /// Mounts `stack`, with the session states in `state` (`None`: in memory, this policy's
+    /// own); the problem when a hook does not mount.
+    pub fn mount(stack: &PolicyStack, state: Option<impl StateBackend>) -> Result<Self, String> {
+        let registry = HookRegistry::new();
+        if let Some(state) = state {
+            registry.set_state_backend(state);
+        }
+        registry
+            .register_annotated(|_| true)
+            .map_err(|error| error.to_string())?;
+        let mounted = stack.mount(&registry).map_err(|error| error.to_string())?;
+        Ok(Policy {
+            registry,
+            rewrites: Rewrites::of_stack(stack),
+            _mounted: mounted,
+        })
+    }
+}
+
+/// The policy's answer to `mapped`, in `agent`'s protocol: the event emitted, an `ask_user`
+/// settled by an earlier "always" answer of the session, the outcome put in the agent's terms.
+pub async fn decide(agent: &dyn Agent, policy: &Policy, mapped: &MappedEvent) -> AgentAnswer {
+    let registry = &policy.registry;
+    let mut outcome = registry.emit(&mapped.event, mapped.data.clone()).await;
+    settle_remembered(registry, &mapped.event, &mapped.data, &mut outcome);
+    agent.answer(
+        &mapped.agent_event,
+        &mapped.data,
+        &outcome,
+        &policy.rewrites,
+    )
+}
+
+/// The answer to one hook call of `agent` in a process of its own: `input` is what it wrote
+/// on stdin, `config` the hooks file, loaded for this event.
 pub fn answer(agent: &dyn Agent, config: &Path, input: &str) -> AgentAnswer {
-    let mapped = match agent.event_in(input) {
+    let mapped = match read_event(agent, input) {
         Ok(mapped) => mapped,
-        Err(error) => return fail_closed(agent, None, &error.to_string()),
+        Err(answer) => return answer,
     };
     let fail_closed = |problem: String| fail_closed(agent, Some(&mapped.agent_event), &problem);
-    let policy = match load_layers(config) {
-        Ok(policy) => policy,
+    let stack = match load_layers(config) {
+        Ok(stack) => stack,
         Err(error) => return fail_closed(unloadable(&error)),
     };
     hooks_config::one_event_per_process();
-    // The policy layers, and every #[hook] linked into this binary.
-    let registry = HookRegistry::new();
-    if let Some(files) = FileState::from_env() {
-        registry.set_state_backend(files);
-    }
-    if let Err(error) = registry.register_annotated(|_| true) {
-        return fail_closed(error.to_string());
-    }
-    let _mounted: Mounted = match policy.mount(&registry) {
-        Ok(mounted) => mounted,
-        Err(error) => return fail_closed(error.to_string()),
+    let policy = match Policy::mount(&stack, FileState::from_env()) {
+        Ok(policy) => policy,
+        Err(problem) => return fail_closed(problem),
     };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -65,13 +113,11 @@ pub fn answer(agent: &dyn Agent, config: &Path, input: &str) -> AgentAnswer {
         Ok(runtime) => runtime,
         Err(error) => return fail_closed(format!("cannot start the runtime: {error}")),
     };
-    let mut outcome = runtime.block_on(registry.emit(&mapped.event, mapped.data.clone()));
-    settle_remembered(&registry, &mapped.event, &mapped.data, &mut outcome);
+    let answer = runtime.block_on(decide(agent, &policy, &mapped));
     // The event's spans are exported before the answer: within the telemetry's timeout, and
     // whatever the collector does, the decision is already made.
     flush_telemetry();
-    let rewrites = Rewrites::of_stack(&policy);
-    agent.answer(&mapped.agent_event, &mapped.data, &outcome, &rewrites)
+    answer
 }
 
 /// Settles an `ask_user` by an earlier "… always" answer to the same question in the same

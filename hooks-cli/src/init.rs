@@ -42,6 +42,70 @@ pub struct InitOptions {
     pub dry_run: bool,
     /// The `hooks` binary the settings run: an absolute path.
     pub binary: PathBuf,
+    /// Wire the agent's HTTP hooks to `hooks serve` on this address instead of a command
+    /// per event (`hooks init --serve`).
+    pub serve: Option<std::net::SocketAddr>,
+}
+
+/// The agents whose HTTP hooks `hooks init --serve` can wire: the variable naming the project
+/// directory in their hooks' environment.
+const HTTP_HOOKS: &[(&str, &str)] = &[
+    ("claude", "CLAUDE_PROJECT_DIR"),
+    ("qwen", "QWEN_PROJECT_DIR"),
+];
+
+/// The environment variable the agent's HTTP hooks read the token of `hooks serve` from.
+pub const TOKEN_ENV: &str = "HOOKS_SERVE_TOKEN";
+
+/// The `type: "http"` entry of `hooks init --serve` for `agent`, and the command of its
+/// `SessionStart` hook, which starts the server when it is not running.
+fn http_hook(
+    options: &InitOptions,
+    address: std::net::SocketAddr,
+) -> Result<(Json, String), InitError> {
+    let agent = options.agent;
+    let Some((_, project_var)) = HTTP_HOOKS.iter().find(|(name, _)| *name == agent.name()) else {
+        return Err(InitError::NoHttpHooks(agent.display_name()));
+    };
+    let config = options.config.display().to_string();
+    let query = if config == "hooks.yaml" {
+        String::new()
+    } else {
+        format!("?config={config}")
+    };
+    let string = |text: String| Json::String(text);
+    let mut hook = Json::object([
+        ("type", string("http".to_owned())),
+        (
+            "url",
+            string(format!("http://{address}/{}{query}", agent.name())),
+        ),
+        (
+            "headers",
+            Json::object([
+                ("Authorization", string(format!("Bearer ${{{TOKEN_ENV}}}"))),
+                ("X-Hooks-Project", string(format!("${{{project_var}}}"))),
+            ]),
+        ),
+        (
+            "allowedEnvVars",
+            Json::Array(vec![
+                string(TOKEN_ENV.to_owned()),
+                string((*project_var).to_owned()),
+            ]),
+        ),
+        ("timeout", Json::Number(AGENT_TIMEOUT.as_secs().into())),
+    ]);
+    if let FailClosed::Set { key, value } = fail_closed(agent) {
+        let value = match value {
+            KeyValue::Str(text) => Json::String(text.to_owned()),
+            KeyValue::Bool(flag) => Json::Bool(flag),
+        };
+        hook.entry(key, value);
+    }
+    let binary = hooks_config::interop::shell_word(&options.binary.display().to_string());
+    let start = format!("{binary} serve --ensure --listen {address}");
+    Ok((hook, start))
 }
 
 /// The `timeout` `hooks init` gives each entry: above the longest a call of `hooks <agent>`
@@ -175,6 +239,9 @@ pub enum InitError {
     /// The hooks file path cannot be named from the settings file.
     #[error("--config must be a relative path inside the project directory, not `{0}`")]
     ConfigPath(PathBuf),
+    /// `--serve` for an agent without HTTP hooks.
+    #[error("{0} has no HTTP hooks: `--serve` wires Claude Code and Qwen Code only")]
+    NoHttpHooks(&'static str),
     /// The path of this binary cannot be found.
     #[error("cannot find the path of this `hooks` binary to write into the settings: {0}")]
     Binary(std::io::Error),
@@ -257,12 +324,25 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
             _ => None,
         },
     };
-    let merged = merge_settings(old.as_deref(), setup.layout, setup.init_events, &ours).map_err(
-        |problem| InitError::Settings {
-            path: settings.clone(),
-            problem,
-        },
-    )?;
+    let problem = |problem| InitError::Settings {
+        path: settings.clone(),
+        problem,
+    };
+    let merged = match options.serve {
+        None => merge_settings(old.as_deref(), setup.layout, setup.init_events, &ours)
+            .map_err(problem)?,
+        Some(address) => {
+            let (http, start) = http_hook(options, address)?;
+            let starter = OurHook {
+                command: start,
+                timeout: agent.timeout_unit().of(std::time::Duration::from_secs(30)),
+                fail_closed: None,
+                ..ours.clone()
+            };
+            merge_serve(old.as_deref(), setup.init_events, &ours, &http, &starter)
+                .map_err(problem)?
+        }
+    };
     if let Some(new) = merged {
         changes.push(FileChange {
             path: settings,
@@ -347,7 +427,29 @@ pub fn notes(options: &InitOptions) -> Vec<String> {
             format!("{name} blocks the call when `hooks` is missing, crashes or hangs")
         }
     };
+    let serve = options.serve.map(|address| {
+        format!(
+            "{name} asks `hooks serve` on {address} (started by the SessionStart hook when it is \
+             not running) and sends the token from ${TOKEN_ENV}: set it where {name} starts, \
+             e.g. `export {TOKEN_ENV}=\"$(cat ~/.local/state/hooks/serve-token)\"` (the file \
+             `hooks serve` creates); without it every call is refused. {}",
+            match fail_closed(agent) {
+                FailClosed::Set { .. } | FailClosed::Closed => {
+                    "A server that is down or refuses blocks the call.".to_owned()
+                }
+                FailClosed::NotSet(_) => format!(
+                    "Until its fail-closed key is written (above), {name} runs the call when \
+                     the server is down"
+                ),
+                FailClosed::Open => format!(
+                    "warning: {name} has no fail-closed setting for HTTP hooks: when the \
+                     server is down it runs the call anyway"
+                ),
+            }
+        )
+    });
     std::iter::once(failure)
+        .chain(serve)
         .chain(agent.trust_note().map(str::to_owned))
         .chain(trust_warning(agent, &project))
         .collect()
@@ -584,6 +686,71 @@ fn set(json: &mut Json, key: &str, value: &Json) -> bool {
     }
 }
 
+/// The settings text with the `type: "http"` entry `http` on each of `events` in place of the
+/// command entries of `ours` (an earlier `hooks init` without `--serve`), and `starter` on
+/// `SessionStart`; `None` when nothing changes. Only for agents laid out as Claude Code
+/// (matcher groups).
+fn merge_serve(
+    old: Option<&str>,
+    events: &[&str],
+    ours: &OurHook,
+    http: &Json,
+    starter: &OurHook,
+) -> Result<Option<String>, String> {
+    let base = merge_settings(old, Layout::MatcherGroups, &["SessionStart"], starter)?;
+    let text = base.as_deref().or(old);
+    let mut settings = match text {
+        Some(text) if !text.trim().is_empty() => serde_json::from_str::<Json>(text)
+            .map_err(|error| format!("not valid JSON ({error})"))?,
+        _ => Json::Object(Vec::new()),
+    };
+    let mut changed = base.is_some();
+    let hooks = settings
+        .entry("hooks", Json::Object(Vec::new()))
+        .filter(|hooks| matches!(hooks, Json::Object(_)))
+        .ok_or("`hooks` is not an object")?;
+    let url = http.get("url");
+    for event in events {
+        let Some(Json::Array(listed)) = hooks.entry(event, Json::Array(Vec::new())) else {
+            return Err(format!("`hooks.{event}` is not a list"));
+        };
+        let mut present = false;
+        for group in listed.iter_mut() {
+            let Some(Json::Array(entries)) = (match group {
+                Json::Object(_) => group.entry("hooks", Json::Null),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let before = entries.len();
+            // Our command entries give way to the HTTP one: one decision per event.
+            entries.retain(|hook| {
+                !hook
+                    .get("command")
+                    .and_then(Json::as_str)
+                    .is_some_and(|command| ours.is_ours(command))
+            });
+            changed |= entries.len() != before;
+            for hook in entries.iter_mut().filter(|hook| hook.get("url") == url) {
+                present = true;
+                if hook != http {
+                    *hook = http.clone();
+                    changed = true;
+                }
+            }
+        }
+        // Groups left empty by the removal go too.
+        listed.retain(
+            |group| !matches!(group.get("hooks"), Some(Json::Array(entries)) if entries.is_empty()),
+        );
+        if !present {
+            listed.push(Json::object([("hooks", Json::Array(vec![http.clone()]))]));
+            changed = true;
+        }
+    }
+    Ok(changed.then(|| settings.to_pretty(indent_of(old.unwrap_or_default()))))
+}
+
 /// The change as a unified diff with three lines of context, headed by the file's name.
 pub fn diff(change: &FileChange) -> String {
     let old = change.old.as_deref().unwrap_or_default();
@@ -726,6 +893,44 @@ mod tests {
         assert_eq!(
             merge_settings(Some(&new), Layout::Triggers, &["PreToolUse"], &ours()).unwrap(),
             None
+        );
+    }
+
+    #[test]
+    fn serve_puts_the_http_hook_in_place_of_ours_and_keeps_the_rest() {
+        let old = format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "./mine.sh"}}]}}, {{"hooks": [{{"type": "command", "command": {}}}]}}]}}}}"#,
+            serde_json::Value::from(COMMAND)
+        );
+        let http = Json::object([
+            ("type", Json::String("http".to_owned())),
+            (
+                "url",
+                Json::String("http://127.0.0.1:8787/claude".to_owned()),
+            ),
+        ]);
+        let starter = OurHook {
+            command: "/opt/bin/hooks serve --ensure".to_owned(),
+            ..ours()
+        };
+        let events = ["PreToolUse", "Stop"];
+        let new = merge_serve(Some(&old), &events, &ours(), &http, &starter)
+            .unwrap()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&new).unwrap();
+        let pre = value["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(pre.len(), 2, "{new}");
+        assert_eq!(pre[0]["hooks"][0]["command"], "./mine.sh");
+        assert_eq!(pre[1]["hooks"][0]["type"], "http");
+        assert_eq!(value["hooks"]["Stop"][0]["hooks"][0]["type"], "http");
+        assert_eq!(
+            value["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+            "/opt/bin/hooks serve --ensure"
+        );
+        assert_eq!(
+            merge_serve(Some(&new), &events, &ours(), &http, &starter).unwrap(),
+            None,
+            "a second run changes nothing"
         );
     }
 

@@ -39,6 +39,9 @@
 //! - `hooks mcp pins|approve|wrap|unwrap`: the pins the proxy keeps and what it held back, their
 //!   approval, and agents' MCP configurations run through the proxy (`mcp`, `mcp_wrap`).
 //!
+//! - `hooks serve [--listen 127.0.0.1:PORT] [--token-file FILE] [--ensure]`: the same answers as
+//!   `hooks <agent>`, to the agents' HTTP hooks, from one resident process (`serve`).
+//!
 //! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error (or, for the
 //! adapters, a block).
 
@@ -64,6 +67,8 @@ mod modules;
 mod ordered_json;
 mod progress;
 mod provenance;
+#[cfg(feature = "serve")]
+mod serve;
 mod sync;
 use hooks_config::interop::{AGENTS, Agent};
 use hooks_config::{LayersError, Level};
@@ -142,6 +147,15 @@ enum Command {
         /// Print what would change and write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Wire the agent's HTTP hooks to `hooks serve` (Claude Code, Qwen Code), with a
+        /// `SessionStart` hook that starts it, instead of a `hooks` process per event.
+        #[cfg(feature = "serve")]
+        #[arg(long)]
+        serve: bool,
+        /// The address of `hooks serve` for `--serve`.
+        #[cfg(feature = "serve")]
+        #[arg(long, default_value = serve::DEFAULT_LISTEN, requires = "serve")]
+        listen: std::net::SocketAddr,
     },
     /// Check that each agent here runs the guard, fails closed, and can load the hooks file.
     Doctor {
@@ -161,6 +175,9 @@ enum Command {
     #[command(subcommand)]
     #[cfg(feature = "mcp")]
     Mcp(mcp::McpCommand),
+    /// Answer the agents' HTTP hooks from one resident process (`POST /<agent>`).
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
     /// Convert another agent's hook settings into a hooks YAML file.
     Import {
         /// The agent whose settings these are.
@@ -216,6 +233,10 @@ fn main() -> ExitCode {
             dir,
             config,
             dry_run,
+            #[cfg(feature = "serve")]
+            serve,
+            #[cfg(feature = "serve")]
+            listen,
         } => match init::this_binary() {
             Ok(binary) => init(&init::InitOptions {
                 agent: agent.0,
@@ -223,6 +244,10 @@ fn main() -> ExitCode {
                 config,
                 dry_run,
                 binary,
+                #[cfg(feature = "serve")]
+                serve: serve.then_some(listen),
+                #[cfg(not(feature = "serve"))]
+                serve: None,
             }),
             Err(error) => fail(error),
         },
@@ -236,6 +261,8 @@ fn main() -> ExitCode {
         Command::McpProxy(args) => mcp_proxy::run(args),
         #[cfg(feature = "mcp")]
         Command::Mcp(command) => mcp::run(command),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args),
     }
 }
 

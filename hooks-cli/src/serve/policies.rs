@@ -1,0 +1,197 @@
+//! The hooks files `hooks serve` answers with, one per project, loaded on first use and
+//! reloaded when they change (their modification time or size, checked on every request).
+//!
+//! A file that stops loading (a broken edit, a deletion) leaves the last policy that loaded in
+//! force, never a window without a guard: the problem is logged once per change and shown on
+//! `/health`. A file that never loaded answers as `hooks <agent>` does with it: a block that
+//! says why.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use hooks_core::state::{MemoryState, SessionId, StateBackend, StateError};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::adapter::Policy;
+use crate::modules::{load_layers, unloadable};
+
+/// What identifies a version of a file: its modification time and size (`None`: unreadable).
+type Stamp = Option<(SystemTime, u64)>;
+
+fn stamp_of(file: &Path) -> Stamp {
+    let meta = std::fs::metadata(file).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
+
+/// One hooks file as the server knows it.
+#[derive(Default)]
+struct Slot {
+    /// The version last read, loaded or not.
+    stamp: Stamp,
+    /// Whether a version was read at all.
+    read: bool,
+    /// The last version that loaded.
+    good: Option<Arc<Policy>>,
+    /// Why the version last read does not load (`None`: it does).
+    broken: Option<String>,
+}
+
+/// The session states of every project, in memory, shared by the policies as they are
+/// reloaded (an "always" answer outlives an edit of the hooks file).
+#[derive(Clone, Default)]
+struct SharedState(Arc<MemoryState>);
+
+impl StateBackend for SharedState {
+    fn load(&self, session: &SessionId) -> Result<Map<String, Value>, StateError> {
+        self.0.load(session)
+    }
+
+    fn update(
+        &self,
+        session: &SessionId,
+        change: &mut dyn FnMut(&mut Map<String, Value>),
+    ) -> Result<(), StateError> {
+        self.0.update(session, change)
+    }
+}
+
+/// The hooks files in use, by path.
+#[derive(Default)]
+pub struct Policies {
+    slots: Mutex<HashMap<PathBuf, Slot>>,
+    state: SharedState,
+}
+
+/// A hooks file's state, as `/health` shows it to a caller with the token.
+#[derive(Debug, Serialize)]
+pub struct FileReport {
+    /// The file.
+    pub file: PathBuf,
+    /// Whether a policy from it is in force.
+    pub in_force: bool,
+    /// Why its current version does not load, when it does not.
+    pub broken: Option<String>,
+}
+
+impl Policies {
+    fn slots(&self) -> MutexGuard<'_, HashMap<PathBuf, Slot>> {
+        // A slot is replaced whole, so a panic elsewhere leaves the map consistent.
+        self.slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The policy of `file`, reloaded when the file changed; the load errors when no
+    /// version of it has loaded.
+    pub fn get(&self, file: &Path) -> Result<Arc<Policy>, String> {
+        let stamp = stamp_of(file);
+        {
+            let slots = self.slots();
+            if let Some(slot) = slots
+                .get(file)
+                .filter(|slot| slot.read && slot.stamp == stamp)
+            {
+                return current(slot);
+            }
+        }
+        // Loaded without the lock: another project's requests go on meanwhile. Two requests
+        // may load the same new version; either result is the same.
+        let loaded = load_layers(file)
+            .map_err(|error| unloadable(&error))
+            .and_then(|stack| Policy::mount(&stack, Some(self.state.clone())));
+        let mut slots = self.slots();
+        let slot = slots.entry(file.to_path_buf()).or_default();
+        slot.stamp = stamp;
+        slot.read = true;
+        match loaded {
+            Ok(policy) => {
+                if slot.broken.take().is_some() || slot.good.is_some() {
+                    eprintln!("hooks serve: {}: reloaded", file.display());
+                }
+                slot.good = Some(Arc::new(policy));
+            }
+            Err(errors) => {
+                if slot.good.is_some() {
+                    eprintln!(
+                        "hooks serve: {}: does not load, the last version that did stays in \
+                         force:\n{errors}",
+                        file.display()
+                    );
+                } else {
+                    eprintln!("hooks serve: {}: does not load:\n{errors}", file.display());
+                }
+                slot.broken = Some(errors);
+            }
+        }
+        current(slot)
+    }
+
+    /// Every file in use, sorted.
+    pub fn report(&self) -> Vec<FileReport> {
+        let mut files: Vec<FileReport> = self
+            .slots()
+            .iter()
+            .map(|(file, slot)| FileReport {
+                file: file.clone(),
+                in_force: slot.good.is_some(),
+                broken: slot.broken.clone(),
+            })
+            .collect();
+        files.sort_by(|a, b| a.file.cmp(&b.file));
+        files
+    }
+}
+
+/// The policy in force for `slot`, or why there is none.
+fn current(slot: &Slot) -> Result<Arc<Policy>, String> {
+    match (&slot.good, &slot.broken) {
+        (Some(policy), _) => Ok(Arc::clone(policy)),
+        (None, Some(errors)) => Err(errors.clone()),
+        (None, None) => Err("the hooks file was never read".to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    const GOOD: &str = "hooks: {}\n";
+
+    #[test]
+    fn a_broken_edit_keeps_the_last_policy_and_is_reported() {
+        let dir = hooks_testing::scratch_dir("serve-policies", "broken-edit");
+        let file = dir.join("hooks.yaml");
+        std::fs::write(&file, GOOD).unwrap();
+        let policies = Policies::default();
+        let first = policies.get(&file).unwrap();
+        // Same version: the same policy, not a reload.
+        assert!(Arc::ptr_eq(&first, &policies.get(&file).unwrap()));
+        std::fs::write(&file, "hooks: [not, a, map]\nmore: x\n").unwrap();
+        let kept = policies.get(&file).unwrap();
+        assert!(Arc::ptr_eq(&first, &kept), "the last good policy stays");
+        let report = policies.report();
+        assert_eq!(report.len(), 1);
+        assert!(report[0].in_force);
+        assert!(report[0].broken.is_some(), "{report:?}");
+        std::fs::remove_file(&file).unwrap();
+        assert!(Arc::ptr_eq(&first, &policies.get(&file).unwrap()));
+        std::fs::write(&file, "hooks:\n  PreToolUse: []\n").unwrap();
+        let fixed = policies.get(&file).unwrap();
+        assert!(!Arc::ptr_eq(&first, &fixed), "a fixed file is reloaded");
+        assert!(policies.report()[0].broken.is_none());
+    }
+
+    #[test]
+    fn a_file_that_never_loaded_has_no_policy() {
+        let dir = hooks_testing::scratch_dir("serve-policies", "never");
+        let policies = Policies::default();
+        let error = policies.get(&dir.join("missing.yaml")).err().unwrap();
+        assert!(!error.is_empty());
+        assert!(!policies.report()[0].in_force);
+    }
+}
