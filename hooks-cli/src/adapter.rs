@@ -20,8 +20,8 @@
 
 use std::path::Path;
 
-use hooks_config::PolicyStack;
 use hooks_config::interop::{Agent, AgentAnswer, MappedEvent, Rewrites};
+use hooks_config::{Level, PolicyStack};
 use hooks_core::module::{HookModule, Mounted};
 use hooks_core::session::approval::{ApprovalRequest, Approvals};
 use hooks_core::state::StateBackend;
@@ -53,6 +53,9 @@ pub struct Policy {
     registry: HookRegistry,
     rewrites: Rewrites,
     _mounted: Mounted,
+    /// The managed layer on a registry of its own, when a lower layer sits under it: a rewrite
+    /// is put to it again (see [`recheck_rewrite`]).
+    managed: Option<(HookRegistry, Mounted)>,
 }
 
 impl Policy {
@@ -67,10 +70,19 @@ impl Policy {
             .register_annotated(|_| true)
             .map_err(|error| error.to_string())?;
         let mounted = stack.mount(&registry).map_err(|error| error.to_string())?;
+        let managed = match stack.layer(Level::Managed) {
+            Some(config) if stack.layers().len() > 1 => {
+                let managed = HookRegistry::new();
+                let mounted = config.mount(&managed).map_err(|error| error.to_string())?;
+                Some((managed, mounted))
+            }
+            _ => None,
+        };
         Ok(Policy {
             registry,
             rewrites: Rewrites::of_stack(stack),
             _mounted: mounted,
+            managed,
         })
     }
 }
@@ -81,12 +93,31 @@ pub async fn decide(agent: &dyn Agent, policy: &Policy, mapped: &MappedEvent) ->
     let registry = &policy.registry;
     let mut outcome = registry.emit(&mapped.event, mapped.data.clone()).await;
     settle_remembered(registry, &mapped.event, &mapped.data, &mut outcome);
+    if let Some((managed, _)) = &policy.managed {
+        recheck_rewrite(managed, mapped, &mut outcome).await;
+    }
     agent.answer(
         &mapped.agent_event,
         &mapped.data,
         &outcome,
         &policy.rewrites,
     )
+}
+
+/// Puts a rewritten call to the managed rules again, and lets their deny stand: a lower
+/// layer's hook that runs after them must not turn a call the team forbids into one that runs.
+/// (The managed layer's own hooks run twice on a rewritten call.)
+async fn recheck_rewrite(managed: &HookRegistry, mapped: &MappedEvent, outcome: &mut EmitResult) {
+    if outcome.modifications.is_empty() || outcome.action == HookAction::Deny {
+        return;
+    }
+    let Some(rewritten) = outcome.result.data.clone() else {
+        return;
+    };
+    let check = managed.emit(&mapped.event, rewritten).await;
+    if check.action == HookAction::Deny {
+        *outcome = check;
+    }
 }
 
 /// The answer to one hook call of `agent` in a process of its own: `input` is what it wrote
