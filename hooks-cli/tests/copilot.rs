@@ -212,6 +212,13 @@ fn init_writes_a_versioned_hooks_file_copilot_and_vs_code_both_run() {
     ];
     let output = support::run(None, &args, "");
     assert_eq!(output.status.code(), Some(0), "{output:?}");
+    // Copilot CLI's prompt mode skips repository hooks in an untrusted folder: said at init.
+    let said = String::from_utf8_lossy(&output.stderr).into_owned()
+        + &String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS"),
+        "{said}"
+    );
     let text = std::fs::read_to_string(dir.join(".github/hooks/hooks.json")).unwrap();
     let settings: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(settings["version"], 1);

@@ -164,9 +164,19 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
 };
 
+/// Seen with the real Copilot CLI offline: in prompt mode it skips a repository's hooks without
+/// a word unless the folder is trusted or the variable below is set.
+const TRUST_NOTE: &str = "GitHub Copilot CLI runs a repository's `.github/hooks/` in prompt mode \
+(`copilot -p`) only in a folder it trusts (start `copilot` here once and trust the folder) or \
+with `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; otherwise it skips them without a word.";
+
 impl Agent for Copilot {
     fn protocol(&self) -> &'static Protocol {
         &COPILOT
+    }
+
+    fn trust_note(&self) -> Option<&'static str> {
+        Some(TRUST_NOTE)
     }
 
     fn display_name(&self) -> &'static str {
