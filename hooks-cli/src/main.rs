@@ -73,7 +73,7 @@ mod sync;
 use hooks_config::interop::{AGENTS, Agent};
 use hooks_config::{LayersError, Level};
 use hooks_core::{HookModule, HookRegistry, events};
-use modules::{load_file, load_layers};
+use modules::load_layers;
 use serde_json::Value;
 
 #[derive(Parser)]
@@ -93,7 +93,8 @@ struct Cli {
 #[derive(Subcommand)]
 #[command(defer = true)]
 enum Command {
-    /// Emit one event through a hooks file and print the merged result as JSON.
+    /// Emit one event through a hooks file, with the managed and user hooks files over it as
+    /// the agent adapters load them, and print the merged result as JSON.
     Eval {
         /// The hooks YAML file.
         #[arg(long)]
@@ -389,9 +390,9 @@ fn eval(config: &std::path::Path, event: &str, data: &str, with_provenance: bool
         Ok(_) => return fail("--data must be a JSON object"),
         Err(error) => return fail(format!("--data is not JSON: {error}")),
     };
-    let config = match load_file(config) {
-        Ok(config) => config,
-        Err(errors) => return fail(errors),
+    let stack = match load_layers(config) {
+        Ok(stack) => stack,
+        Err(error) => return fail(modules::unloadable(&error)),
     };
     hooks_config::one_event_per_process();
     let runtime = match tokio::runtime::Builder::new_current_thread()
@@ -402,7 +403,7 @@ fn eval(config: &std::path::Path, event: &str, data: &str, with_provenance: bool
         Err(error) => return fail(format!("cannot start the runtime: {error}")),
     };
     let registry = HookRegistry::new();
-    if let Err(error) = config.mount(&registry) {
+    if let Err(error) = stack.mount(&registry) {
         return fail(error);
     }
     let outcome = runtime.block_on(registry.emit(&event, data));

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use hooks_config::{ConfigErrors, HooksConfig, LayerPaths, LayersError, Level, PolicyStack};
+use hooks_config::{LayerPaths, LayersError, Level, PolicyStack};
 use hooks_std::catalog::ModuleCatalog;
 
 /// The catalog of the `hooks` binary.
@@ -21,11 +21,6 @@ pub fn catalog() -> ModuleCatalog {
     // The catalog is built here from the standard one, which has no `telemetry`.
     debug_assert!(added.is_ok());
     catalog
-}
-
-/// Loads a hooks file with the binary's catalog.
-pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
-    hooks_config::load_file_with(path, &catalog())
 }
 
 /// Loads the policy layers of the hooks file `path` with the binary's catalog: the managed and

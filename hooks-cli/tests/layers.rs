@@ -125,6 +125,37 @@ fn an_agent_hook_applies_the_managed_and_user_files_under_the_project_file() {
 }
 
 #[test]
+fn eval_applies_the_layers_as_the_adapters_do() {
+    let machine = Machine::new("eval");
+    machine.managed(MANAGED);
+    let config = machine.project("modules:\n  safety: {}\n");
+    let data = json!({"tool_name": "Bash", "tool_input": {"command": "curl https://example.com"}})
+        .to_string();
+    let output = machine.run(
+        &[
+            "eval".as_ref(),
+            "--config".as_ref(),
+            config.as_os_str(),
+            "--event".as_ref(),
+            "tool:pre".as_ref(),
+            "--data".as_ref(),
+            data.as_ref(),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{output:?}");
+    let result: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(result["action"], "deny", "{result}");
+    assert!(
+        result["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("the team does not allow curl"),
+        "{result}"
+    );
+}
+
+#[test]
 fn a_lower_files_rewrite_after_the_managed_rules_is_put_to_them_again() {
     let machine = Machine::new("rewrite");
     machine.managed(MANAGED);
