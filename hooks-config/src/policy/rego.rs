@@ -4,6 +4,7 @@
 //! empty or undefined is no opinion.
 
 use std::path::Path;
+use std::sync::Mutex;
 
 use hooks_core::HookResult;
 use regorus::{Engine, Value as RegoValue};
@@ -23,14 +24,21 @@ pub(crate) struct Problem {
 }
 
 /// Compiled Rego policies and the rules that decide.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct RegoPolicies {
     engine: Engine,
+    /// Copies of `engine` that earlier calls used and gave back: cloning the compiled policies
+    /// for each call cost more than evaluating them, and one shared engine would make
+    /// concurrent calls wait for each other.
+    spare: Mutex<Vec<Engine>>,
     /// `data.<package>.deny`, when the package defines it.
     deny: Option<String>,
     /// `data.<package>.ask`, when the package defines it.
     ask: Option<String>,
 }
+
+/// How many spare engines are kept: about one per call running at once.
+const SPARE_ENGINES: usize = 16;
 
 /// A problem from one of regorus's errors, placed by its `--> file:line:column` line.
 fn problem(error: &dyn std::fmt::Display, fallback: Option<&str>) -> Problem {
@@ -126,7 +134,12 @@ impl RegoPolicies {
                 "`{package}` defines neither `deny` nor `ask`: its policies could decide nothing"
             )));
         }
-        Ok(RegoPolicies { engine, deny, ask })
+        Ok(RegoPolicies {
+            engine,
+            spare: Mutex::new(Vec::new()),
+            deny,
+            ask,
+        })
     }
 
     /// The messages of the set rule `rule` for `input`.
@@ -157,28 +170,54 @@ impl RegoPolicies {
                 .entry("event")
                 .or_insert_with(|| Value::String(event.to_owned()));
         }
-        let mut engine = self.engine.clone();
+        let mut engine = self
+            .spare
+            .lock()
+            .ok()
+            .and_then(|mut spare| spare.pop())
+            .unwrap_or_else(|| self.engine.clone());
         engine.set_input(RegoValue::from(input));
         engine
+    }
+
+    /// Keeps `engine`, which [`with_input`](Self::with_input) gave, for a later call.
+    fn give_back(&self, engine: Engine) {
+        if let Ok(mut spare) = self.spare.lock()
+            && spare.len() < SPARE_ENGINES
+        {
+            spare.push(engine);
+        }
+    }
+}
+
+impl RegoPolicies {
+    /// The answer of `engine`, its input set: a deny message, else an ask message.
+    fn decide_with(&self, engine: &mut Engine) -> Result<HookResult, String> {
+        if let Some(rule) = &self.deny {
+            let messages = Self::messages(engine, rule)?;
+            if !messages.is_empty() {
+                return Ok(HookResult::deny(messages.join("; ")));
+            }
+        }
+        if let Some(rule) = &self.ask {
+            let messages = Self::messages(engine, rule)?;
+            if !messages.is_empty() {
+                return Ok(HookResult::ask(messages.join("; ")));
+            }
+        }
+        Ok(HookResult::cont())
     }
 }
 
 impl PolicyEngine for RegoPolicies {
     fn decide(&self, event: &str, data: &Value) -> Result<HookResult, String> {
         let mut engine = self.with_input(event, data);
-        if let Some(rule) = &self.deny {
-            let messages = Self::messages(&mut engine, rule)?;
-            if !messages.is_empty() {
-                return Ok(HookResult::deny(messages.join("; ")));
-            }
+        let decided = self.decide_with(&mut engine);
+        // An engine whose evaluation failed is dropped, not reused.
+        if decided.is_ok() {
+            self.give_back(engine);
         }
-        if let Some(rule) = &self.ask {
-            let messages = Self::messages(&mut engine, rule)?;
-            if !messages.is_empty() {
-                return Ok(HookResult::ask(messages.join("; ")));
-            }
-        }
-        Ok(HookResult::cont())
+        decided
     }
 }
 
@@ -257,6 +296,11 @@ ask contains msg if {
             .decide("prompt:submit", &json!({"prompt": "x"}))
             .unwrap();
         assert_eq!(other.action, HookAction::Continue);
+        // The engines are reused from call to call: nothing of an earlier input remains.
+        let again = policies.decide("tool:pre", &bash("rm -rf /")).unwrap();
+        assert_eq!(again.action, HookAction::Deny);
+        let quiet_again = policies.decide("tool:pre", &bash("ls")).unwrap();
+        assert_eq!(quiet_again.action, HookAction::Continue);
     }
 
     #[test]
