@@ -19,9 +19,16 @@
 //!   cannot allow what ours denies, but its rewrite of the tool input (Claude Code's
 //!   `updatedInput`) can replace the input ours checked.
 //!
+//! Settings written by `hooks init --serve` (HTTP hooks asking `hooks serve` on a loopback
+//! address) are checked the same way, their hooks file named by the URL; then whether the
+//! server answers there (a warning when only the `SessionStart` hook starts it, a problem when
+//! nothing does), and the report says where the token file is and whether `$HOOKS_SERVE_TOKEN`
+//! here holds its token.
+//!
 //! An agent that is installed but not set up is said, not counted as a problem; every ✗ is,
 //! and makes the exit status 1.
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use hooks_config::interop::plugin::PluginCommand;
@@ -87,21 +94,59 @@ pub struct Report {
     pub agents: Vec<AgentReport>,
     /// The policy layers of each hooks file the agents' settings name.
     pub layers: Vec<LayersView>,
+    /// `hooks serve`: on the address the settings ask (else the default), and which settings
+    /// files ask it. `None` in a build without the `serve` feature.
+    pub server: Option<ServerReport>,
 }
+
+/// What `hooks doctor` says of `hooks serve`.
+#[cfg(feature = "serve")]
+pub type ServerReport = crate::serve::status::ServerStatus;
+
+/// What `hooks doctor` says of `hooks serve`: nothing, in a build without it.
+#[cfg(not(feature = "serve"))]
+pub type ServerReport = ();
 
 /// Checks every agent for the project in `project` and the user whose home is `home`.
 pub fn examine(project: &Path, home: Option<&Path>) -> Report {
     let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
     let mut layers = Vec::new();
+    let mut wired = Vec::new();
     let agents: Vec<AgentReport> = AGENTS
         .iter()
-        .map(|agent| examine_agent(*agent, &project, home, &mut layers))
+        .map(|agent| examine_agent(*agent, &project, home, &mut layers, &mut wired))
         .collect();
     let ok = agents
         .iter()
         .flat_map(|agent| &agent.findings)
         .all(|finding| finding.level != Level::Problem);
-    Report { ok, agents, layers }
+    Report {
+        ok,
+        agents,
+        layers,
+        server: server_report(wired),
+    }
+}
+
+/// The server the settings in `wired` ask (the first address named), else the default one.
+#[cfg(feature = "serve")]
+fn server_report(wired: Vec<(PathBuf, SocketAddr)>) -> Option<ServerReport> {
+    let address = wired
+        .first()
+        .map(|(_, address)| *address)
+        .unwrap_or_else(|| {
+            crate::serve::DEFAULT_LISTEN
+                .parse()
+                .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 8787)))
+        });
+    let mut files: Vec<PathBuf> = wired.into_iter().map(|(file, _)| file).collect();
+    files.dedup();
+    Some(crate::serve::status::ServerStatus::of(address, files))
+}
+
+#[cfg(not(feature = "serve"))]
+fn server_report(_wired: Vec<(PathBuf, SocketAddr)>) -> Option<ServerReport> {
+    None
 }
 
 /// The first of `names` found as an executable file on the `PATH`.
@@ -126,6 +171,7 @@ fn examine_agent(
     project: &Path,
     home: Option<&Path>,
     layers: &mut Vec<LayersView>,
+    wired: &mut Vec<(PathBuf, SocketAddr)>,
 ) -> AgentReport {
     let installed = on_path(agent.binaries());
     let version = installed
@@ -161,6 +207,7 @@ fn examine_agent(
             version: report.version.as_deref(),
             findings: &mut report.findings,
             layers: &mut *layers,
+            wired: &mut *wired,
         };
         guarded |= check.settings_file(&file, &text);
         if guarded && scope == "project" {
@@ -187,6 +234,8 @@ struct Checker<'a> {
     findings: &'a mut Vec<Finding>,
     /// The policy layers of the hooks files seen so far.
     layers: &'a mut Vec<LayersView>,
+    /// The settings files seen so far whose hooks ask `hooks serve`, and its address.
+    wired: &'a mut Vec<(PathBuf, SocketAddr)>,
 }
 
 impl Checker<'_> {
@@ -231,7 +280,11 @@ impl Checker<'_> {
             .iter()
             .filter(|(_, hook)| command_of(hook).is_some_and(|c| runs_hooks(c, agent.name())))
             .collect();
-        if ours.is_empty() {
+        let served: Vec<&(String, Value)> = hooks
+            .iter()
+            .filter(|(_, hook)| served_by(hook, agent.name()).is_some())
+            .collect();
+        if ours.is_empty() && served.is_empty() {
             self.say(
                 "events",
                 Level::Warning,
@@ -244,7 +297,22 @@ impl Checker<'_> {
             );
             return false;
         }
-        self.events(&shown.to_string(), &hooks, &ours);
+        let guard: Vec<&(String, Value)> = ours.iter().chain(&served).copied().collect();
+        self.events(&shown.to_string(), &hooks, &guard);
+        let mut asked = Vec::new();
+        for (_, hook) in &served {
+            self.fail_closed(hook);
+            self.timeout(hook);
+            if let Some(served) = served_by(hook, agent.name())
+                && !asked.contains(&served)
+            {
+                asked.push(served.clone());
+                let (address, config) = served;
+                self.server(address, starts_server(&hooks));
+                self.hooks_file_at(self.project.join(config));
+                self.wired.push((file.to_path_buf(), address));
+            }
+        }
         let mut seen = Vec::new();
         for (_, hook) in &ours {
             self.fail_closed(hook);
@@ -316,8 +384,7 @@ impl Checker<'_> {
         let others: Vec<String> = hooks
             .iter()
             .filter(|(event, hook)| {
-                matter.contains(&event.as_str())
-                    && !command_of(hook).is_some_and(|c| runs_hooks(c, agent.name()))
+                matter.contains(&event.as_str()) && !ours.iter().any(|(_, guard)| guard == hook)
             })
             .map(|(event, hook)| {
                 let what = command_of(hook)
@@ -488,6 +555,37 @@ impl Checker<'_> {
         }
     }
 
+    /// `hooks serve` answers on `address`; `started` whether a `SessionStart` hook starts it.
+    fn server(&mut self, address: SocketAddr, started: bool) {
+        #[cfg(feature = "serve")]
+        let (level, message) = if crate::serve::answers(address) {
+            (Level::Ok, format!("hooks serve answers on {address}"))
+        } else if started {
+            (
+                Level::Warning,
+                format!(
+                    "no hooks serve answers on {address} now; the SessionStart hook starts it,                      and until then every call is blocked"
+                ),
+            )
+        } else {
+            (
+                Level::Problem,
+                format!(
+                    "no hooks serve answers on {address}, and no SessionStart hook starts it:                      every call is blocked (run `hooks serve --install`, or `hooks init {}                      --serve` again)",
+                    self.agent.name()
+                ),
+            )
+        };
+        #[cfg(not(feature = "serve"))]
+        let (level, message) = (
+            Level::Warning,
+            format!(
+                "the hooks ask hooks serve on {address} (started: {started}), and this build                  of `hooks` has no `serve` feature to check it"
+            ),
+        );
+        self.say("serve", level, message);
+    }
+
     /// The hooks file the command names loads.
     fn hooks_file(&mut self, command: &str) {
         let Some(file) = self.config_of(command) else {
@@ -503,6 +601,11 @@ impl Checker<'_> {
         } else {
             self.project.join(file)
         };
+        self.hooks_file_at(file);
+    }
+
+    /// The hooks file `file` loads, with the layers over it.
+    fn hooks_file_at(&mut self, file: PathBuf) {
         let loaded = load_layers(&file).and_then(|stack| match stack.check() {
             Ok(()) => Ok(stack),
             Err(errors) => Err(hooks_config::LayersError::Broken {
@@ -670,6 +773,34 @@ fn hooks_of(layout: Layout, settings: &Value) -> Vec<(String, Value)> {
     hooks
 }
 
+/// The address of `hooks serve` and the hooks file (relative to the project) an HTTP hook of
+/// `hooks init --serve` asks for `agent`: a POST to `http://<loopback>/<agent>`, with the file
+/// in `?config=` when it is not `hooks.yaml`. `None` for any other hook.
+fn served_by(hook: &Value, agent: &str) -> Option<(SocketAddr, PathBuf)> {
+    if hook.get("type").and_then(Value::as_str) != Some("http") {
+        return None;
+    }
+    let url = hook.get("url").and_then(Value::as_str)?;
+    let (authority, rest) = url.strip_prefix("http://")?.split_once('/')?;
+    let address: SocketAddr = authority.parse().ok()?;
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    if path != agent || !address.ip().is_loopback() {
+        return None;
+    }
+    let config = query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("config="))
+        .unwrap_or("hooks.yaml");
+    Some((address, PathBuf::from(config)))
+}
+
+/// Whether a `SessionStart` command hook of `hooks` starts the server (`hooks serve --ensure`).
+fn starts_server(hooks: &[(String, Value)]) -> bool {
+    hooks.iter().any(|(event, hook)| {
+        event == "SessionStart" && command_of(hook).is_some_and(|c| c.contains("serve --ensure"))
+    })
+}
+
 /// A hook's command.
 fn command_of(hook: &Value) -> Option<&str> {
     hook.get("command").and_then(Value::as_str)
@@ -782,6 +913,10 @@ pub fn human(report: &Report) -> String {
                 finding.scope, finding.message
             ));
         }
+    }
+    #[cfg(feature = "serve")]
+    if let Some(server) = &report.server {
+        text.push_str(&server.text());
     }
     for view in &report.layers {
         text.push_str(&format!(

@@ -39,8 +39,9 @@
 //! - `hooks mcp pins|approve|wrap|unwrap`: the pins the proxy keeps and what it held back, their
 //!   approval, and agents' MCP configurations run through the proxy (`mcp`, `mcp_wrap`).
 //!
-//! - `hooks serve [--listen 127.0.0.1:PORT] [--token-file FILE] [--ensure]`: the same answers as
-//!   `hooks <agent>`, to the agents' HTTP hooks, from one resident process (`serve`).
+//! - `hooks serve [--listen 127.0.0.1:PORT] [--token-file FILE] [--ensure | --install |
+//!   --uninstall]`: the same answers as `hooks <agent>`, to the agents' HTTP hooks, from one
+//!   resident process (`serve`), or a user service that runs it.
 //!
 //! Exit codes: 0 done, 1 a config or data problem (on stderr), 2 a usage error (or, for the
 //! adapters, a block).

@@ -336,3 +336,147 @@ fn cursor_fails_closed_gemini_fails_open_and_an_untrusted_folder_is_a_problem() 
         "{gemini:?}"
     );
 }
+
+/// A free port on loopback, as an address.
+#[cfg(feature = "serve")]
+fn free_address() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().to_string()
+}
+
+#[cfg(feature = "serve")]
+impl Setup {
+    /// Runs `hooks` with `args` here, and `HOOKS_SERVE_TOKEN` set to `token` (else empty).
+    fn run_with_token(&self, args: &[&str], token: Option<&str>) -> Output {
+        support::run_with_env(
+            None,
+            args,
+            "",
+            &[
+                ("PATH", &self.path),
+                ("HOME", self.home.as_os_str()),
+                ("XDG_STATE_HOME", "".as_ref()),
+                ("HOOKS_SERVE_TOKEN", token.unwrap_or_default().as_ref()),
+            ],
+        )
+    }
+
+    /// `hooks doctor --json` with the token in the environment: the findings of Claude Code
+    /// and the report's `server`.
+    fn doctor_with_token(&self, token: Option<&str>) -> (Vec<(String, String, String)>, Value) {
+        let dir = self.project.display().to_string();
+        let output = self.run_with_token(&["doctor", "--json", "--dir", &dir], token);
+        let report = support::stdout_json(&output);
+        let claude = report["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|agent| agent["agent"] == "claude")
+            .unwrap();
+        let findings = claude["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|finding| {
+                let text = |key: &str| finding[key].as_str().unwrap().to_owned();
+                (text("check"), text("level"), text("message"))
+            })
+            .collect();
+        (findings, report["server"].clone())
+    }
+}
+
+#[cfg(feature = "serve")]
+#[test]
+fn doctor_reports_the_server_a_serve_project_asks() {
+    let setup = Setup::new("serve");
+    let address = free_address();
+    let dir = setup.project.display().to_string();
+    let output = setup.run(&["init", "claude", "--serve", "--listen", &address]);
+    assert!(output.status.success(), "{output:?}");
+
+    // Not running: the SessionStart hook would start it, so a warning; the wiring itself is
+    // checked as the command entries are.
+    let (findings, server) = setup.doctor_with_token(None);
+    let down = found(&findings, "serve", "warning").unwrap_or_else(|| panic!("{findings:#?}"));
+    assert!(
+        down.contains(&address) && down.contains("SessionStart"),
+        "{down}"
+    );
+    for check in ["events", "fail_closed", "hooks_file"] {
+        assert!(
+            found(&findings, check, "ok").is_some(),
+            "{check}: {findings:#?}"
+        );
+    }
+    assert!(
+        !findings.iter().any(|(_, level, _)| level == "problem"),
+        "{findings:#?}"
+    );
+    assert_eq!(server["address"], address.as_str(), "{server}");
+    assert_eq!(server["running"], false, "{server}");
+    assert_eq!(server["token_file_exists"], false, "{server}");
+    assert_eq!(
+        server["wired"][0],
+        setup.settings().canonicalize().unwrap().to_str().unwrap(),
+        "{server}"
+    );
+
+    // Running, with its token file, and the token in the environment.
+    let token_file = setup.home.join(".local/state/hooks/serve-token");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hooks"))
+        .args(["serve", "--listen", &address, "--token-file"])
+        .arg(&token_file)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !token_file.exists() && started.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let token = std::fs::read_to_string(&token_file).unwrap();
+    let (findings, server) = setup.doctor_with_token(Some(token.trim()));
+    let text = setup.run_with_token(&["doctor", "--dir", &dir], Some("not-the-token"));
+    let _ = child.kill();
+    let _ = child.wait();
+    let up = found(&findings, "serve", "ok").unwrap_or_else(|| panic!("{findings:#?}"));
+    assert!(up.contains(&address), "{up}");
+    assert_eq!(server["running"], true, "{server}");
+    assert_eq!(server["token_file_exists"], true, "{server}");
+    assert_eq!(server["token_file_private"], true, "{server}");
+    assert_eq!(server["token_env"], "matches", "{server}");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(&format!("hooks serve: running on {address}")),
+        "{text}"
+    );
+    assert!(text.contains("holds another token"), "{text}");
+
+    // Nothing starts it: a problem.
+    setup.edit(|settings| {
+        settings["hooks"]
+            .as_object_mut()
+            .unwrap()
+            .remove("SessionStart");
+    });
+    let (findings, _) = setup.doctor_with_token(None);
+    let never = found(&findings, "serve", "problem").unwrap_or_else(|| panic!("{findings:#?}"));
+    assert!(never.contains("every call is blocked"), "{never}");
+}
+
+#[cfg(feature = "serve")]
+#[test]
+fn doctor_says_when_no_settings_ask_the_server() {
+    let setup = Setup::new("serve-none").init_claude();
+    let (_, server) = setup.doctor_with_token(None);
+    assert_eq!(server["address"], "127.0.0.1:8787", "{server}");
+    assert_eq!(server["wired"], serde_json::json!([]), "{server}");
+    let dir = setup.project.display().to_string();
+    let text = setup.run_with_token(&["doctor", "--dir", &dir], None);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("no settings here use the `hooks init --serve` wiring"),
+        "{text}"
+    );
+}

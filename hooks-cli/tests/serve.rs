@@ -44,12 +44,23 @@ struct Served {
 
 impl Served {
     fn start(test: &str, extra: &[&str]) -> Self {
+        Served::start_on(test, "127.0.0.1:0", extra, &[])
+    }
+
+    /// As [`Served::start`], with `env` added to the server's environment.
+    fn start_with_env(test: &str, extra: &[&str], env: &[(&str, &Path)]) -> Self {
+        Served::start_on(test, "127.0.0.1:0", extra, env)
+    }
+
+    /// As [`Served::start_with_env`], listening on `listen`.
+    fn start_on(test: &str, listen: &str, extra: &[&str], env: &[(&str, &Path)]) -> Self {
         let dir = hooks_testing::scratch_dir("serve", test);
         let token_file = dir.join("token");
         let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--token-file"])
+            .args(["serve", "--listen", listen, "--token-file"])
             .arg(&token_file)
             .args(extra)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -59,7 +70,7 @@ impl Served {
         let mut line = String::new();
         stderr.read_line(&mut line).unwrap();
         let address = line
-            .split("http://")
+            .split("://")
             .nth(1)
             .and_then(|rest| rest.split_whitespace().next())
             .unwrap_or_else(|| panic!("no address in {line:?}"))
@@ -424,4 +435,631 @@ fn sigterm_lets_the_call_in_flight_finish() {
     assert_eq!(status, 200);
     let exited = served.child.wait().unwrap();
     assert!(exited.success(), "{exited:?}");
+}
+
+/// Reads from `stream` until the server closes it or `within` passes; whether it closed.
+fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut buffer = [0u8; 4096];
+    let started = std::time::Instant::now();
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+        if started.elapsed() > within {
+            return false;
+        }
+    }
+}
+
+#[test]
+fn connections_over_the_limit_get_503_until_a_place_is_free() {
+    let served = Served::start("cap", &["--max-connections", "2", "--read-timeout", "30"]);
+    let dir = project("cap", POLICY);
+    let event = json!({"session_id": "c", "cwd": dir, "hook_event_name": "PreToolUse",
+                       "tool_name": "Bash", "tool_input": {"command": "ls"}})
+    .to_string();
+    assert_eq!(served.call("claude", &event).0, 200);
+    // The server frees that connection's place once it closed it.
+    std::thread::sleep(Duration::from_millis(200));
+    // Two clients hold both places (connected, nothing sent yet).
+    let held: Vec<TcpStream> = (0..2)
+        .map(|_| TcpStream::connect(&served.address).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let (status, body) = served.call("claude", &event);
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        !body.contains("permissionDecision"),
+        "nothing decided: {body}"
+    );
+    // Without the token too: the refusal says nothing of the policy.
+    assert_eq!(served.post("/claude", None, &event).0, 503);
+    drop(held);
+    let started = std::time::Instant::now();
+    loop {
+        let (status, _) = served.call("claude", &event);
+        if status == 200 {
+            break;
+        }
+        assert_eq!(status, 503);
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the places of closed connections are freed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_silent_or_idle_client_is_cut_off_after_the_read_timeout() {
+    let served = Served::start("idle", &["--read-timeout", "1"]);
+    let dir = project("idle", POLICY);
+    // Connects and sends nothing.
+    let mut silent = TcpStream::connect(&served.address).unwrap();
+    let started = std::time::Instant::now();
+    assert!(closed_within(&mut silent, Duration::from_secs(5)));
+    assert!(started.elapsed() >= Duration::from_millis(900));
+    // One keep-alive call answered, then nothing more: the connection is closed as well.
+    let event = json!({"session_id": "i", "cwd": dir, "hook_event_name": "PreToolUse",
+                       "tool_name": "Bash", "tool_input": {"command": "ls"}})
+    .to_string();
+    let mut idle = TcpStream::connect(&served.address).unwrap();
+    write!(
+        idle,
+        "POST /claude HTTP/1.1\r\nHost: l\r\nAuthorization: Bearer {}\r\n\
+         Content-Length: {}\r\n\r\n{event}",
+        served.token,
+        event.len()
+    )
+    .unwrap();
+    let mut head = [0u8; 12];
+    idle.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
+    assert!(closed_within(&mut idle, Duration::from_secs(5)));
+}
+
+#[test]
+fn an_edit_of_the_user_or_managed_file_is_picked_up() {
+    let dir = project("layers", "hooks: {}\n");
+    let config = hooks_testing::scratch_dir("serve-layers", "config");
+    let managed = hooks_testing::scratch_dir("serve-layers", "managed");
+    let served = Served::start_with_env(
+        "layers",
+        &[],
+        &[
+            ("XDG_CONFIG_HOME", &config),
+            ("HOOKS_MANAGED_DIR", &managed),
+        ],
+    );
+    let write = |file: &str| {
+        json!({"session_id": "l", "cwd": dir, "hook_event_name": "PreToolUse",
+               "tool_name": "Write", "tool_input": {"file_path": file, "content": ""}})
+        .to_string()
+    };
+    let rule = |name: &str, message: &str| {
+        format!(
+            "hooks:\n  PreToolUse:\n    - name: {name}\n      type: matcher\n      \
+             match: {{tool: Write, args: {{file_path: \"**/{name}.txt\"}}}}\n      \
+             action: block\n      message: \"{message}\"\n"
+        )
+    };
+    assert_eq!(
+        served.call("claude", &write("mine.txt")),
+        (200, String::new())
+    );
+    std::fs::create_dir_all(config.join("hooks")).unwrap();
+    std::fs::write(
+        config.join("hooks/hooks.yaml"),
+        rule("mine", "the user says no"),
+    )
+    .unwrap();
+    let (_, body) = served.call("claude", &write("mine.txt"));
+    assert!(body.contains("the user says no"), "{body}");
+    std::fs::write(managed.join("hooks.yaml"), rule("team", "the team says no")).unwrap();
+    let (_, body) = served.call("claude", &write("team.txt"));
+    assert!(body.contains("the team says no"), "{body}");
+    // Still the user's rule beside it.
+    let (_, body) = served.call("claude", &write("mine.txt"));
+    assert!(body.contains("the user says no"), "{body}");
+}
+
+/// One keep-alive connection to the server, as an agent's HTTP client keeps one.
+struct KeepAlive {
+    reader: BufReader<TcpStream>,
+    token: String,
+}
+
+impl KeepAlive {
+    fn connect(served: &Served) -> Self {
+        let stream = TcpStream::connect(&served.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        KeepAlive {
+            reader: BufReader::new(stream),
+            token: served.token.clone(),
+        }
+    }
+
+    /// POSTs `body` to `/claude` and reads the reply (status and body).
+    fn call(&mut self, body: &str) -> (u16, String) {
+        write!(
+            self.reader.get_mut(),
+            "POST /claude HTTP/1.1\r\nHost: l\r\nAuthorization: Bearer {}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.token,
+            body.len()
+        )
+        .unwrap();
+        let mut status_line = String::new();
+        self.reader.read_line(&mut status_line).unwrap();
+        let status = status_line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or_else(|| panic!("not an HTTP reply: {status_line:?}"));
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            self.reader.read_line(&mut line).unwrap();
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':')
+                && name.eq_ignore_ascii_case("content-length")
+            {
+                length = value.trim().parse().unwrap();
+            }
+        }
+        let mut body = vec![0u8; length];
+        self.reader.read_exact(&mut body).unwrap();
+        (status, String::from_utf8(body).unwrap())
+    }
+}
+
+/// The starter policy of `hooks init`, its log never rotated (so that every line stays to be
+/// counted).
+fn starter_unrotated() -> String {
+    let starter = include_str!("../starter/hooks.yaml");
+    let logging = "    path: \".hooks/events.jsonl\"\n";
+    assert!(starter.contains(logging), "{starter}");
+    starter.replace(logging, &format!("{logging}    max_bytes: null\n"))
+}
+
+/// The classes of events of the load: each a Claude Code event carrying `marker` where the
+/// log keeps it, and deciding the same whatever the marker.
+fn load_classes(cwd: &Path, marker: &str) -> Vec<(&'static str, Value)> {
+    let tool = |name: &str, input: Value| {
+        json!({"session_id": "load", "cwd": cwd, "hook_event_name": "PreToolUse",
+               "tool_name": name, "tool_input": input, "tool_use_id": "t"})
+    };
+    vec![
+        (
+            "PreToolUse",
+            tool(
+                "Bash",
+                json!({"command": "rm -rf /", "description": marker}),
+            ),
+        ),
+        (
+            "PreToolUse",
+            tool("Bash", json!({"command": "ls -la", "description": marker})),
+        ),
+        (
+            "PreToolUse",
+            tool(
+                "Write",
+                json!({"file_path": "/etc/passwd", "content": marker}),
+            ),
+        ),
+        (
+            "UserPromptSubmit",
+            json!({"session_id": "load", "cwd": cwd, "hook_event_name": "UserPromptSubmit",
+                   "prompt": format!("{marker}: my key is sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")}),
+        ),
+        (
+            "PostToolUse",
+            json!({"session_id": "load", "cwd": cwd, "hook_event_name": "PostToolUse",
+                   "tool_name": "Bash", "tool_input": {"command": "ls"},
+                   "tool_response": {"stdout": marker}}),
+        ),
+    ]
+}
+
+/// The mark of event `number` of session `session` in the load, found in its log line.
+fn marker(session: usize, number: usize) -> String {
+    format!("zq{session}q{number}qz")
+}
+
+/// The resident set of process `pid`, in KiB (`VmRSS` of `/proc/<pid>/status`).
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+        .unwrap()
+}
+
+/// `sessions` keep-alive clients at once, each sending `events` events of the classes in turn
+/// to one server with the starter policy: every answer is the one `hooks claude` gives for
+/// its class, every event is logged whole exactly as often as `hooks claude` logs it, and the
+/// server's memory stays bounded. Prints the figures.
+fn load(test: &str, sessions: usize, events: usize) {
+    let dir = project(test, &starter_unrotated());
+    let config = dir.join("hooks.yaml");
+    let log = dir.join(".hooks/events.jsonl");
+    // What `hooks claude` answers for each class, and how many lines it logs for one event.
+    let reference: Vec<(&str, AgentAnswer, usize)> = load_classes(&dir, "zq0q0qz")
+        .into_iter()
+        .map(|(event, input)| {
+            let _ = std::fs::remove_file(&log);
+            let answer = per_process("claude", &config, &input.to_string());
+            let lines = std::fs::read_to_string(&log).unwrap_or_default();
+            (event, answer, lines.matches("zq0q0qz").count())
+        })
+        .collect();
+    assert!(
+        reference.iter().all(|(_, _, lines)| *lines >= 1),
+        "every class is logged"
+    );
+    let _ = std::fs::remove_file(&log);
+
+    let served = Served::start(test, &[]);
+    let pid = served.child.id();
+    // One event of each class first: the policy loaded, the log opened.
+    let mut warm = KeepAlive::connect(&served);
+    for (_, input) in load_classes(&dir, "load-warmup") {
+        assert_eq!(warm.call(&input.to_string()).0, 200);
+    }
+    let rss_before = rss_kib(pid);
+    let started = std::time::Instant::now();
+    let clients: Vec<_> = (0..sessions)
+        .map(|session| {
+            let mut client = KeepAlive::connect(&served);
+            let dir = dir.clone();
+            let reference: Vec<(String, AgentAnswer)> = reference
+                .iter()
+                .map(|(event, answer, _)| ((*event).to_owned(), answer.clone()))
+                .collect();
+            std::thread::spawn(move || {
+                let agent = agent("claude").unwrap();
+                for number in 0..events {
+                    let marker = marker(session, number);
+                    let class = number % reference.len();
+                    let input = &load_classes(&dir, &marker)[class].1;
+                    let (status, body) = client.call(&input.to_string());
+                    let (event, expected) = &reference[class];
+                    let body = body.replace(&marker, "zq0q0qz");
+                    assert_eq!(
+                        agent.accepts(event, &as_read(status, &body)),
+                        agent.accepts(event, expected),
+                        "{marker}: {status} {body}"
+                    );
+                    if expected.exit_code == 0 {
+                        assert_eq!((status, body.as_str()), (200, expected.stdout.as_str()));
+                    }
+                }
+            })
+        })
+        .collect();
+    for client in clients {
+        client.join().unwrap();
+    }
+    let elapsed = started.elapsed();
+    let rss_after = rss_kib(pid);
+
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut seen = std::collections::HashMap::<String, usize>::new();
+    for line in text.lines() {
+        let record: Value = serde_json::from_str(line)
+            .unwrap_or_else(|error| panic!("a line not whole ({error}): {line}"));
+        assert!(record["result"]["action"].is_string(), "{line}");
+        for piece in line.split("zq").skip(1) {
+            if let Some((inside, _)) = piece.split_once("qz")
+                && inside
+                    .split('q')
+                    .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            {
+                *seen.entry(format!("zq{inside}qz")).or_default() += 1;
+            }
+        }
+    }
+    for session in 0..sessions {
+        for number in 0..events {
+            let class = number % reference.len();
+            let marker = marker(session, number);
+            assert_eq!(
+                seen.get(&marker).copied().unwrap_or_default(),
+                reference[class].2,
+                "{marker} logged as often as by `hooks claude`"
+            );
+        }
+    }
+    let total = sessions * events;
+    eprintln!(
+        "load: {sessions} sessions x {events} events = {total} decisions in {:.2} s \
+         ({:.0}/s); {} log lines; RSS {} KiB before, {} KiB after",
+        elapsed.as_secs_f64(),
+        total as f64 / elapsed.as_secs_f64(),
+        text.lines().count(),
+        rss_before,
+        rss_after
+    );
+    // Memory bounded: the load adds no more than a fixed allowance, whatever its length.
+    assert!(
+        rss_after < rss_before + 64 * 1024,
+        "RSS grew from {rss_before} KiB to {rss_after} KiB"
+    );
+}
+
+#[test]
+fn a_load_of_concurrent_sessions_loses_and_changes_nothing() {
+    load("load-small", 8, 100);
+}
+
+/// The issue's load: 50 concurrent sessions × 2,000 events (about a minute on 2 cores):
+/// `cargo test -p hooks-cli --test serve -- --ignored --nocapture fifty_sessions`.
+#[test]
+#[ignore = "long: run it by name with --ignored"]
+fn fifty_sessions_of_two_thousand_events_lose_and_change_nothing() {
+    load("load-full", 50, 2000);
+}
+
+/// `hooks serve` with `args`, `HOME` and `XDG_CONFIG_HOME` (when given) set, and nothing else
+/// of the user's: its exit code and stdout.
+fn serve_command(args: &[&str], home: &Path, config: Option<&Path>) -> (i32, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
+    command
+        .arg("serve")
+        .args(args)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .env("HOME", home);
+    if let Some(config) = config {
+        command.env("XDG_CONFIG_HOME", config);
+    }
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    (output.status.code().unwrap(), format!("{stdout}{stderr}"))
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn install_writes_a_systemd_user_unit_and_uninstall_removes_it() {
+    let home = hooks_testing::scratch_dir("serve-install", "home");
+    let units = home.join(".config/systemd/user");
+    let unit = units.join("hooks-serve.service");
+    let listen = ["--listen", "127.0.0.1:9911"];
+
+    let (code, said) = serve_command(
+        &[&listen[..], &["--install", "--dry-run"]].concat(),
+        &home,
+        None,
+    );
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        said.contains(&format!("would write {}", unit.display())),
+        "{said}"
+    );
+    assert!(!unit.exists(), "a dry run writes nothing");
+
+    let (code, said) = serve_command(&[&listen[..], &["--install"]].concat(), &home, None);
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        said.contains("systemctl --user enable --now hooks-serve.service"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&unit).unwrap();
+    let token = home.join(".local/state/hooks/serve-token");
+    let exec = format!(
+        "ExecStart={} serve --listen 127.0.0.1:9911 --token-file {} --max-body 1048576 \
+         --read-timeout 10 --max-connections 256\n",
+        env!("CARGO_BIN_EXE_hooks"),
+        token.display()
+    );
+    assert!(text.contains(&exec), "{text}");
+    assert!(
+        text.contains("[Install]\nWantedBy=default.target\n"),
+        "{text}"
+    );
+    // What `systemctl --user enable` would add, for `--uninstall` to take away.
+    std::fs::create_dir_all(units.join("default.target.wants")).unwrap();
+    let link = units.join("default.target.wants/hooks-serve.service");
+    std::os::unix::fs::symlink(&unit, &link).unwrap();
+
+    let (code, said) = serve_command(&["--uninstall", "--dry-run"], &home, None);
+    assert_eq!(code, 0, "{said}");
+    assert!(unit.exists());
+    let (code, said) = serve_command(&["--uninstall"], &home, None);
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        !unit.exists() && std::fs::symlink_metadata(&link).is_err(),
+        "{said}"
+    );
+    assert!(
+        said.contains("systemctl --user stop hooks-serve.service"),
+        "{said}"
+    );
+    let (code, said) = serve_command(&["--uninstall"], &home, None);
+    assert_eq!(code, 0, "{said}");
+    assert!(said.contains("no service installed"), "{said}");
+
+    // Under XDG_CONFIG_HOME when it is set.
+    let config = hooks_testing::scratch_dir("serve-install", "config");
+    let (code, said) = serve_command(&["--install"], &home, Some(&config));
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        config.join("systemd/user/hooks-serve.service").is_file(),
+        "{said}"
+    );
+    // `--dry-run` alone, or with `--ensure`, is a usage error.
+    assert_eq!(serve_command(&["--dry-run"], &home, None).0, 2);
+    assert_eq!(serve_command(&["--install", "--ensure"], &home, None).0, 2);
+}
+
+/// The unit is one systemd reads without complaint: `systemd-analyze verify` finds nothing
+/// wrong (skipped, saying so, where it is not installed).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_unit_passes_systemd_analyze_where_it_is_installed() {
+    let Ok(version) = Command::new("systemd-analyze").arg("--version").output() else {
+        eprintln!("skipped: no systemd-analyze on this machine");
+        return;
+    };
+    if !version.status.success() {
+        eprintln!("skipped: systemd-analyze does not run here");
+        return;
+    }
+    let home = hooks_testing::scratch_dir("serve-install", "verify");
+    assert_eq!(serve_command(&["--install"], &home, None).0, 0);
+    let unit = home.join(".config/systemd/user/hooks-serve.service");
+    let output = Command::new("systemd-analyze")
+        .args(["verify", "--man=no"])
+        .arg(&unit)
+        .output()
+        .unwrap();
+    // It exits 0 even for a line it ignores, which it names with the file.
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && !said.contains("hooks-serve.service:"),
+        "{said}"
+    );
+}
+
+/// A self-signed certificate for `localhost` and 127.0.0.1 and its key, made by `openssl` in
+/// `dir`; `None` (the test then says it was skipped) where `openssl` does not run.
+#[cfg(feature = "serve-tls")]
+fn self_signed(dir: &Path) -> Option<(PathBuf, PathBuf)> {
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    let made = Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+        ])
+        .args(["-nodes", "-days", "2", "-subj", "/CN=localhost"])
+        .args(["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+        // A server's certificate, not a CA's (rustls refuses a CA as the server).
+        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
+        .args(["-addext", "keyUsage=digitalSignature"])
+        .args(["-addext", "extendedKeyUsage=serverAuth"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    made.is_ok_and(|status| status.success())
+        .then_some((cert, key))
+}
+
+/// Sends `request` over TLS to `address`, trusting `cert` alone for `localhost`; the reply.
+#[cfg(feature = "serve-tls")]
+fn over_tls(address: &str, cert: &Path, request: &[u8]) -> String {
+    use rustls::pki_types::pem::PemObject as _;
+    use rustls::pki_types::{CertificateDer, ServerName};
+    use std::sync::Arc;
+    let mut roots = rustls::RootCertStore::empty();
+    for der in CertificateDer::pem_file_iter(cert).unwrap() {
+        roots.add(der.unwrap()).unwrap();
+    }
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::aws_lc_rs::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let name = ServerName::try_from("localhost").unwrap();
+    let connection = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+    let socket = TcpStream::connect(address).unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut stream = rustls::StreamOwned::new(connection, socket);
+    stream.write_all(request).unwrap();
+    let mut reply = Vec::new();
+    let _ = stream.read_to_end(&mut reply);
+    String::from_utf8_lossy(&reply).into_owned()
+}
+
+#[cfg(feature = "serve-tls")]
+#[test]
+fn with_tls_a_non_loopback_address_is_served_over_https_only() {
+    let dir = hooks_testing::scratch_dir("serve-tls", "cert");
+    let Some((cert, key)) = self_signed(&dir) else {
+        eprintln!("skipped: openssl cannot make a certificate here");
+        return;
+    };
+    let (cert_arg, key_arg) = (cert.to_str().unwrap(), key.to_str().unwrap());
+    let served = Served::start_on(
+        "tls",
+        "0.0.0.0:0",
+        &["--tls-cert", cert_arg, "--tls-key", key_arg],
+        &[],
+    );
+    let port = served.address.rsplit(':').next().unwrap();
+    let address = format!("127.0.0.1:{port}");
+    let project = project("tls", POLICY);
+    let event = json!({"session_id": "s", "cwd": project, "hook_event_name": "PreToolUse",
+                       "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}})
+    .to_string();
+    let request = |token: &str| {
+        format!(
+            "POST /claude HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
+             Authorization: Bearer {token}\r\nContent-Length: {}\r\n\r\n{event}",
+            event.len()
+        )
+    };
+    let reply = over_tls(&address, &cert, request(&served.token).as_bytes());
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    assert!(reply.contains("\"permissionDecision\":\"deny\""), "{reply}");
+    // The token is still required over TLS.
+    let reply = over_tls(&address, &cert, request("wrong").as_bytes());
+    assert!(reply.starts_with("HTTP/1.1 401"), "{reply}");
+    // Plain HTTP on the same port gets no HTTP answer at all.
+    let mut plain = TcpStream::connect(&address).unwrap();
+    plain
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    plain.write_all(request(&served.token).as_bytes()).unwrap();
+    let mut reply = Vec::new();
+    let _ = plain.read_to_end(&mut reply);
+    assert!(!String::from_utf8_lossy(&reply).contains("HTTP/1.1 200"));
+}
+
+#[cfg(feature = "serve-tls")]
+#[test]
+fn tls_needs_both_files_and_a_readable_pair() {
+    let dir = hooks_testing::scratch_dir("serve-tls", "bad");
+    let missing = dir.join("missing.pem");
+    let missing = missing.to_str().unwrap();
+    let serve = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hooks"))
+            .args(["serve", "--token-file"])
+            .arg(dir.join("token"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(serve(&["--tls-cert", missing]).status.code(), Some(2));
+    let output = serve(&["--tls-cert", missing, "--tls-key", missing]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--tls-cert") && stderr.contains("missing.pem"),
+        "{stderr}"
+    );
 }

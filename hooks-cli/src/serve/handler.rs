@@ -55,6 +55,14 @@ pub async fn handle(
     Ok(response(reply))
 }
 
+/// The reply on a connection over the limit: 503, whatever was asked; nothing decided.
+pub async fn busy(_request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+    Ok(response(Reply::text(
+        503,
+        "hooks serve has as many connections as it serves at once; try again",
+    )))
+}
+
 fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or_default()
 }

@@ -1,5 +1,6 @@
 //! The hooks files `hooks serve` answers with, one per project, loaded on first use and
-//! reloaded when they change (their modification time or size, checked on every request).
+//! reloaded when they change: the project's file, or the managed or user file layered over it
+//! (their modification times and sizes, checked on every request).
 //!
 //! A file that stops loading (a broken edit, a deletion) leaves the last policy that loaded in
 //! force, never a window without a guard: the problem is logged once per change and shown on
@@ -11,20 +12,25 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
+use hooks_config::{LayerPaths, Level, PolicyStack};
 use hooks_core::state::{MemoryState, SessionId, StateBackend, StateError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::adapter::Policy;
-use crate::modules::{load_layers, unloadable};
+use crate::modules::{catalog, unloadable};
 
 /// What identifies a version of a file: its modification time and size (`None`: unreadable).
-type Stamp = Option<(SystemTime, u64)>;
+type FileStamp = Option<(SystemTime, u64)>;
 
-fn stamp_of(file: &Path) -> Stamp {
+fn stamp_of(file: &Path) -> FileStamp {
     let meta = std::fs::metadata(file).ok()?;
     Some((meta.modified().ok()?, meta.len()))
 }
+
+/// What identifies a version of a project's policy: the stamps of its file and of the
+/// managed and user files over it (one appearing or going away is a change too).
+type Stamp = [FileStamp; 3];
 
 /// One hooks file as the server knows it.
 #[derive(Default)]
@@ -59,10 +65,11 @@ impl StateBackend for SharedState {
 }
 
 /// The hooks files in use, by path.
-#[derive(Default)]
 pub struct Policies {
     slots: Mutex<HashMap<PathBuf, Slot>>,
     state: SharedState,
+    /// Where the managed and user files are.
+    layers: LayerPaths,
 }
 
 /// A hooks file's state, as `/health` shows it to a caller with the token.
@@ -77,6 +84,21 @@ pub struct FileReport {
 }
 
 impl Policies {
+    /// No file loaded yet; the managed and user files looked for in `layers`.
+    pub fn new(layers: LayerPaths) -> Self {
+        Policies {
+            slots: Mutex::default(),
+            state: SharedState::default(),
+            layers,
+        }
+    }
+
+    /// The stamp of the policy of the project file `file`.
+    fn stamp(&self, file: &Path) -> Stamp {
+        let layer = |level| self.layers.of(level).and_then(stamp_of);
+        [stamp_of(file), layer(Level::Managed), layer(Level::User)]
+    }
+
     fn slots(&self) -> MutexGuard<'_, HashMap<PathBuf, Slot>> {
         // A slot is replaced whole, so a panic elsewhere leaves the map consistent.
         self.slots
@@ -87,7 +109,7 @@ impl Policies {
     /// The policy of `file`, reloaded when the file changed; the load errors when no
     /// version of it has loaded.
     pub fn get(&self, file: &Path) -> Result<Arc<Policy>, String> {
-        let stamp = stamp_of(file);
+        let stamp = self.stamp(file);
         {
             let slots = self.slots();
             if let Some(slot) = slots
@@ -99,7 +121,7 @@ impl Policies {
         }
         // Loaded without the lock: another project's requests go on meanwhile. Two requests
         // may load the same new version; either result is the same.
-        let loaded = load_layers(file)
+        let loaded = PolicyStack::load(&self.layers, file, &catalog())
             .map_err(|error| unloadable(&error))
             .and_then(|stack| Policy::mount(&stack, Some(self.state.clone())));
         let mut slots = self.slots();
@@ -167,7 +189,7 @@ mod tests {
         let dir = hooks_testing::scratch_dir("serve-policies", "broken-edit");
         let file = dir.join("hooks.yaml");
         std::fs::write(&file, GOOD).unwrap();
-        let policies = Policies::default();
+        let policies = Policies::new(LayerPaths::none());
         let first = policies.get(&file).unwrap();
         // Same version: the same policy, not a reload.
         assert!(Arc::ptr_eq(&first, &policies.get(&file).unwrap()));
@@ -187,9 +209,41 @@ mod tests {
     }
 
     #[test]
+    fn an_edit_of_the_user_or_managed_file_reloads_the_project() {
+        let dir = hooks_testing::scratch_dir("serve-policies", "layers");
+        let (managed, user) = (dir.join("managed.yaml"), dir.join("user.yaml"));
+        let file = dir.join("hooks.yaml");
+        std::fs::write(&file, GOOD).unwrap();
+        let policies = Policies::new(LayerPaths {
+            managed: Some(managed.clone()),
+            user: Some(user.clone()),
+        });
+        let first = policies.get(&file).unwrap();
+        // A user file appearing is a new policy.
+        std::fs::write(&user, "hooks:\n  PreToolUse: []\n").unwrap();
+        let with_user = policies.get(&file).unwrap();
+        assert!(!Arc::ptr_eq(&first, &with_user), "the user file is seen");
+        assert!(Arc::ptr_eq(&with_user, &policies.get(&file).unwrap()));
+        // So is a managed one, and a broken edit of it keeps the last good policy.
+        std::fs::write(&managed, "hooks:\n  Stop: []\n").unwrap();
+        let with_managed = policies.get(&file).unwrap();
+        assert!(
+            !Arc::ptr_eq(&with_user, &with_managed),
+            "the managed file is seen"
+        );
+        std::fs::write(&managed, "hooks: [broken\n").unwrap();
+        assert!(Arc::ptr_eq(&with_managed, &policies.get(&file).unwrap()));
+        let report = policies.report();
+        assert!(
+            report[0].broken.as_deref().unwrap().contains("managed"),
+            "{report:?}"
+        );
+    }
+
+    #[test]
     fn a_file_that_never_loaded_has_no_policy() {
         let dir = hooks_testing::scratch_dir("serve-policies", "never");
-        let policies = Policies::default();
+        let policies = Policies::new(LayerPaths::none());
         let error = policies.get(&dir.join("missing.yaml")).err().unwrap();
         assert!(!error.is_empty());
         assert!(!policies.report()[0].in_force);
