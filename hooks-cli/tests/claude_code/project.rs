@@ -77,6 +77,11 @@ impl Project {
     /// with it installed does: the entries then take the fail-closed key its version takes.
     /// Returns the settings written.
     pub fn init_with(&self, claude: &Path) -> Value {
+        self.init_with_args(claude, &[])
+    }
+
+    /// As [`Project::init_with`], with `args` after `hooks init claude --dir .` (`--serve`).
+    pub fn init_with_args(&self, claude: &Path, args: &[&str]) -> Value {
         let dir = claude.parent().unwrap_or(Path::new("/"));
         let path = format!(
             "{}:{}",
@@ -85,6 +90,7 @@ impl Project {
         );
         let output = Command::new(env!("CARGO_BIN_EXE_hooks"))
             .args(["init", "claude", "--dir", "."])
+            .args(args)
             .current_dir(&self.dir)
             .env("PATH", path)
             .stdin(Stdio::null())
@@ -128,6 +134,17 @@ impl Project {
     /// with the Bash tool allowed so that only hooks can stop it; waits at most
     /// `CLAUDE_TIMEOUT`.
     pub fn run_claude(&self, claude: &Path, api: &MessagesApi, prompt: &str) -> ClaudeRun {
+        self.run_claude_with(claude, api, prompt, &[])
+    }
+
+    /// As [`Project::run_claude`], with `env` added to Claude Code's environment.
+    pub fn run_claude_with(
+        &self,
+        claude: &Path,
+        api: &MessagesApi,
+        prompt: &str,
+        env: &[(&str, &str)],
+    ) -> ClaudeRun {
         let path = format!(
             "{}:{}",
             self.bin.display(),
@@ -147,6 +164,7 @@ impl Project {
             .env("DISABLE_AUTOUPDATER", "1")
             .env("DISABLE_TELEMETRY", "1")
             .env("DISABLE_ERROR_REPORTING", "1")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
