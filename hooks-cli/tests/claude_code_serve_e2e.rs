@@ -3,9 +3,12 @@
 //! `SessionStart` hook that starts the server), the real CLI run headless in a network
 //! namespace with only loopback against the mock of the Messages API (see `claude_code/`).
 //!
-//! What Claude Code 2.1.331 does with a reply that is not a 2xx (connection refused, 500): the
-//! hook fails, and under `onFailure: "block"` the call is blocked and the model reads it as a
-//! failed tool call. These scenarios check it with the call's effect on disk.
+//! What Claude Code 2.1.331 does when the server fails (connection refused, 500, 503): the
+//! hook fails, and under `onFailure: "block"` it blocks: the prompt (`UserPromptSubmit
+//! operation blocked by hook: [url]: failed; blocking because onFailure is "block"` and the
+//! cause, `connect ECONNREFUSED ...` or `HTTP 500 from ...`), so nothing reaches the model;
+//! and a tool call, which does not run, the model reading `PreToolUse:Bash hook error: ...`
+//! as its failed result. These scenarios check it with the call's effect on disk.
 //!
 //! Runs when `HOOKS_E2E_CLAUDE` names the pinned `claude` executable; skipped, saying so,
 //! otherwise.
@@ -82,7 +85,7 @@ fn token_file(project: &Project) -> PathBuf {
 }
 
 /// Runs Claude Code in `project` with the token in its environment, as the wiring expects.
-fn run(project: &Project, claude: &Path, api: &MessagesApi, prompt: &str) -> ClaudeRun {
+fn run_served(project: &Project, claude: &Path, api: &MessagesApi, prompt: &str) -> ClaudeRun {
     project.run_claude_with(claude, api, prompt, &[("HOOKS_SERVE_TOKEN", TOKEN)])
 }
 
@@ -123,7 +126,7 @@ fn served_a_denied_rm_leaves_its_target_and_the_model_reads_our_reason() {
             })
             .unwrap();
 
-            let run = run(&project, claude, &api, "start the project over");
+            let run = run_served(&project, claude, &api, "start the project over");
 
             run.assert_finished();
             assert!(source.exists(), "the project was deleted\n{}", run.report());
@@ -147,7 +150,7 @@ fn served_a_benign_command_runs() {
         })
         .unwrap();
 
-        let run = run(&project, claude, &api, "create the marker file");
+        let run = run_served(&project, claude, &api, "create the marker file");
 
         run.assert_finished();
         assert!(
@@ -161,21 +164,43 @@ fn served_a_benign_command_runs() {
     });
 }
 
-/// Runs `touch made-by-agent` through Claude Code in a `--serve` project whose server is not
-/// the real one (`break_server` sets that up, given the project and its settings); the call
-/// must not run, and the model must read a failed call.
+/// A `--serve` project whose server is not the real one (`break_server` sets that up, given
+/// the project and its settings), asked to run `touch made-by-agent`. The prompt's hook fails
+/// first: Claude Code blocks the prompt, says why, and nothing reaches the model. With the
+/// prompt's hook taken out, the tool call's hook fails: the call does not run, and the model
+/// reads a failed call. What Claude Code said each time goes to the test's log.
 fn a_failing_server_blocks_the_call(test: &str, break_server: impl FnOnce(&Project, &mut Value)) {
     scenario(test, |claude, scratch| {
         let (project, mut settings) = served_project(claude, scratch);
         break_server(&project, &mut settings);
         project.write_settings(&settings);
-        let api = MessagesApi::start(Script {
+        let script = Script {
             bash_command: Some("touch made-by-agent".to_owned()),
-        })
-        .unwrap();
+        };
 
-        let run = run(&project, claude, &api, "create the marker file");
+        let api = MessagesApi::start(script.clone()).unwrap();
+        let run = run_served(&project, claude, &api, "create the marker file");
+        run.assert_finished();
+        let said = run.result["result"].as_str().unwrap_or_default().to_owned();
+        assert!(
+            said.contains("blocking because onFailure is \"block\""),
+            "Claude Code must say the prompt was blocked\n{}",
+            run.report()
+        );
+        assert!(
+            turns(&api).is_empty(),
+            "nothing reaches the model\n{}",
+            run.report()
+        );
+        eprintln!("{test}: the prompt: {said:?}");
 
+        settings["hooks"]
+            .as_object_mut()
+            .unwrap()
+            .remove("UserPromptSubmit");
+        project.write_settings(&settings);
+        let api = MessagesApi::start(script).unwrap();
+        let run = run_served(&project, claude, &api, "create the marker file");
         run.assert_finished();
         assert!(
             !project.dir.join("made-by-agent").exists(),
@@ -188,8 +213,7 @@ fn a_failing_server_blocks_the_call(test: &str, break_server: impl FnOnce(&Proje
             "the model must be told the call was blocked, read {text:?}\n{}",
             run.report()
         );
-        // Shown when the test runs with --nocapture: what Claude Code tells the model.
-        eprintln!("{test}: the model read {text:?}");
+        eprintln!("{test}: the tool call: the model read {text:?}");
     });
 }
 
