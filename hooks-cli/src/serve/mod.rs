@@ -228,6 +228,8 @@ async fn listen(
         };
         let watcher = graceful.watcher();
         let read_timeout = server.read_timeout;
+        // A copy for the task (an `Infallible` in a build without TLS).
+        #[allow(clippy::clone_on_copy)]
         let tls = tls.clone();
         tokio::spawn(async move {
             match tls {
