@@ -3,8 +3,8 @@
 //! `SessionStart` hook that starts the server), the real CLI run headless in a network
 //! namespace with only loopback against the mock of the Messages API (see `claude_code/`).
 //!
-//! What Claude Code 2.1.331 does when the server fails (connection refused, 500, 503): the
-//! hook fails, and under `onFailure: "block"` it blocks: the prompt (`UserPromptSubmit
+//! What Claude Code 2.1.331 does when the server fails (connection refused, 500, 503, a 2xx
+//! whose body is not JSON): the hook fails, and under `onFailure: "block"` it blocks: the prompt (`UserPromptSubmit
 //! operation blocked by hook: [url]: failed; blocking because onFailure is "block"` and the
 //! cause, `connect ECONNREFUSED ...` or `HTTP 500 from ...`), so nothing reaches the model;
 //! and a tool call, which does not run, the model reading `PreToolUse:Bash hook error: ...`
@@ -291,5 +291,17 @@ fn served_a_503_blocks_the_call() {
         "served_a_503_blocks_the_call",
         "503 Service Unavailable",
         "busy",
+    );
+}
+
+/// A 2xx whose body is not JSON (which `hooks serve` never sends: its every 2xx is a decision,
+/// or empty for "no objection"): Claude Code 2.1.331 takes it as a failed hook ("HTTP hook
+/// must return JSON, but got non-JSON response body"), so it blocks too.
+#[test]
+fn served_a_2xx_that_is_not_json_blocks_the_call() {
+    a_foreign_server_blocks_the_call(
+        "served_a_2xx_that_is_not_json_blocks_the_call",
+        "200 OK",
+        "not json <html>",
     );
 }
