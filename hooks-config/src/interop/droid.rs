@@ -177,7 +177,11 @@ fn writes(name: &str) -> bool {
 /// Makes a write tool's file the `file_path` the path rules read (see the [module docs](self)):
 /// an unknown patch tool becomes `apply_patch`; a write tool naming no file is an error.
 fn written_path(data: &mut serde_json::Map<String, Value>) -> Result<(), InputError> {
-    let Some(name) = data.get(TOOL_NAME).and_then(Value::as_str).map(str::to_owned) else {
+    let Some(name) = data
+        .get(TOOL_NAME)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+    else {
         return Ok(());
     };
     if name == "apply_patch" || !writes(&name) {
@@ -230,7 +234,8 @@ mod tests {
     use super::*;
 
     fn mapped(tool: &str, input: Value) -> Result<MappedEvent, InputError> {
-        let event = json!({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input});
+        let event =
+            json!({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input});
         FactoryDroid.event_in(&event.to_string())
     }
 

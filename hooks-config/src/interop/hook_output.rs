@@ -192,7 +192,9 @@ impl SpecificRules {
                         (Some("ask"), Some(reason), _) => Verdict::Ask(reason.clone()),
                         (Some("allow"), _, Some(input)) => Verdict::RunRewritten(input.clone()),
                         _ => {
-                            return Err(format!("permissionDecision {value} as sent: {specific:?}"));
+                            return Err(format!(
+                                "permissionDecision {value} as sent: {specific:?}"
+                            ));
                         }
                     });
                 }
