@@ -361,7 +361,7 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
 
 /// The scripts of an agent whose hooks are one executable per event, in the directory
 /// `setup.project`: one per event `hooks init` hooks, from `template` (see
-/// [`executables`](hooks_config::interop::executables)), each that differs from what is there.
+/// [`executables`]), each that differs from what is there.
 /// A script of that name that `hooks init` did not write is an error that leaves all of
 /// them untouched.
 fn script_changes(

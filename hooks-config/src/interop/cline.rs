@@ -415,8 +415,8 @@ impl Agent for Cline {
     }
 
     /// Cline's reading of an answer, by both generations' sources: a JSON object on stdout
-    /// whose `cancel: true` stops the call of a [blocking](BLOCKING) event, with `errorMessage`
-    /// as the reason the model reads. Refused: no JSON (Cline logs it and runs the call), a
+    /// whose `cancel: true` stops the call of a blocking event (`PreToolUse`, `tool_call`,
+    /// `UserPromptSubmit`), with `errorMessage` as the reason the model reads. Refused: no JSON (Cline logs it and runs the call), a
     /// `cancel` that is not a boolean or missing, a cancel without a reason, fields of the
     /// wrong type (the extension then fails the hook: the call runs), `review` and
     /// `overrideInput` (the extension ignores them: the call would run unasked or unchanged),
