@@ -43,10 +43,14 @@ impl Subcommand for AgentCommand {
                 "Run as a {} command hook: its hook JSON on stdin, its protocol out",
                 agent.display_name()
             );
-            let long_about = format!(
+            let mut long_about = format!(
                 "{about}.\n\n{}",
                 agent.capabilities().describe(agent.display_name())
             );
+            if let Some(limits) = agent.limits() {
+                long_about.push_str("\nLimits: ");
+                long_about.push_str(limits);
+            }
             command.subcommand(
                 Command::new(agent.name())
                     .about(about)

@@ -31,6 +31,7 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+use hooks_config::interop::executables;
 use hooks_config::interop::plugin::PluginCommand;
 use hooks_config::interop::{
     AGENTS, Agent, KeyValue, Layout, OnFailure, ProjectDir, runs_hooks, shell_word,
@@ -196,8 +197,13 @@ fn examine_agent(
     };
     let mut guarded = false;
     for (scope, file) in files {
-        let Ok(text) = std::fs::read_to_string(&file) else {
-            continue;
+        let text = match settings.layout {
+            // A directory of scripts: each is read by the check itself.
+            Layout::Executables(_) if file.is_dir() => String::new(),
+            _ => match std::fs::read_to_string(&file) {
+                Ok(text) => text,
+                Err(_) => continue,
+            },
         };
         report.configured.push(file.clone());
         let mut check = Checker {
@@ -261,6 +267,7 @@ impl Checker<'_> {
         let shown = file.display();
         let hooks = match agent.settings().layout {
             Layout::Plugin(_) => plugin_hooks(agent, file, text),
+            Layout::Executables(_) => executables::hooks_in(agent.settings(), agent.name(), file),
             layout => match serde_json::from_str::<Value>(text) {
                 Ok(settings @ Value::Object(_)) => hooks_of(layout, &settings),
                 _ => {
@@ -756,7 +763,8 @@ fn hooks_of(layout: Layout, settings: &Value) -> Vec<(String, Value)> {
                 | Layout::BareCommands
                 | Layout::Triggers
                 | Layout::CommandFields(_)
-                | Layout::Plugin(_) => hooks.push((event.clone(), entry.clone())),
+                | Layout::Plugin(_)
+                | Layout::Executables(_) => hooks.push((event.clone(), entry.clone())),
                 Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => {
                     for hook in entry
                         .get("hooks")

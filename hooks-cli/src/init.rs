@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use hooks_config::interop::executables;
 use hooks_config::interop::plugin::PluginCommand;
 use hooks_config::interop::{
     Agent, HookSettings, KeyValue, Layout, MinVersion, OnFailure, ProjectDir, TimeUnit, Trust,
@@ -283,6 +284,11 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
     }
     let agent = options.agent;
     let setup: &HookSettings = agent.settings();
+    if let Layout::Executables(template) = setup.layout {
+        let file = named_file(options)?;
+        changes.extend(script_changes(options, setup, template, &file)?);
+        return Ok(changes);
+    }
     let settings = options.dir.join(setup.project);
     let old = match std::fs::read_to_string(&settings) {
         Ok(text) => Some(text),
@@ -353,12 +359,62 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
     Ok(changes)
 }
 
-/// The plugin file of an agent whose hooks are a plugin: `template` with the command filled in
-/// (the binary, the hooks file `file`, and the project directory seen from the plugin's own).
-fn plugin_text(options: &InitOptions, setup: &HookSettings, template: &str, file: &str) -> String {
-    let depth = Path::new(setup.project)
-        .parent()
-        .map_or(0, |dir| dir.components().count());
+/// The scripts of an agent whose hooks are one executable per event, in the directory
+/// `setup.project`: one per event `hooks init` hooks, from `template` (see
+/// [`executables`]), each that differs from what is there.
+/// A script of that name that `hooks init` did not write is an error that leaves all of
+/// them untouched.
+fn script_changes(
+    options: &InitOptions,
+    setup: &HookSettings,
+    template: &str,
+    file: &str,
+) -> Result<Vec<FileChange>, InitError> {
+    let dir = options.dir.join(setup.project);
+    // Every script is in the directory: the project is as far from each.
+    let a_script = Path::new(setup.project).join("script");
+    let command = plugin_command(options, &a_script, file, SCRIPT_DEADLINE);
+    let mut changes = Vec::new();
+    for event in setup.init_events {
+        let path = executables::script(&dir, event);
+        let old = match std::fs::read_to_string(&path) {
+            Ok(text) => Some(text),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => return Err(InitError::Io { path, error }),
+        };
+        if let Some(text) = &old
+            && executables::read(text).is_none()
+        {
+            return Err(InitError::Settings {
+                path,
+                problem: format!(
+                    "this {event} hook was not written by `hooks init`; {} runs one per event                      here, so move it (to the user's hooks directory, `~/{}`, where it still                      runs)",
+                    options.agent.display_name(),
+                    setup.user
+                ),
+            });
+        }
+        let new = executables::render(template, event, &command);
+        if old.as_deref() != Some(new.as_str()) {
+            changes.push(FileChange { path, old, new });
+        }
+    }
+    Ok(changes)
+}
+
+/// How long a script of an agent with one executable per event waits for `hooks` before it
+/// blocks: under Cline's own 30 s timeout, past which Cline would run the call.
+const SCRIPT_DEADLINE: Duration = Duration::from_secs(25);
+
+/// What a plugin or a script at `written` (relative to the project) runs: this binary, the
+/// hooks file `file`, the project directory seen from the file's own, and the deadline.
+fn plugin_command(
+    options: &InitOptions,
+    written: &Path,
+    file: &str,
+    deadline: Duration,
+) -> PluginCommand {
+    let depth = written.parent().map_or(0, |dir| dir.components().count());
     let root = vec![".."; depth].join("/");
     PluginCommand {
         binary: options.binary.display().to_string(),
@@ -369,9 +425,14 @@ fn plugin_text(options: &InitOptions, setup: &HookSettings, template: &str, file
         } else {
             root
         },
-        timeout_ms: TimeUnit::Milliseconds.of(AGENT_TIMEOUT),
+        timeout_ms: TimeUnit::Milliseconds.of(deadline),
     }
-    .render(template)
+}
+
+/// The plugin file of an agent whose hooks are a plugin: `template` with the command filled in
+/// (the binary, the hooks file `file`, and the project directory seen from the plugin's own).
+fn plugin_text(options: &InitOptions, setup: &HookSettings, template: &str, file: &str) -> String {
+    plugin_command(options, Path::new(setup.project), file, AGENT_TIMEOUT).render(template)
 }
 
 /// The hooks file as the agent's command names it: relative to the project directory, or, for
@@ -588,7 +649,8 @@ fn merge_settings(
                 | Layout::BareCommands
                 | Layout::Triggers
                 | Layout::CommandFields(_)
-                | Layout::Plugin(_) => vec![item],
+                | Layout::Plugin(_)
+                | Layout::Executables(_) => vec![item],
             };
             for hook in commands.into_iter().filter(|hook| is_ours(hook)) {
                 present = true;
@@ -602,9 +664,11 @@ fn merge_settings(
                 | Layout::CommandFields(_) => {
                     Json::object([("type", Json::String("command".to_owned()))])
                 }
-                Layout::Commands | Layout::BareCommands | Layout::Triggers | Layout::Plugin(_) => {
-                    Json::Object(Vec::new())
-                }
+                Layout::Commands
+                | Layout::BareCommands
+                | Layout::Triggers
+                | Layout::Plugin(_)
+                | Layout::Executables(_) => Json::Object(Vec::new()),
             };
             ours.update(&mut hook, layout);
             listed.push(match layout {
@@ -615,7 +679,8 @@ fn merge_settings(
                 | Layout::BareCommands
                 | Layout::Triggers
                 | Layout::CommandFields(_)
-                | Layout::Plugin(_) => hook,
+                | Layout::Plugin(_)
+                | Layout::Executables(_) => hook,
             });
             changed = true;
         }
@@ -803,6 +868,12 @@ pub fn apply(changes: &[FileChange]) -> Result<String, InitError> {
             std::fs::create_dir_all(dir).map_err(io(dir))?;
         }
         std::fs::write(&change.path, &change.new).map_err(io(&change.path))?;
+        if change.new.starts_with("#!") {
+            // A script: the agent runs it as a program.
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::Permissions::from_mode(0o755);
+            std::fs::set_permissions(&change.path, mode).map_err(io(&change.path))?;
+        }
         let verb = if change.old.is_some() {
             "updated"
         } else {

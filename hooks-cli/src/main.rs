@@ -492,8 +492,9 @@ fn trust_warnings(file: &std::path::Path) -> Vec<String> {
         .iter()
         .filter(|agent| {
             let settings = agent.settings();
-            std::fs::read_to_string(project.join(settings.project))
-                .is_ok_and(|text| !settings.events_running(agent.name(), &text).is_empty())
+            !settings
+                .events_running_at(agent.name(), &project.join(settings.project))
+                .is_empty()
         })
         .filter_map(|agent| init::trust_warning(*agent, &project))
         .collect()

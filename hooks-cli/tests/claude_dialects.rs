@@ -156,3 +156,37 @@ fn droids_camel_case_input_is_read_too() {
     let output = support::agent_hook("droid", &config, &camel);
     assert!(support::claude_denial(&output).is_some(), "{output:?}");
 }
+
+#[test]
+fn droids_edit_and_patch_tools_meet_the_path_rules_whatever_their_fields() {
+    let config = support::policy("droid", "edits", support::ASK_ON_PUSH);
+    let call = |tool: &str, input: Value| {
+        json!({"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/tmp",
+               "tool_name": tool, "tool_input": input})
+    };
+    let denied = |tool: &str, input: Value| {
+        let output = support::agent_hook("droid", &config, &call(tool, input));
+        support::claude_denial(&output).unwrap_or_else(|| panic!("{tool}: {output:?}"))
+    };
+    let edit = denied(
+        "Edit",
+        json!({"path": "/etc/passwd", "old_str": "a", "new_str": "b"}),
+    );
+    assert!(edit.contains("/etc/passwd"), "{edit}");
+    let multi = denied("MultiEdit", json!({"filePath": "/etc/hosts", "edits": []}));
+    assert!(multi.contains("/etc/hosts"), "{multi}");
+    let patch = "*** Begin Patch\n*** Add File: ../outside.txt\n+x\n*** End Patch\n";
+    let outside = denied("ApplyPatch", json!({"patch": patch}));
+    assert!(outside.contains("outside"), "{outside}");
+    // A write tool whose input names no file cannot be checked: it is blocked, saying why.
+    let unnamed = denied("Edit", json!({"old_str": "a", "new_str": "b"}));
+    assert!(unnamed.contains("names none"), "{unnamed}");
+    // A patch inside the project still runs.
+    let inside = "*** Begin Patch\n*** Add File: notes.txt\n+x\n*** End Patch\n";
+    let output = support::agent_hook(
+        "droid",
+        &config,
+        &call("ApplyPatch", json!({"input": inside})),
+    );
+    assert!(support::claude_denial(&output).is_none(), "{output:?}");
+}

@@ -24,6 +24,7 @@ const DISPLAY_NAMES: &[(&str, &str)] = &[
     ("windsurf", "Windsurf"),
     ("crush", "Crush"),
     ("kiro", "Kiro"),
+    ("cline", "Cline"),
     ("antigravity", "Antigravity CLI"),
 ];
 

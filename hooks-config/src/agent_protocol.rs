@@ -41,6 +41,14 @@ pub enum InputError {
     /// An event name that cannot become an event of ours.
     #[error("the event `{0}` cannot be mapped: it is not a name of letters and digits")]
     BadEventName(String),
+    /// A tool call whose input the rules cannot read (a write tool naming no file).
+    #[error("the call of `{tool}` cannot be checked: {why}")]
+    Unchecked {
+        /// The tool, as the agent named it.
+        tool: String,
+        /// What is missing.
+        why: String,
+    },
 }
 
 /// `PreToolUse` → `pre_tool_use`, `beforeShellExecution` → `before_shell_execution`.

@@ -871,6 +871,7 @@ fn the_agents_are_listed_once_by_name() {
             "windsurf",
             "crush",
             "kiro",
+            "cline",
             "antigravity",
             "opencode",
             "amp"
@@ -1052,6 +1053,27 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
         let command = agent.command("hooks.yaml");
         assert!(command.starts_with(&format!("hooks {} --config ", agent.name())));
         let ours = json!({"type": "command", "command": command});
+        if let hooks_config::interop::Layout::Executables(template) = settings.layout {
+            // A directory with a script per event, and one of the user's own.
+            let dir = hooks_testing::scratch_dir("interop-settings", agent.name());
+            let command = hooks_config::interop::plugin::PluginCommand {
+                binary: "/opt/bin/hooks".to_owned(),
+                agent: agent.name().to_owned(),
+                config: "hooks.yaml".to_owned(),
+                root: "../..".to_owned(),
+                timeout_ms: 25_000,
+            };
+            for event in settings.init_events {
+                let script = hooks_config::interop::executables::render(template, event, &command);
+                std::fs::write(dir.join(event), script).unwrap();
+            }
+            std::fs::write(dir.join("TaskStart"), "#!/bin/sh\necho '{}'\n").unwrap();
+            let running = settings.events_running_at(agent.name(), &dir);
+            assert_eq!(running, settings.init_events, "{}", agent.display_name());
+            let elsewhere = settings.events_running_at(agent.name(), &dir.join("missing"));
+            assert!(elsewhere.is_empty());
+            continue;
+        }
         if settings.layout == hooks_config::interop::Layout::Triggers {
             // A list of hooks, each naming its event.
             let hooks: Vec<Value> = settings
@@ -1079,6 +1101,7 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
                     hooks_config::interop::Layout::Triggers => unreachable!("read above"),
                     // A plugin is read by the command it names, below.
                     hooks_config::interop::Layout::Plugin(_) => json!([]),
+                    hooks_config::interop::Layout::Executables(_) => unreachable!("read above"),
                     hooks_config::interop::Layout::CommandFields(fields) => {
                         let entry: serde_json::Map<String, Value> = fields
                             .iter()

@@ -67,6 +67,8 @@ fn every_shell_way_of_changing_a_guard_file_is_refused() {
         "rm $HOME/.gemini/settings.json",
         "rm policy/agent-guard.yaml",
         "echo x > .kiro/hooks/guard.json",
+        "echo '{}' > .clinerules/hooks/PreToolUse",
+        "printf x > .cline/hooks/PreToolUse.sh",
         "rm -r .opencode/plugin",
         "bash -c 'echo {} > .claude/settings.json'",
         "find . -name hooks.yaml -exec rm {} \\;",

@@ -93,6 +93,12 @@ pub trait Agent: std::fmt::Debug + Sync {
         false
     }
 
+    /// What it cannot do that its [capabilities](Agent::capabilities) do not say (a failure
+    /// mode, a version that differs), for `hooks <agent> --help`; `None` when nothing.
+    fn limits(&self) -> Option<&'static str> {
+        None
+    }
+
     /// What every `hooks init` of it tells the user about its trust step, if it has one.
     fn trust_note(&self) -> Option<&'static str> {
         None
@@ -411,6 +417,11 @@ pub enum Layout {
     /// from this template (see [`plugin`](super::plugin)); it runs on every one of
     /// [`init_events`](HookSettings::init_events).
     Plugin(&'static str),
+    /// No hooks file: one executable per event, named after the event, in the directory
+    /// [`project`](HookSettings::project) (Cline's shape). `hooks init` writes one for each of
+    /// [`init_events`](HookSettings::init_events) from this template (see
+    /// [`executables`](super::executables)).
+    Executables(&'static str),
 }
 
 impl Layout {
@@ -430,7 +441,8 @@ impl Layout {
             | Layout::Commands
             | Layout::BareCommands
             | Layout::Triggers
-            | Layout::Plugin(_) => &["command"],
+            | Layout::Plugin(_)
+            | Layout::Executables(_) => &["command"],
             Layout::CommandFields(fields) => fields,
         }
     }
@@ -477,6 +489,18 @@ impl ProjectDir {
 }
 
 impl HookSettings {
+    /// The events whose hooks run `hooks <agent>` in the settings at `path` (a file, or the
+    /// directory of an [`Executables`](Layout::Executables) layout), as
+    /// [`events_running`](HookSettings::events_running) reads them; none when nothing is there.
+    pub fn events_running_at(&self, agent: &str, path: &Path) -> Vec<String> {
+        if let Layout::Executables(_) = self.layout {
+            return super::executables::events_running(self, agent, path);
+        }
+        std::fs::read_to_string(path)
+            .map(|text| self.events_running(agent, &text))
+            .unwrap_or_default()
+    }
+
     /// The events of the settings `text` whose hooks run `hooks <agent>` (any `--config`),
     /// in the file's order: what a check of the settings reads. Text that is not a settings
     /// file has none.
@@ -525,7 +549,8 @@ impl HookSettings {
                     | Layout::BareCommands
                     | Layout::Triggers
                     | Layout::CommandFields(_)
-                    | Layout::Plugin(_) => runs_us(entry),
+                    | Layout::Plugin(_)
+                    | Layout::Executables(_) => runs_us(entry),
                     Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => entry
                         .get("hooks")
                         .and_then(Value::as_array)

@@ -52,7 +52,8 @@ use crate::{ConfigErrors, HookKind};
 
 use super::foreign::{ForeignCaller, cursor_answer};
 use super::hook_output::{
-    Decision, HookOutput, Permission, PermissionRequestDecision, Specific, non_empty, printed,
+    Decision, HookOutput, Permission, PermissionRequestDecision, Specific, SpecificRules,
+    non_empty, printed,
 };
 use super::reasons::{
     inapplicable, json_answer, messages_of, modifiers, question_of, reason_of, would_run,
@@ -256,7 +257,7 @@ fn read_json(
             }
             "reason" if fields.contains_key("decision") => {}
             "hookSpecificOutput" => {
-                if let Some(specific) = read_specific(agent_event, value)? {
+                if let Some(specific) = SPECIFIC.read(agent_event, value)? {
                     verdict = specific;
                 }
             }
@@ -266,56 +267,13 @@ fn read_json(
     Ok(verdict)
 }
 
-/// `hookSpecificOutput` of an answer to `agent_event`, read: the decision it makes, if any.
-fn read_specific(agent_event: &str, specific: &Value) -> Result<Option<Verdict>, String> {
-    let Some(specific) = specific.as_object() else {
-        return Err(format!("hookSpecificOutput is not an object: {specific}"));
-    };
-    if specific.get("hookEventName") != Some(&Value::from(agent_event)) {
-        return Err(format!("hookEventName is not {agent_event}: {specific:?}"));
-    }
-    let reason = non_empty(specific.get("permissionDecisionReason"));
-    let updated = specific
-        .get("updatedInput")
-        .filter(|input| input.is_object());
-    let mut verdict = None;
-    for (key, value) in specific {
-        match (agent_event, key.as_str()) {
-            (_, "hookEventName") => {}
-            (event, "additionalContext")
-                if CAPABILITIES.context_on.contains(&event) && value.is_string() => {}
-            ("PreToolUse", "permissionDecision") => {
-                verdict = Some(match (value.as_str(), &reason, updated) {
-                    (Some("deny"), Some(reason), _) => Verdict::Block(reason.clone()),
-                    (Some("ask"), Some(reason), _) => Verdict::Ask(reason.clone()),
-                    (Some("allow"), _, Some(input)) => Verdict::RunRewritten(input.clone()),
-                    _ => return Err(format!("permissionDecision {value} as sent: {specific:?}")),
-                });
-            }
-            ("PreToolUse", "permissionDecisionReason")
-                if specific.contains_key("permissionDecision") => {}
-            ("PreToolUse", "updatedInput") if specific.contains_key("permissionDecision") => {}
-            ("PermissionRequest", "decision") => {
-                let message = non_empty(value.get("message"));
-                let only_known = value
-                    .as_object()
-                    .is_some_and(|d| d.keys().all(|k| k == "behavior" || k == "message"));
-                match message {
-                    Some(message) if value["behavior"] == "deny" && only_known => {
-                        verdict = Some(Verdict::Block(message));
-                    }
-                    _ => return Err(format!("PermissionRequest decision {value}")),
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "hookSpecificOutput.{key} is not taken on {agent_event}: {value}"
-                ));
-            }
-        }
-    }
-    Ok(verdict)
-}
+/// What Claude Code takes in `hookSpecificOutput`: every decision, an `updatedInput` beside
+/// any of them (with `ask`, the user confirms the rewrite).
+const SPECIFIC: SpecificRules = SpecificRules {
+    context_on: CONTEXT_ON,
+    decisions: &["deny", "ask", "allow"],
+    updated_with: &["deny", "ask", "allow"],
+};
 
 /// Converts the `hooks` section of a Claude Code settings file (see the [module docs](crate::settings)).
 /// Malformed JSON or a malformed `hooks` section is an error, with its line and column.

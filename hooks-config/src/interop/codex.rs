@@ -77,7 +77,8 @@ use crate::settings::{Imported, import_hooks, import_section, one_error};
 use crate::{ConfigError, ConfigErrors};
 
 use super::hook_output::{
-    Decision, HookOutput, Permission, PermissionRequestDecision, Specific, non_empty, printed,
+    Decision, HookOutput, Permission, PermissionRequestDecision, Specific, SpecificRules,
+    non_empty, printed,
 };
 use super::reasons::{
     context_of, inapplicable, joined, messages_of, modifiers, question_of, reason_of,
@@ -115,18 +116,20 @@ pub const CODEX: Protocol = Protocol {
     ],
 };
 
+/// The events whose `hookSpecificOutput.additionalContext` Codex CLI takes.
+const CONTEXT_ON: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "SessionStart",
+    "SubagentStart",
+];
+
 /// What Codex CLI takes from a hook.
 static CAPABILITIES: Capabilities = Capabilities {
     asks_on: &["PermissionRequest"],
     rewrite: RewriteSupport::AppliedOnly,
-    // The events whose `hookSpecificOutput.additionalContext` Codex CLI takes.
-    context_on: &[
-        "PreToolUse",
-        "PostToolUse",
-        "UserPromptSubmit",
-        "SessionStart",
-        "SubagentStart",
-    ],
+    context_on: CONTEXT_ON,
     blocks_prompt: Some("UserPromptSubmit"),
 };
 
@@ -429,7 +432,7 @@ fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, 
                 }
             }
             "hookSpecificOutput" if HAS_SPECIFIC.contains(&agent_event) => {
-                if let Some(decided) = read_specific(agent_event, value)? {
+                if let Some(decided) = SPECIFIC.read(agent_event, value)? {
                     verdict = decided;
                 }
             }
@@ -439,56 +442,13 @@ fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, 
     Ok(verdict)
 }
 
-/// `hookSpecificOutput` of an answer to `agent_event`, read: the decision it makes, if any.
-fn read_specific(agent_event: &str, specific: &Value) -> Result<Option<Verdict>, String> {
-    let Some(specific) = specific.as_object() else {
-        return Err(format!("hookSpecificOutput is not an object: {specific}"));
-    };
-    if specific.get("hookEventName") != Some(&Value::from(agent_event)) {
-        return Err(format!("hookEventName is not {agent_event}: {specific:?}"));
-    }
-    let reason = non_empty(specific.get("permissionDecisionReason"));
-    let updated = specific
-        .get("updatedInput")
-        .filter(|input| input.is_object());
-    let mut verdict = None;
-    for (key, value) in specific {
-        match (agent_event, key.as_str()) {
-            (_, "hookEventName") => {}
-            (event, "additionalContext")
-                if CAPABILITIES.context_on.contains(&event) && value.is_string() => {}
-            ("PreToolUse", "permissionDecision") => {
-                verdict = Some(match (value.as_str(), &reason, updated) {
-                    (Some("deny"), Some(reason), _) => Verdict::Block(reason.clone()),
-                    (Some("allow"), _, Some(input)) => Verdict::RunRewritten(input.clone()),
-                    _ => return Err(format!("permissionDecision {value} as sent: {specific:?}")),
-                });
-            }
-            ("PreToolUse", "permissionDecisionReason")
-                if specific.contains_key("permissionDecision") => {}
-            ("PreToolUse", "updatedInput")
-                if specific.get("permissionDecision") == Some(&Value::from("allow")) => {}
-            ("PermissionRequest", "decision") => {
-                let message = non_empty(value.get("message"));
-                let only_known = value
-                    .as_object()
-                    .is_some_and(|d| d.keys().all(|k| k == "behavior" || k == "message"));
-                match message {
-                    Some(message) if value["behavior"] == "deny" && only_known => {
-                        verdict = Some(Verdict::Block(message));
-                    }
-                    _ => return Err(format!("PermissionRequest decision {value}")),
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "hookSpecificOutput.{key} is not taken on {agent_event}: {value}"
-                ));
-            }
-        }
-    }
-    Ok(verdict)
-}
+/// What Codex CLI takes in `hookSpecificOutput`: no `ask` (it rejects one and runs the call),
+/// and an `updatedInput` only beside `allow`.
+const SPECIFIC: SpecificRules = SpecificRules {
+    context_on: CONTEXT_ON,
+    decisions: &["deny", "allow"],
+    updated_with: &["allow"],
+};
 
 /// A deny with `reason`, in the terms of `agent_event` (see the [module docs](self)).
 fn deny(agent_event: &str, reason: String, outcome: &EmitResult) -> AgentAnswer {

@@ -143,3 +143,84 @@ pub(crate) fn non_empty(value: Option<&Value>) -> Option<String> {
         .filter(|text| !text.trim().is_empty())
         .map(str::to_owned)
 }
+
+/// Which `hookSpecificOutput` answers an agent of Claude Code's shape takes: all that differs
+/// between Claude Code's reading and Codex CLI's, as data; [`read`](SpecificRules::read) is
+/// the reading they share.
+#[derive(Debug)]
+pub(crate) struct SpecificRules {
+    /// The events whose `additionalContext` it reads.
+    pub(crate) context_on: &'static [&'static str],
+    /// The `permissionDecision`s it takes on `PreToolUse`, of `deny`, `ask` and `allow`.
+    pub(crate) decisions: &'static [&'static str],
+    /// The `permissionDecision`s an `updatedInput` may come with.
+    pub(crate) updated_with: &'static [&'static str],
+}
+
+impl SpecificRules {
+    /// `hookSpecificOutput` of an answer to `agent_event`, read: the decision it makes, if any;
+    /// an error for anything the agent does not take there.
+    pub(crate) fn read(
+        &self,
+        agent_event: &str,
+        specific: &Value,
+    ) -> Result<Option<super::Verdict>, String> {
+        use super::Verdict;
+        let Some(specific) = specific.as_object() else {
+            return Err(format!("hookSpecificOutput is not an object: {specific}"));
+        };
+        if specific.get("hookEventName") != Some(&Value::from(agent_event)) {
+            return Err(format!("hookEventName is not {agent_event}: {specific:?}"));
+        }
+        let reason = non_empty(specific.get("permissionDecisionReason"));
+        let updated = specific
+            .get("updatedInput")
+            .filter(|input| input.is_object());
+        let decision = specific
+            .get("permissionDecision")
+            .and_then(Value::as_str)
+            .filter(|decision| self.decisions.contains(decision));
+        let mut verdict = None;
+        for (key, value) in specific {
+            match (agent_event, key.as_str()) {
+                (_, "hookEventName") => {}
+                (event, "additionalContext")
+                    if self.context_on.contains(&event) && value.is_string() => {}
+                ("PreToolUse", "permissionDecision") => {
+                    verdict = Some(match (decision, &reason, updated) {
+                        (Some("deny"), Some(reason), _) => Verdict::Block(reason.clone()),
+                        (Some("ask"), Some(reason), _) => Verdict::Ask(reason.clone()),
+                        (Some("allow"), _, Some(input)) => Verdict::RunRewritten(input.clone()),
+                        _ => {
+                            return Err(format!(
+                                "permissionDecision {value} as sent: {specific:?}"
+                            ));
+                        }
+                    });
+                }
+                ("PreToolUse", "permissionDecisionReason")
+                    if specific.contains_key("permissionDecision") => {}
+                ("PreToolUse", "updatedInput")
+                    if decision.is_some_and(|decision| self.updated_with.contains(&decision)) => {}
+                ("PermissionRequest", "decision") => {
+                    let message = non_empty(value.get("message"));
+                    let only_known = value
+                        .as_object()
+                        .is_some_and(|d| d.keys().all(|k| k == "behavior" || k == "message"));
+                    match message {
+                        Some(message) if value["behavior"] == "deny" && only_known => {
+                            verdict = Some(Verdict::Block(message));
+                        }
+                        _ => return Err(format!("PermissionRequest decision {value}")),
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "hookSpecificOutput.{key} is not taken on {agent_event}: {value}"
+                    ));
+                }
+            }
+        }
+        Ok(verdict)
+    }
+}

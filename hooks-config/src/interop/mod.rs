@@ -26,11 +26,13 @@ pub mod amp;
 pub mod antigravity;
 pub mod auggie;
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod crush;
 pub mod cursor;
 pub mod droid;
+pub mod executables;
 mod exit_two;
 pub mod foreign;
 pub mod gemini;
@@ -74,6 +76,7 @@ pub static AGENTS: &[&dyn Agent] = &[
     &windsurf::Windsurf,
     &crush::Crush,
     &kiro::Kiro,
+    &cline::Cline,
     &antigravity::Antigravity,
     &opencode::OpenCode,
     &amp::Amp,

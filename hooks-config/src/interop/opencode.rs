@@ -21,16 +21,11 @@
 //! permission path): it blocks with the question. A prompt's redaction replaces its text.
 //! Context cannot reach the model from these hooks: it is shown to the user.
 
-use hooks_core::EmitResult;
 use hooks_core::events::{PROMPT_SUBMIT, SESSION_START, TOOL_POST, TOOL_PRE};
-use serde_json::Value;
 
-use super::plugin::PluginEvents;
-use super::tools::{ToolName, make_canonical};
-use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
-};
+use super::plugin::{PluginAgent, PluginEvents};
+use super::tools::ToolName;
+use super::{Capabilities, HookSettings, Layout, ProjectDir, Protocol, RewriteSupport};
 
 /// OpenCode.
 #[derive(Debug, Clone, Copy)]
@@ -85,6 +80,11 @@ const TOOLS: &[ToolName] = &[
 
 /// Its plugin's events.
 static EVENTS: PluginEvents = PluginEvents {
+    protocol: &OPENCODE,
+    capabilities: &CAPABILITIES,
+    settings: &SETTINGS,
+    binaries: &["opencode"],
+    tested: true,
     display: "OpenCode",
     tool_call: "tool.execute.before",
     prompt: Some("chat.message"),
@@ -112,67 +112,8 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["tool.execute.before", "chat.message"],
 };
 
-impl Agent for OpenCode {
-    fn protocol(&self) -> &'static Protocol {
-        &OPENCODE
-    }
-
-    fn display_name(&self) -> &'static str {
-        "OpenCode"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    /// The plugin blocks on any failure of `hooks`.
-    fn on_failure(&self) -> OnFailure {
-        OnFailure::Closed
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        &["opencode"]
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
-    }
-
-    fn tested_against_real_program(&self) -> bool {
-        true
-    }
-
-    /// The plugin's JSON, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let mut mapped = OPENCODE.event_in(input)?;
-        if let Value::Object(data) = &mut mapped.data {
-            make_canonical(TOOLS, data);
-        }
-        Ok(mapped)
-    }
-
-    /// Our merged result, in the plugin's answer (see [`plugin`](super::plugin)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
-        EVENTS.answer(agent_event, input, outcome, rewrites)
-    }
-
-    /// A block the plugin reads from its JSON, its exit code and its stderr alike.
-    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
-        PluginEvents::fail_closed(reason)
-    }
-
-    /// The plugin's reading of an answer (see [`plugin`](super::plugin)).
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
-        EVENTS.accepts(agent_event, answer)
+impl PluginAgent for OpenCode {
+    fn plugin(&self) -> &'static PluginEvents {
+        &EVENTS
     }
 }

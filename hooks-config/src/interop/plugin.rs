@@ -25,8 +25,11 @@ use serde_json::{Map, Value};
 
 use super::hook_output::{non_empty, printed};
 use super::reasons::{context_of, messages_of, question_of, reason_of, unconfirmed_rewrite};
-use super::tools::{AGENT_TOOL_NAME, ToolName};
-use super::{AgentAnswer, Rewrites, Verdict};
+use super::tools::{AGENT_TOOL_NAME, ToolName, make_canonical};
+use super::{
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, MappedEvent, OnFailure, Protocol,
+    Rewrites, Verdict,
+};
 
 /// The placeholder of a plugin template that `hooks init` replaces with the
 /// [`PluginCommand`] as JSON.
@@ -67,11 +70,22 @@ impl PluginCommand {
     }
 }
 
-/// What one plugin agent's events are: the one that calls a tool and the one that submits a
-/// prompt, its name for people, its tools and the field its plugin sends a tool's arguments
-/// under.
+/// What one plugin agent is: its protocol, capabilities and plugin file, its events (the one
+/// that calls a tool and the one that submits a prompt), its name for people, its tools and
+/// the field its plugin sends a tool's arguments under. Everything else of its [`Agent`] is
+/// the same for every plugin agent ([`PluginAgent`]).
 #[derive(Debug)]
 pub(crate) struct PluginEvents {
+    /// Its events and fields.
+    pub(crate) protocol: &'static Protocol,
+    /// What it takes from its plugin.
+    pub(crate) capabilities: &'static Capabilities,
+    /// The plugin `hooks init` writes.
+    pub(crate) settings: &'static HookSettings,
+    /// Its executables.
+    pub(crate) binaries: &'static [&'static str],
+    /// Whether it was run against the real program.
+    pub(crate) tested: bool,
     /// Its name for people.
     pub(crate) display: &'static str,
     /// The event before a tool call.
@@ -82,6 +96,78 @@ pub(crate) struct PluginEvents {
     pub(crate) tools: &'static [ToolName],
     /// The field of the plugin's JSON that holds the tool's arguments, as the agent has them.
     pub(crate) args: &'static str,
+}
+
+/// An agent whose hooks are a plugin `hooks init` writes, described by its [`PluginEvents`].
+pub(crate) trait PluginAgent: std::fmt::Debug + Sync {
+    /// Its description.
+    fn plugin(&self) -> &'static PluginEvents;
+}
+
+impl<T: PluginAgent> Agent for T {
+    fn protocol(&self) -> &'static Protocol {
+        self.plugin().protocol
+    }
+
+    fn display_name(&self) -> &'static str {
+        self.plugin().display
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        self.plugin().capabilities
+    }
+
+    fn settings(&self) -> &'static HookSettings {
+        self.plugin().settings
+    }
+
+    /// The plugin blocks on any failure of `hooks`.
+    fn on_failure(&self) -> OnFailure {
+        OnFailure::Closed
+    }
+
+    fn binaries(&self) -> &'static [&'static str] {
+        self.plugin().binaries
+    }
+
+    fn tools(&self) -> &'static [ToolName] {
+        self.plugin().tools
+    }
+
+    fn tested_against_real_program(&self) -> bool {
+        self.plugin().tested
+    }
+
+    /// The plugin's JSON, its tools made canonical.
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        let plugin = self.plugin();
+        let mut mapped = plugin.protocol.event_in(input)?;
+        if let Value::Object(data) = &mut mapped.data {
+            make_canonical(plugin.tools, data);
+        }
+        Ok(mapped)
+    }
+
+    /// Our merged result, in the plugin's answer (see the [module docs](self)).
+    fn answer(
+        &self,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        rewrites: &Rewrites,
+    ) -> AgentAnswer {
+        self.plugin().answer(agent_event, input, outcome, rewrites)
+    }
+
+    /// A block the plugin reads from its JSON, its exit code and its stderr alike.
+    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
+        PluginEvents::fail_closed(reason)
+    }
+
+    /// The plugin's reading of an answer (see the [module docs](self)).
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        self.plugin().accepts(agent_event, answer)
+    }
 }
 
 /// The answer the plugin reads; a field left `None` is left out.
