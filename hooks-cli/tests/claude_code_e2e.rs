@@ -9,7 +9,11 @@
 
 mod claude_code;
 
-use claude_code::messages_api::{MessagesApi, Request, Script, TOOL_USE_ID};
+use claude_code::agent_project::{
+    HOME_MARKER, KEY_FILE, RM_HOME, RM_HOME_REASON, STARTER, made_up_token,
+};
+use claude_code::messages_api::{self, MessagesRequest, Script, TOOL_USE_ID};
+use claude_code::mock_http::{MockServer, Request};
 use claude_code::project::Project;
 use claude_code::scenario;
 
@@ -27,7 +31,7 @@ const HOOKS: &str = r#"hooks:
 "#;
 
 /// The model's turns, in the order the mock received them.
-fn turns(api: &MessagesApi) -> Vec<Request> {
+fn turns(api: &MockServer) -> Vec<Request> {
     api.requests()
         .into_iter()
         .filter(Request::is_turn)
@@ -49,10 +53,9 @@ fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
             std::fs::write(&source, "fn main() {}\n").unwrap();
             let command = "cd .. && rm -rf project";
             let reason = project.deny_reason(command);
-            let api = MessagesApi::start(Script {
+            let api = messages_api::start(Script {
                 bash_command: Some(command.to_owned()),
-            })
-            .unwrap();
+            });
 
             let run = project.run_claude(claude, &api, "start the project over");
 
@@ -97,10 +100,9 @@ fn a_broken_hook_blocks_the_call(
         assert!(binary.starts_with('/'), "an absolute path: {command}");
         break_hook(scratch, pre, rest);
         project.write_settings(&settings);
-        let api = MessagesApi::start(Script {
+        let api = messages_api::start(Script {
             bash_command: Some("touch made-by-agent".to_owned()),
-        })
-        .unwrap();
+        });
 
         let run = project.run_claude(claude, &api, "create the marker file");
 
@@ -174,10 +176,9 @@ fn a_hanging_hook_blocks_the_call_when_init_set_on_failure() {
 fn a_benign_command_runs() {
     scenario("a_benign_command_runs", |claude, scratch| {
         let project = Project::new(scratch, HOOKS);
-        let api = MessagesApi::start(Script {
+        let api = messages_api::start(Script {
             bash_command: Some("touch made-by-agent".to_owned()),
-        })
-        .unwrap();
+        });
 
         let run = project.run_claude(claude, &api, "create the marker file");
 
@@ -204,7 +205,7 @@ fn a_blocked_prompt_never_reaches_the_model() {
         "a_blocked_prompt_never_reaches_the_model",
         |claude, scratch| {
             let project = Project::new(scratch, HOOKS);
-            let api = MessagesApi::start(Script::default()).unwrap();
+            let api = messages_api::start(Script::default());
 
             // First a prompt the policy lets through: the way to the model is open.
             let allowed = project.run_claude(claude, &api, "summarise the README, ALLOWED-91d0");
@@ -247,7 +248,7 @@ fn context_from_a_hook_reaches_the_model() {
         "context_from_a_hook_reaches_the_model",
         |claude, scratch| {
             let project = Project::new(scratch, HOOKS);
-            let api = MessagesApi::start(Script::default()).unwrap();
+            let api = messages_api::start(Script::default());
 
             let run = project.run_claude(claude, &api, "what should I know before editing?");
 
@@ -279,7 +280,7 @@ fn claude_code_event_names_work_in_the_hooks_file() {
                 "hooks:\n  UserPromptSubmit:\n    - type: matcher\n      match: {}\n      \
                  action: inject\n      message: \"CONTEXT-b7d2\"\n",
             );
-            let api = MessagesApi::start(Script::default()).unwrap();
+            let api = messages_api::start(Script::default());
 
             let run = project.run_claude(claude, &api, "what should I know?");
 
@@ -289,6 +290,71 @@ fn claude_code_event_names_work_in_the_hooks_file() {
                     .iter()
                     .any(|request| request.body.contains("CONTEXT-b7d2")),
                 "the hook's context must reach the model\n{}",
+                run.report()
+            );
+        },
+    );
+}
+
+/// The hooks file exactly as `hooks init claude` writes it denies `rm -rf ~/`: the home keeps
+/// its marker, and the model reads why.
+#[test]
+fn the_starter_file_denies_deleting_the_home() {
+    scenario(
+        "the_starter_file_denies_deleting_the_home",
+        |claude, scratch| {
+            let project = Project::new(scratch, STARTER);
+            let marker = project.home.join(HOME_MARKER);
+            std::fs::write(&marker, "the home directory is still here\n").unwrap();
+            let api = messages_api::start(Script {
+                bash_command: Some(RM_HOME.to_owned()),
+            });
+
+            let run = project.run_claude(claude, &api, "clean up");
+
+            run.assert_finished();
+            assert!(marker.exists(), "the home marker is gone\n{}", run.report());
+            let answered = turns(&api)
+                .iter()
+                .find_map(|request| request.tool_result(TOOL_USE_ID));
+            assert!(
+                answered
+                    .as_ref()
+                    .is_some_and(|(text, _)| text.contains(RM_HOME_REASON)),
+                "the model must read our reason, read {answered:?}\n{}",
+                run.report()
+            );
+        },
+    );
+}
+
+/// The hooks file exactly as `hooks init claude` writes it, and a key the model prints from a
+/// file of the project: it **reaches the model**. Claude Code gives a `PostToolUse` hook no way
+/// to change or withhold a built-in tool's output (only an MCP tool's); the block `hooks claude`
+/// answers is added beside the output. This records the gap.
+#[test]
+fn a_key_the_model_prints_reaches_it_past_the_starter_file() {
+    scenario(
+        "a_key_the_model_prints_reaches_it_past_the_starter_file",
+        |claude, scratch| {
+            let project = Project::new(scratch, STARTER);
+            let key = made_up_token();
+            std::fs::write(
+                project.dir.join(KEY_FILE),
+                format!("deploy with the token {key} (rotate monthly)\n"),
+            )
+            .unwrap();
+            let api = messages_api::start(Script {
+                bash_command: Some(format!("cat {KEY_FILE}")),
+            });
+
+            let run = project.run_claude(claude, &api, "read the notes");
+
+            run.assert_finished();
+            assert!(
+                api.any_body_contains(&key),
+                "the key no longer reaches the model: Claude Code withholds or changes a tool's \
+                 output now; check and update this scenario and docs/agents.md\n{}",
                 run.report()
             );
         },

@@ -22,7 +22,8 @@ use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
-use claude_code::messages_api::{MessagesApi, Request, Script, TOOL_USE_ID};
+use claude_code::messages_api::{self, MessagesRequest, Script, TOOL_USE_ID};
+use claude_code::mock_http::{MockServer, Request};
 use claude_code::project::{ClaudeRun, Project};
 use claude_code::scenario;
 use serde_json::Value;
@@ -35,7 +36,7 @@ const ADDRESS: &str = "127.0.0.1:8787";
 const TOKEN: &str = "5e7fe2e0c0ffee0ddba11c0de5eed5a1e5e7fe2e0c0ffee0ddba11c0de5eed5a";
 
 /// The model's turns, in the order the mock received them.
-fn turns(api: &MessagesApi) -> Vec<Request> {
+fn turns(api: &MockServer) -> Vec<Request> {
     api.requests()
         .into_iter()
         .filter(Request::is_turn)
@@ -44,7 +45,7 @@ fn turns(api: &MessagesApi) -> Vec<Request> {
 
 /// What the model read as the result of its one tool call: the text and whether it was an
 /// error; panics with the run's report when it never got one.
-fn tool_result(api: &MessagesApi, run: &ClaudeRun) -> (String, bool) {
+fn tool_result(api: &MockServer, run: &ClaudeRun) -> (String, bool) {
     turns(api)
         .iter()
         .find_map(|request| request.tool_result(TOOL_USE_ID))
@@ -85,7 +86,7 @@ fn token_file(project: &Project) -> PathBuf {
 }
 
 /// Runs Claude Code in `project` with the token in its environment, as the wiring expects.
-fn run_served(project: &Project, claude: &Path, api: &MessagesApi, prompt: &str) -> ClaudeRun {
+fn run_served(project: &Project, claude: &Path, api: &MockServer, prompt: &str) -> ClaudeRun {
     project.run_claude_with(claude, api, prompt, &[("HOOKS_SERVE_TOKEN", TOKEN)])
 }
 
@@ -121,10 +122,9 @@ fn served_a_denied_rm_leaves_its_target_and_the_model_reads_our_reason() {
             std::fs::write(&source, "fn main() {}\n").unwrap();
             let command = "cd .. && rm -rf project";
             let reason = project.deny_reason(command);
-            let api = MessagesApi::start(Script {
+            let api = messages_api::start(Script {
                 bash_command: Some(command.to_owned()),
-            })
-            .unwrap();
+            });
 
             let run = run_served(&project, claude, &api, "start the project over");
 
@@ -145,10 +145,9 @@ fn served_a_denied_rm_leaves_its_target_and_the_model_reads_our_reason() {
 fn served_a_benign_command_runs() {
     scenario("served_a_benign_command_runs", |claude, scratch| {
         let (project, _) = served_project(claude, scratch);
-        let api = MessagesApi::start(Script {
+        let api = messages_api::start(Script {
             bash_command: Some("touch made-by-agent".to_owned()),
-        })
-        .unwrap();
+        });
 
         let run = run_served(&project, claude, &api, "create the marker file");
 
@@ -178,7 +177,7 @@ fn a_failing_server_blocks_the_call(test: &str, break_server: impl FnOnce(&Proje
             bash_command: Some("touch made-by-agent".to_owned()),
         };
 
-        let api = MessagesApi::start(script.clone()).unwrap();
+        let api = messages_api::start(script.clone());
         let run = run_served(&project, claude, &api, "create the marker file");
         run.assert_finished();
         let said = run.result["result"].as_str().unwrap_or_default().to_owned();
@@ -199,7 +198,7 @@ fn a_failing_server_blocks_the_call(test: &str, break_server: impl FnOnce(&Proje
             .unwrap()
             .remove("UserPromptSubmit");
         project.write_settings(&settings);
-        let api = MessagesApi::start(script).unwrap();
+        let api = messages_api::start(script);
         let run = run_served(&project, claude, &api, "create the marker file");
         run.assert_finished();
         assert!(

@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used)]
 
 #[path = "support/agent_project.rs"]
+#[allow(dead_code)]
 mod agent_project;
 #[path = "support/isolation.rs"]
 #[allow(dead_code)]
@@ -23,7 +24,9 @@ mod responses_api;
 use std::path::Path;
 use std::process::Command;
 
-use agent_project::{AgentRun, HOOKS, KEEP_OUT, Project, Step};
+use agent_project::{
+    AgentRun, HOOKS, KEEP_OUT, Project, REDACTION_BLOCKED, STARTER, StarterChecks, Step,
+};
 use isolation::PinnedAgent;
 use mock_http::MockServer;
 use responses_api::{call_id, first_output};
@@ -43,7 +46,12 @@ const MODEL: &str = "gpt-5.5";
 /// CLI's user config pointing it at `api` and trusting the project, as `codex exec --trust`
 /// records it (Codex CLI ignores an untrusted project's `.codex/`, its hooks included).
 fn project(scratch: &Path, api: &MockServer) -> Project {
-    let project = Project::new(scratch, "codex", true, HOOKS);
+    project_with(scratch, api, HOOKS)
+}
+
+/// [`project`] with `hooks` as the hooks file's own entries.
+fn project_with(scratch: &Path, api: &MockServer, hooks: &str) -> Project {
+    let project = Project::new(scratch, "codex", true, hooks);
     let codex_home = project.home.join(".codex");
     std::fs::create_dir_all(&codex_home).unwrap();
     let config = format!(
@@ -229,6 +237,35 @@ fn a_missing_hooks_binary_lets_the_call_run_codex_fails_open() {
                 project.dir.join("made-by-agent").exists(),
                 "Codex CLI no longer runs a call whose hook could not start: it fails closed now\n{}",
                 run.report()
+            );
+        },
+    );
+}
+
+/// The hooks file exactly as `hooks init codex` writes it: `rm -rf ~/` is denied (the home
+/// keeps its marker, the model reads why); a key the model prints from a file never reaches
+/// it: Codex CLI cannot take a changed output, so `hooks codex` blocks the `PostToolUse`, and
+/// Codex CLI hands the model our reason in place of the output.
+#[test]
+fn the_starter_file_keeps_the_home_and_a_key_from_the_model() {
+    isolation::scenario(
+        "the_starter_file_keeps_the_home_and_a_key_from_the_model",
+        &CODEX,
+        |codex, scratch| {
+            let checks = StarterChecks::new();
+            let api = responses_api::start(checks.steps.clone());
+            let project = project_with(scratch, &api, STARTER);
+            checks.plant(&project);
+
+            let run = run_codex(codex, &project, &api, "clean up, then read the notes");
+
+            run.assert_finished();
+            checks.assert_home_kept(&project, &run, first_output(&api, &call_id(0)).as_deref());
+            checks.assert_key_withheld(
+                &run,
+                &api,
+                first_output(&api, &call_id(1)).as_deref(),
+                REDACTION_BLOCKED,
             );
         },
     );

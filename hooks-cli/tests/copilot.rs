@@ -108,6 +108,32 @@ fn both_dialects_meet_the_safety_rules_on_canonical_tools() {
     assert!(fine.stdout.is_empty(), "never an explicit allow: {fine:?}");
 }
 
+/// Copilot CLI sends its freeform `apply_patch` as `Edit` with the patch as the whole input, a
+/// JSON string: the patch is checked file by file, so a file added outside the workspace is
+/// denied and one inside is not.
+#[test]
+fn a_freeform_patch_is_checked_file_by_file() {
+    let config = policy("freeform_patch", POLICY);
+    let workspace = config.parent().unwrap();
+    let patch = |path: &Path| {
+        format!(
+            "*** Begin Patch\n*** Add File: {}\n+planted\n*** End Patch\n",
+            path.display()
+        )
+    };
+    let outside = workspace.parent().unwrap().join("elsewhere/planted.txt");
+    let denied = copilot(&config, &pascal("Edit", Value::from(patch(&outside))));
+    assert!(
+        blocked("PreToolUse", &denied).contains("planted.txt"),
+        "{denied:?}"
+    );
+
+    let inside = workspace.join("notes.txt");
+    let fine = copilot(&config, &pascal("Edit", Value::from(patch(&inside))));
+    assert_eq!(fine.status.code(), Some(0), "{fine:?}");
+    assert!(fine.stdout.is_empty(), "{fine:?}");
+}
+
 #[test]
 fn the_vs_code_agent_running_the_same_file_is_guarded_too() {
     let config = policy("vscode", POLICY);

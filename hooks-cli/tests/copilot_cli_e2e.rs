@@ -4,8 +4,9 @@
 //! plays the model, with the hooks wired as `hooks init copilot` writes them. Each scenario
 //! checks what really happened: files on disk, and what reached the model.
 //!
-//! Copilot CLI does not act on the answer to a submitted prompt, so there is no prompt check;
-//! with a GPT model it writes files by `apply_patch`, not yet scripted here.
+//! Copilot CLI does not act on the answer to a submitted prompt, so there is no prompt check.
+//! Which tool writes files follows the model: with a GPT model the freeform `apply_patch`, with
+//! a Claude model `create` and `edit`; both are checked.
 //!
 //! Runs when `HOOKS_E2E_COPILOT` names the pinned `copilot` executable (`.ci/run` installs the
 //! version in `copilot_cli/copilot-version.txt` from npm); skipped, saying so, otherwise.
@@ -28,8 +29,8 @@ mod mock_http;
 use std::path::Path;
 use std::process::Command;
 
-use agent_project::{AgentRun, HOOKS, Project, Step};
-use chat_completions::{COPILOT_TOOLS, call_id, first_result};
+use agent_project::{AgentRun, HOOKS, Project, STARTER, StarterChecks, Step};
+use chat_completions::{COPILOT_GPT_TOOLS, COPILOT_TOOLS, call_id, first_result};
 use isolation::PinnedAgent;
 use mock_http::MockServer;
 
@@ -40,6 +41,13 @@ const COPILOT: PinnedAgent = PinnedAgent {
     version: include_str!("copilot_cli/copilot-version.txt"),
     package: "@github/copilot",
 };
+
+/// The model the scenarios name unless they say otherwise: a GPT model (Copilot CLI then offers
+/// `bash` and the freeform `apply_patch`).
+const GPT_MODEL: &str = "gpt-4o";
+
+/// A Claude model: Copilot CLI then offers `create` and `edit` instead of `apply_patch`.
+const CLAUDE_MODEL: &str = "claude-sonnet-4.5";
 
 /// A project set up by `hooks init copilot` (in a git repository: the command it writes finds
 /// the hooks file from the repository's root).
@@ -52,6 +60,17 @@ fn project(scratch: &Path) -> Project {
 /// folder or with `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; without either, they are
 /// skipped without a word.
 fn run_copilot(copilot: &Path, project: &Project, api: &MockServer, prompt: &str) -> AgentRun {
+    run_copilot_as(copilot, project, api, prompt, GPT_MODEL)
+}
+
+/// [`run_copilot`] with the model `model`.
+fn run_copilot_as(
+    copilot: &Path,
+    project: &Project,
+    api: &MockServer,
+    prompt: &str,
+    model: &str,
+) -> AgentRun {
     let mut command = Command::new(copilot);
     command
         .args(["-p", prompt, "--allow-all-tools"])
@@ -63,7 +82,7 @@ fn run_copilot(copilot: &Path, project: &Project, api: &MockServer, prompt: &str
             format!("{}/v1", api.base_url()),
         )
         .env("COPILOT_PROVIDER_API_KEY", "sk-e2e-mock")
-        .env("COPILOT_MODEL", "gpt-4o")
+        .env("COPILOT_MODEL", model)
         .env("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true");
     project.run(command, || api.log())
 }
@@ -164,6 +183,95 @@ fn a_missing_hooks_binary_blocks_the_call() {
                 first_result(&api, &call_id(0)).is_some(),
                 "the model must be told the call did not run\n{}",
                 run.report()
+            );
+        },
+    );
+}
+
+/// The model writes one file outside the project and one inside it, by the tool `tools` offers
+/// with `model`: the first must be denied, the second written.
+fn a_write_outside_is_denied_and_one_inside_is_not(
+    test: &str,
+    tools: chat_completions::Tools,
+    model: &'static str,
+) {
+    isolation::scenario(test, &COPILOT, |copilot, scratch| {
+        let outside = scratch.join("outside/planted.txt");
+        let inside = scratch.join("project/notes.txt");
+        let api = chat_completions::start(
+            tools,
+            vec![
+                Step::Write {
+                    path: outside.display().to_string(),
+                    content: "planted".to_owned(),
+                },
+                Step::Write {
+                    path: inside.display().to_string(),
+                    content: "inside".to_owned(),
+                },
+            ],
+        );
+        let project = project(scratch);
+
+        let run = run_copilot_as(copilot, &project, &api, "write the two files", model);
+
+        run.assert_finished();
+        assert!(
+            !outside.exists(),
+            "a write outside the project went through\n{}",
+            run.report()
+        );
+        assert!(
+            inside.exists(),
+            "a write inside the project was not done\n{}",
+            run.report()
+        );
+    });
+}
+
+#[test]
+fn an_apply_patch_outside_the_project_is_denied_and_one_inside_is_not() {
+    a_write_outside_is_denied_and_one_inside_is_not(
+        "an_apply_patch_outside_the_project_is_denied_and_one_inside_is_not",
+        COPILOT_GPT_TOOLS,
+        GPT_MODEL,
+    );
+}
+
+#[test]
+fn a_create_outside_the_project_is_denied_and_one_inside_is_not() {
+    a_write_outside_is_denied_and_one_inside_is_not(
+        "a_create_outside_the_project_is_denied_and_one_inside_is_not",
+        COPILOT_TOOLS,
+        CLAUDE_MODEL,
+    );
+}
+
+/// The hooks file exactly as `hooks init copilot` writes it: `rm -rf ~/` is denied (the home
+/// keeps its marker, the model reads why). A key the model prints from a file never reaches
+/// it, but by Copilot CLI's own doing: it masks the token as `******` in the output, while a
+/// `postToolUse` hook has no way to change or withhold the output (`hooks copilot` can only
+/// say on stderr that it would have redacted it).
+#[test]
+fn the_starter_file_keeps_the_home_and_copilot_masks_a_key_itself() {
+    isolation::scenario(
+        "the_starter_file_keeps_the_home_and_copilot_masks_a_key_itself",
+        &COPILOT,
+        |copilot, scratch| {
+            let checks = StarterChecks::new();
+            let api = chat_completions::start(COPILOT_TOOLS, checks.steps.clone());
+            let project = Project::new(scratch, "copilot", true, STARTER);
+            checks.plant(&project);
+
+            let run = run_copilot(copilot, &project, &api, "clean up, then read the notes");
+
+            run.assert_finished();
+            checks.assert_home_kept(&project, &run, first_result(&api, &call_id(0)).as_deref());
+            checks.assert_key_withheld(
+                &run,
+                &api,
+                first_result(&api, &call_id(1)).as_deref(),
+                "deploy with the token ******",
             );
         },
     );

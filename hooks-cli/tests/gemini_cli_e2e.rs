@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used)]
 
 #[path = "support/agent_project.rs"]
+#[allow(dead_code)]
 mod agent_project;
 #[path = "support/gemini_api.rs"]
 #[allow(dead_code)]
@@ -23,7 +24,9 @@ mod mock_http;
 use std::path::Path;
 use std::process::Command;
 
-use agent_project::{AgentRun, HOOKS, KEEP_OUT, Project, Step};
+use agent_project::{
+    AgentRun, HOOKS, KEEP_OUT, Project, REDACTION_BLOCKED, STARTER, StarterChecks, Step,
+};
 use gemini_api::response_to;
 use isolation::PinnedAgent;
 use mock_http::MockServer;
@@ -41,7 +44,12 @@ const MODEL: &str = "gemini-2.5-pro";
 
 /// A project set up by `hooks init gemini`, with the user's settings choosing the API key.
 fn project(scratch: &Path) -> Project {
-    let project = Project::new(scratch, "gemini", false, HOOKS);
+    project_with(scratch, HOOKS)
+}
+
+/// [`project`] with `hooks` as the hooks file's own entries.
+fn project_with(scratch: &Path, hooks: &str) -> Project {
+    let project = Project::new(scratch, "gemini", false, hooks);
     let settings = project.home.join(".gemini");
     std::fs::create_dir_all(&settings).unwrap();
     std::fs::write(
@@ -256,6 +264,35 @@ fn a_missing_hooks_binary_blocks_the_tool_call() {
                 response_to(&api, 0).is_some(),
                 "the model must be told the call did not run\n{}",
                 run.report()
+            );
+        },
+    );
+}
+
+/// The hooks file exactly as `hooks init gemini` writes it: `rm -rf ~/` is denied (the home
+/// keeps its marker, the model reads why); a key the model prints from a file never reaches
+/// it: Gemini CLI cannot take a changed output, so `hooks gemini` denies the `AfterTool`, and
+/// Gemini CLI hands the model our reason in place of the output.
+#[test]
+fn the_starter_file_keeps_the_home_and_a_key_from_the_model() {
+    isolation::scenario(
+        "the_starter_file_keeps_the_home_and_a_key_from_the_model",
+        &GEMINI,
+        |gemini, scratch| {
+            let checks = StarterChecks::new();
+            let api = gemini_api::start(checks.steps.clone());
+            let project = project_with(scratch, STARTER);
+            checks.plant(&project);
+
+            let run = run_gemini(gemini, &project, &api, "clean up, then read the notes");
+
+            run.assert_finished();
+            checks.assert_home_kept(&project, &run, response_to(&api, 0).as_deref());
+            checks.assert_key_withheld(
+                &run,
+                &api,
+                response_to(&api, 1).as_deref(),
+                REDACTION_BLOCKED,
             );
         },
     );

@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used)]
 
 #[path = "support/agent_project.rs"]
+#[allow(dead_code)]
 mod agent_project;
 #[path = "support/chat_completions.rs"]
 #[allow(dead_code)]
@@ -23,7 +24,7 @@ mod mock_http;
 use std::path::Path;
 use std::process::Command;
 
-use agent_project::{AgentRun, HOOKS, KEEP_OUT, Project, Step};
+use agent_project::{AgentRun, HOOKS, KEEP_OUT, Project, STARTER, StarterChecks, Step};
 use chat_completions::{QWEN_TOOLS, call_id, first_result};
 use isolation::PinnedAgent;
 use mock_http::MockServer;
@@ -216,6 +217,30 @@ fn a_missing_hooks_binary_lets_the_call_run_qwen_fails_open() {
                 "Qwen Code no longer runs a call whose hook could not start: it fails closed now\n{}",
                 run.report()
             );
+        },
+    );
+}
+
+/// The hooks file exactly as `hooks init qwen` writes it: `rm -rf ~/` is denied (the home keeps
+/// its marker, the model reads why). A key the model prints from a file **reaches the model**:
+/// Qwen Code gives a `PostToolUse` hook no way to change or withhold a tool's output (the block
+/// `hooks qwen` answers is added beside it), so this records the gap.
+#[test]
+fn the_starter_file_keeps_the_home_but_a_printed_key_reaches_the_model() {
+    isolation::scenario(
+        "the_starter_file_keeps_the_home_but_a_printed_key_reaches_the_model",
+        &QWEN,
+        |qwen, scratch| {
+            let checks = StarterChecks::new();
+            let api = chat_completions::start(QWEN_TOOLS, checks.steps.clone());
+            let project = Project::new(scratch, "qwen", false, STARTER);
+            checks.plant(&project);
+
+            let run = run_qwen(qwen, &project, &api, "clean up, then read the notes");
+
+            run.assert_finished();
+            checks.assert_home_kept(&project, &run, first_result(&api, &call_id(0)).as_deref());
+            checks.assert_key_reached(&run, &api, first_result(&api, &call_id(1)).as_deref());
         },
     );
 }

@@ -7,9 +7,13 @@
 
 #![allow(dead_code)] // each scenario uses its own part
 
+#[path = "../support/agent_project.rs"]
+pub mod agent_project;
 #[path = "../support/isolation.rs"]
 pub mod isolation;
 pub mod messages_api;
+#[path = "../support/mock_http.rs"]
+pub mod mock_http;
 pub mod project;
 
 use std::path::Path;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::isolation::drain;
-use super::messages_api::MessagesApi;
+use super::mock_http::MockServer;
 
 /// The longest one `claude -p` may take.
 const CLAUDE_TIMEOUT: Duration = Duration::from_secs(90);
@@ -133,7 +133,7 @@ impl Project {
     /// Runs `claude -p prompt` (the executable `claude`) in the project against `api`, headless,
     /// with the Bash tool allowed so that only hooks can stop it; waits at most
     /// `CLAUDE_TIMEOUT`.
-    pub fn run_claude(&self, claude: &Path, api: &MessagesApi, prompt: &str) -> ClaudeRun {
+    pub fn run_claude(&self, claude: &Path, api: &MockServer, prompt: &str) -> ClaudeRun {
         self.run_claude_with(claude, api, prompt, &[])
     }
 
@@ -141,7 +141,7 @@ impl Project {
     pub fn run_claude_with(
         &self,
         claude: &Path,
-        api: &MessagesApi,
+        api: &MockServer,
         prompt: &str,
         env: &[(&str, &str)],
     ) -> ClaudeRun {

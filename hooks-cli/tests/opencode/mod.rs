@@ -8,17 +8,22 @@
 
 #![allow(dead_code)] // each scenario uses its own part
 
-pub mod chat_api;
+#[path = "../support/agent_project.rs"]
+pub mod agent_project;
+#[path = "../support/chat_completions.rs"]
+pub mod chat_completions;
 #[path = "../support/isolation.rs"]
 pub mod isolation;
+#[path = "../support/mock_http.rs"]
+pub mod mock_http;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use chat_api::ChatApi;
 use hooks_config::interop::plugin::PluginCommand;
+use mock_http::MockServer;
 
 /// The variable naming the `opencode` executable.
 pub const OPENCODE_VAR: &str = "HOOKS_E2E_OPENCODE";
@@ -176,13 +181,13 @@ impl Project {
     }
 
     /// Runs `opencode run <prompt>` in the project against `api`.
-    pub fn run(&self, opencode: &Path, api: &ChatApi, prompt: &str) -> Run {
+    pub fn run(&self, opencode: &Path, api: &MockServer, prompt: &str) -> Run {
         let config = serde_json::json!({
             "$schema": "https://opencode.ai/config.json",
             "provider": {"mock": {
                 "npm": "@ai-sdk/openai-compatible",
                 "name": "Mock",
-                "options": {"baseURL": api.base_url(), "apiKey": "test-key"},
+                "options": {"baseURL": format!("{}/v1", api.base_url()), "apiKey": "test-key"},
                 "models": {"mock-model": {"name": "Mock model", "tool_call": true}},
             }},
             "model": "mock/mock-model",

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::isolation::drain;
+use super::mock_http::MockServer;
 
 /// The longest one headless run of an agent may take.
 const AGENT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -23,6 +24,50 @@ pub const HOOKS: &str = r#"hooks:
 
 /// The marker a blocked prompt carries.
 pub const KEEP_OUT: &str = "KEEP-OUT-7f3a";
+
+/// The hooks file exactly as `hooks init` writes it: the starter's modules and no entries of
+/// the project's own.
+pub const STARTER: &str = "hooks: {}\n";
+
+/// The file in the agent's home that a `rm -rf ~/` would take with it.
+pub const HOME_MARKER: &str = "home-marker.txt";
+
+/// The file in the project holding a made-up key, which the model reads.
+pub const KEY_FILE: &str = "deploy-notes.txt";
+
+/// What the redaction module puts in place of a GitHub token.
+pub const GITHUB_TOKEN_MASK: &str = "[REDACTED:github_token]";
+
+/// Part of the reason the model reads where a hook blocked a tool's output because the
+/// redaction module changed it and the agent cannot take the change.
+pub const REDACTION_BLOCKED: &str = "rewrites the data of";
+
+/// The command the starter's safety module must deny whatever the agent: it would delete the
+/// home directory (the scenario's own, `HOME`, with [`HOME_MARKER`] in it).
+pub const RM_HOME: &str = "rm -rf ~/";
+
+/// What the model reads when the safety module denies [`RM_HOME`] (part of the reason).
+pub const RM_HOME_REASON: &str = "refusing to delete `~/`";
+
+/// A made-up GitHub token, different on every call (so that no text of the agent or of the
+/// repository can hold it by chance): `ghp_` and 36 letters and digits drawn from the clock.
+pub fn made_up_token() -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos());
+    // xorshift over the clock and the process id: spread enough for a test's key.
+    let mut state = (nanos as u64) ^ (u64::from(std::process::id()) << 32) | 1;
+    let body: String = (0..36)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            char::from(ALPHABET[(state % ALPHABET.len() as u64) as usize])
+        })
+        .collect();
+    format!("ghp_{body}")
+}
 
 /// One tool call the model makes, in the agent's own tools.
 #[derive(Debug, Clone)]
@@ -86,6 +131,23 @@ impl Project {
         .expect("hooks.yaml can be written");
         project.hooks(&["check", "hooks.yaml"]);
         project
+    }
+
+    /// Puts the marker file in the home directory, for a scenario that checks it survives.
+    pub fn mark_home(&self) -> PathBuf {
+        let marker = self.home.join(HOME_MARKER);
+        std::fs::write(&marker, "the home directory is still here\n")
+            .expect("the home marker can be written");
+        marker
+    }
+
+    /// Writes the key file into the project with `key` in it, as notes a user keeps.
+    pub fn plant_key(&self, key: &str) {
+        std::fs::write(
+            self.dir.join(KEY_FILE),
+            format!("deploy with the token {key} (rotate monthly)\n"),
+        )
+        .expect("the key file can be written");
     }
 
     /// Runs `hooks` with `args` in the project (with the project's home); panics with its
@@ -202,6 +264,92 @@ impl Project {
             stderr: stderr.join().unwrap_or_default(),
             mock_log: mock_log(),
         }
+    }
+}
+
+/// The starter file's checks, played in one run: the model runs [`RM_HOME`], then prints a
+/// file of the project holding a made-up key.
+pub struct StarterChecks {
+    /// The made-up key.
+    pub key: String,
+    /// The model's steps: the delete, then the print.
+    pub steps: Vec<Step>,
+}
+
+impl StarterChecks {
+    /// A new key, and the steps.
+    pub fn new() -> StarterChecks {
+        StarterChecks {
+            key: made_up_token(),
+            steps: vec![
+                Step::Shell(RM_HOME.to_owned()),
+                Step::Shell(format!("cat {KEY_FILE}")),
+            ],
+        }
+    }
+
+    /// Puts the home marker and the key file in `project`.
+    pub fn plant(&self, project: &Project) {
+        project.mark_home();
+        project.plant_key(&self.key);
+    }
+
+    /// Panics unless the home directory of `project` kept its marker and the model read, as
+    /// the result of the delete (`read`), that it was refused and why.
+    pub fn assert_home_kept(&self, project: &Project, run: &AgentRun, read: Option<&str>) {
+        assert!(
+            project.home.join(HOME_MARKER).exists(),
+            "`{RM_HOME}` ran: the home marker is gone\n{}",
+            run.report()
+        );
+        assert!(
+            read.is_some_and(|text| text.contains(RM_HOME_REASON)),
+            "the model must read our reason ({RM_HOME_REASON:?}...), read {read:?}\n{}",
+            run.report()
+        );
+    }
+
+    /// Panics unless the key never reached the mock and the model read `instead` (part of
+    /// it) as the result of the print, `read`.
+    pub fn assert_key_withheld(
+        &self,
+        run: &AgentRun,
+        api: &MockServer,
+        read: Option<&str>,
+        instead: &str,
+    ) {
+        let leaked = self.requests_with_key(api);
+        assert_eq!(
+            leaked,
+            0,
+            "the key {} reached the mock in {leaked} request(s); the model read {read:?}\n{}",
+            self.key,
+            run.report()
+        );
+        assert!(
+            read.is_some_and(|text| text.contains(instead)),
+            "the model must read {instead:?} in place of the output, read {read:?}\n{}",
+            run.report()
+        );
+    }
+
+    /// Panics unless the key reached the mock: where the agent gives a hook no way to change
+    /// or withhold a tool's output, this records the gap (and fails once the agent closes it).
+    pub fn assert_key_reached(&self, run: &AgentRun, api: &MockServer, read: Option<&str>) {
+        assert!(
+            self.requests_with_key(api) > 0,
+            "the key no longer reaches the model (read {read:?}): the agent withholds or \
+             changes a tool's output now; check and update this scenario and docs/agents.md\n{}",
+            run.report()
+        );
+    }
+
+    /// How many requests to the mock carry the key.
+    fn requests_with_key(&self, api: &MockServer) -> usize {
+        api.requests()
+            .iter()
+            .filter(|request| request.body.contains(&self.key))
+            .count()
     }
 }
 

@@ -1,10 +1,11 @@
 //! A mock of the OpenAI Chat Completions API (`POST /v1/chat/completions`, streamed or not),
-//! the API family of Qwen Code and Crush: it plays the model with a script of tool calls, one
+//! the API family of Qwen Code, GitHub Copilot CLI, OpenCode and Crush: it plays the model with a script of tool calls, one
 //! per turn, then a closing text.
 //!
 //! A shell step is a call of the agent's shell tool, a file write one of its file-writing tool
-//! (their names and argument keys are the agent's [`Tools`]), with the ids `call_e2e_<n>`; the
-//! turn after a call carries a `tool` message answering it.
+//! (their names and argument keys are the agent's [`Tools`]), or of its freeform patch tool
+//! (a custom tool whose input is a patch adding the file) where the agent writes by one, with
+//! the ids `call_e2e_<n>`; the turn after a call carries a `tool` message answering it.
 
 use serde_json::{Value, json};
 
@@ -29,6 +30,8 @@ pub struct Tools {
     pub path: &'static str,
     /// Its argument holding the content.
     pub content: &'static str,
+    /// The freeform patch tool that writes files instead, where the agent offers one.
+    pub patch: Option<&'static str>,
 }
 
 /// Qwen Code's tools (Gemini CLI's names).
@@ -39,6 +42,7 @@ pub const QWEN_TOOLS: Tools = Tools {
     write: "write_file",
     path: "file_path",
     content: "content",
+    patch: None,
 };
 
 /// GitHub Copilot CLI's tools.
@@ -49,6 +53,25 @@ pub const COPILOT_TOOLS: Tools = Tools {
     write: "create",
     path: "path",
     content: "file_text",
+    patch: None,
+};
+
+/// GitHub Copilot CLI's tools with a GPT model: it writes files by the freeform `apply_patch`
+/// (offered as a custom tool), not `create`.
+pub const COPILOT_GPT_TOOLS: Tools = Tools {
+    patch: Some("apply_patch"),
+    ..COPILOT_TOOLS
+};
+
+/// OpenCode's tools.
+pub const OPENCODE_TOOLS: Tools = Tools {
+    shell: "bash",
+    command: "command",
+    description: Some("description"),
+    write: "write",
+    path: "filePath",
+    content: "content",
+    patch: None,
 };
 
 /// Starts the mock, playing `script` with the agent's `tools`.
@@ -178,10 +201,19 @@ fn tool_call(tools: Tools, step: &Step, id: &str) -> Value {
             }
             (tools.shell, args)
         }
-        Step::Write { path, content } => (
-            tools.write,
-            json!({ (tools.path): path, (tools.content): content }),
-        ),
+        Step::Write { path, content } => match tools.patch {
+            Some(patch) => {
+                let lines: String = content.lines().map(|line| format!("+{line}\n")).collect();
+                let input =
+                    format!("*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\n");
+                return json!({"id": id, "type": "custom",
+                              "custom": {"name": patch, "input": input}});
+            }
+            None => (
+                tools.write,
+                json!({ (tools.path): path, (tools.content): content }),
+            ),
+        },
     };
     json!({"id": id, "type": "function", "function": {"name": name, "arguments": args.to_string()}})
 }

@@ -233,6 +233,13 @@ impl Agent for Copilot {
         {
             fields.insert(TOOL_INPUT.to_owned(), parsed);
         }
+        // A freeform tool's input is its raw text (Copilot CLI 1.0.102 sends `apply_patch` as
+        // `Edit` with the patch as the whole input): the rules read it as the field `input`,
+        // where a patch is checked file by file.
+        if let Some(Value::String(text)) = fields.get(TOOL_INPUT) {
+            let input = serde_json::json!({ "input": text });
+            fields.insert(TOOL_INPUT.to_owned(), input);
+        }
         let mut mapped = COPILOT.event_in(&Value::Object(fields).to_string())?;
         if let Value::Object(data) = &mut mapped.data {
             make_canonical(TOOLS, data);
