@@ -135,19 +135,24 @@ pub fn run_inside(test: &str, scratch: &Path) {
     let marker = scratch.join(DONE_MARKER);
     let _ = std::fs::remove_file(&marker);
     let this = std::env::current_exe().expect("the test binary knows its path");
+    // The scenarios have agents run `rm -rf ~/` in a home of their own. Should an agent reset
+    // `HOME` and a hook fail, the real home is read-only in the scenario's mount namespace.
+    let shield = home_to_shield(&[&this, scratch]);
     let mut child = Command::new("unshare")
         .args([
             "--map-root-user",
             "--net",
             "--pid",
+            "--mount",
             "--fork",
             "--kill-child",
             "--",
             "sh",
             "-c",
             // A new network namespace has its loopback down.
-            r#"ip link set lo up && exec "$0" "$@""#,
+            r#"ip link set lo up && { [ -z "$HOOKS_E2E_SHIELD" ] || { mount --bind "$HOOKS_E2E_SHIELD" "$HOOKS_E2E_SHIELD" && mount -o remount,bind,ro "$HOOKS_E2E_SHIELD"; }; } && exec "$0" "$@""#,
         ])
+        .env("HOOKS_E2E_SHIELD", shield.as_deref().unwrap_or(Path::new("")))
         .arg(&this)
         .args([
             test,
@@ -210,6 +215,26 @@ pub fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandl
         }
         String::from_utf8_lossy(&text).into_owned()
     })
+}
+
+/// The real home, to be made read-only for a scenario; `None` where that would also shield what
+/// the scenario must write (`needed`: the test binary and its scratch directory, with the
+/// temporary directory and the working directory) because they lie under it, or when there is
+/// no home to shield.
+fn home_to_shield(needed: &[&Path]) -> Option<PathBuf> {
+    let home = std::fs::canonicalize(std::env::var_os("HOME")?).ok()?;
+    if home.parent().is_none() || !home.is_dir() {
+        return None;
+    }
+    let mut needed: Vec<PathBuf> = needed.iter().map(|path| path.to_path_buf()).collect();
+    needed.push(std::env::temp_dir());
+    needed.extend(std::env::current_dir().ok());
+    let clear = needed.iter().all(|path| {
+        !std::fs::canonicalize(path)
+            .unwrap_or_else(|_| path.clone())
+            .starts_with(&home)
+    });
+    clear.then_some(home)
 }
 
 /// A directory of its own for one scenario, emptied first.
