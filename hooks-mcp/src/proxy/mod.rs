@@ -104,6 +104,8 @@
 //! in its settings) it masks them in the arguments going to the server.
 
 mod ask;
+mod era;
+mod grants;
 mod limit;
 mod pin_guard;
 pub mod pins;
