@@ -161,6 +161,7 @@ where
     T: Transport<RoleClient>,
 {
     let patience = timeout.min(DISCOVER_PATIENCE);
+    let mut late_discover = false;
     let (refused, listed) = match discover(transport, client, patience).await {
         Ok(Ok(discovered)) => {
             let same_era = client_era == Era::Handshake
@@ -174,8 +175,12 @@ where
             }
         }
         Ok(Err(refused)) => (Some(refused), Vec::new()),
-        // Silence is what an old server may answer a request before `initialize`.
-        Err(silent) => (Some(silent), Vec::new()),
+        // Silence is what an old server may answer a request before `initialize`; a slow
+        // server of the new era may still answer, and is taken as it is when it does.
+        Err(silent) => {
+            late_discover = true;
+            (Some(silent), Vec::new())
+        }
     };
     let mut legacy = client.clone();
     if client_era == Era::Stateless {
@@ -185,7 +190,7 @@ where
             .max_by(|one, other| one.as_str().cmp(other.as_str()))
             .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE);
     }
-    match initialize(transport, &legacy, timeout).await? {
+    match initialize(transport, &legacy, timeout, late_discover).await? {
         Ok(info) => Ok(info),
         Err(also) => Err(match refused {
             Some(refused) => {
@@ -198,18 +203,26 @@ where
 
 /// Sends `initialize` (then `notifications/initialized`): the server's answer, or why it
 /// refused (the outer error: the transport failed or the server did not answer in time).
+/// With `late_discover`, a late answer to the `server/discover` sent before, saying the server
+/// speaks 2026-07-28, is taken instead.
 async fn initialize<T>(
     transport: &mut T,
     client: &InitializeRequestParams,
     timeout: Duration,
+    late_discover: bool,
 ) -> Result<Result<ServerPeerInfo, String>, String>
 where
     T: Transport<RoleClient>,
 {
     let id = RequestId::from(NumberOrString::String("hooks-proxy-initialize".into()));
     let request = ClientRequest::InitializeRequest(InitializeRequest::new(client.clone()));
-    let answer = exchange(transport, request, id, timeout, "initialize").await?;
+    let late = late_discover.then(discover_id);
+    let answer = exchange(transport, request, id, timeout, "initialize", late.as_ref()).await?;
     match answer {
+        Ok(ServerResult::DiscoverResult(result)) => Ok(Ok(ServerPeerInfo::from_discover_result(
+            ProtocolVersion::V_2026_07_28,
+            result,
+        ))),
         Ok(ServerResult::InitializeResult(result)) => {
             let notification =
                 ClientNotification::InitializedNotification(InitializedNotification::default());
@@ -253,9 +266,16 @@ where
     );
     let mut request = DiscoverRequest::new(DiscoverRequestParams {});
     request.extensions.insert(meta);
-    let id = RequestId::from(NumberOrString::String("hooks-proxy-discover".into()));
     let request = ClientRequest::DiscoverRequest(request);
-    let answer = exchange(transport, request, id, timeout, "server/discover").await?;
+    let answer = exchange(
+        transport,
+        request,
+        discover_id(),
+        timeout,
+        "server/discover",
+        None,
+    )
+    .await?;
     Ok(match answer {
         Ok(ServerResult::DiscoverResult(result)) => {
             let listed = result.supported_versions.clone();
@@ -272,8 +292,14 @@ where
     })
 }
 
+/// The id of the proxy's `server/discover`.
+fn discover_id() -> RequestId {
+    RequestId::from(NumberOrString::String("hooks-proxy-discover".into()))
+}
+
 /// Sends `request` with `id` and waits for its answer within `timeout`: the result, or the
-/// server's error (inner); the outer error when nothing usable came. A `ping` of the server
+/// server's error (inner); the outer error when nothing usable came. A late answer to the
+/// discovery `late` (its id) that lists 2026-07-28 is taken too. A `ping` of the server
 /// meanwhile is answered; anything else it sends before its session opens is dropped.
 async fn exchange<T>(
     transport: &mut T,
@@ -281,6 +307,7 @@ async fn exchange<T>(
     id: RequestId,
     timeout: Duration,
     method: &str,
+    late: Option<&RequestId>,
 ) -> Result<Result<ServerResult, String>, String>
 where
     T: Transport<RoleClient>,
@@ -299,6 +326,15 @@ where
             match message {
                 JsonRpcMessage::Response(response) if response.id == id => {
                     return Ok(Ok(response.result));
+                }
+                JsonRpcMessage::Response(response) if Some(&response.id) == late => {
+                    if let ServerResult::DiscoverResult(result) = &response.result
+                        && result
+                            .supported_versions
+                            .contains(&ProtocolVersion::V_2026_07_28)
+                    {
+                        return Ok(Ok(response.result));
+                    }
                 }
                 JsonRpcMessage::Error(error) if error.id.as_ref() == Some(&id) => {
                     return Ok(Err(error.error.message.to_string()));
