@@ -539,3 +539,66 @@ async fn a_handshake_client_of_a_stateless_server_is_still_asked_by_elicitation(
     assert_eq!(setup.server.calls(), 1);
     let _ = std::fs::remove_dir_all(pins);
 }
+
+/// A server of the new era alone that takes a while to answer `server/discover` (a slow
+/// start) and refuses `initialize`: one JSON-RPC line at a time.
+async fn slow_stateless_server(io: tokio::io::DuplexStream, calls: Arc<AtomicUsize>) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let (read, mut write) = tokio::io::split(io);
+    let mut lines = BufReader::new(read).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let message: Value = serde_json::from_str(&line).unwrap();
+        let Some(id) = message.get("id").cloned() else {
+            continue;
+        };
+        let answer = match message["method"].as_str() {
+            Some("server/discover") => {
+                tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+                json!({"jsonrpc": "2.0", "id": id, "result": {
+                    "resultType": "complete", "supportedVersions": ["2026-07-28"],
+                    "capabilities": {"tools": {}}, "ttlMs": 0, "cacheScope": "private",
+                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}}})
+            }
+            Some("tools/call") => {
+                calls.fetch_add(1, Ordering::SeqCst);
+                json!({"jsonrpc": "2.0", "id": id, "result": {
+                    "resultType": "complete", "content": [{"type": "text", "text": "late"}]}})
+            }
+            Some(_) => json!({"jsonrpc": "2.0", "id": id, "error": {
+                "code": -32602, "message": "Unsupported protocol version"}}),
+            None => continue,
+        };
+        let mut line = answer.to_string();
+        line.push('\n');
+        if write.write_all(line.as_bytes()).await.is_err() {
+            return;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_new_era_server_that_answers_its_discovery_late_is_still_taken_in_its_era() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let (server_io, upstream_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(slow_stateless_server(server_io, Arc::clone(&calls)));
+    // The discovery is given up after the call timeout (200 ms); the answer comes at 300 ms,
+    // while the proxy waits for its `initialize` instead.
+    let proxy = McpProxy::builder(HookRegistry::new(), "fixture")
+        .call_timeout(std::time::Duration::from_millis(200))
+        .build();
+    let (proxy_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        let _ = proxy
+            .serve(tokio::io::split(proxy_io), tokio::io::split(upstream_io))
+            .await;
+    });
+    let client = ().serve(client_io).await.expect("the client connects");
+    let info = client.peer_info().unwrap();
+    assert_eq!(info.server_info.as_ref().unwrap().name, "slow");
+    let result = client
+        .call_tool(call("echo", json!({"text": "hi"})))
+        .await
+        .unwrap();
+    assert_eq!(texts(&result), ["late"]);
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+}
