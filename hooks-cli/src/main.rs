@@ -169,6 +169,12 @@ enum Command {
         json: bool,
     },
     /// Run an MCP server behind the policy: every tool call it gets is gated by the hooks file.
+    ///
+    /// Clients and servers of both protocol eras are served on stdio: the handshake era
+    /// (`initialize`) and 2026-07-28 (`server/discover`, no session); the proxy asks the server
+    /// `server/discover` first and translates between the eras. A hook's ask is an
+    /// `elicitation/create` on a handshake session and an `input_required` answer on a
+    /// 2026-07-28 one (the retry with the user's approval lets that exact call through once).
     #[command(name = "mcp-proxy")]
     #[cfg(feature = "mcp")]
     McpProxy(mcp_proxy::McpProxyArgs),

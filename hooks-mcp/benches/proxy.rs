@@ -1,4 +1,5 @@
-//! What `hooks mcp-proxy` adds to a `tools/call` on stdio, in one run:
+//! What `hooks mcp-proxy` adds to a `tools/call` on stdio, in one run, in each protocol era
+//! (`handshake`: an `initialize` session; `stateless`: 2026-07-28, client and server both):
 //! - `direct`: an rmcp client calls `echo` on a server process over its stdin and stdout;
 //! - `proxied`: the same client calls the same server through a proxy process in between,
 //!   with the starter modules mounted (safety, redaction, logging to a file), as
@@ -19,21 +20,40 @@ use hooks_core::{HookModule, HookRegistry};
 use hooks_mcp::proxy::McpProxy;
 use hooks_std::catalog::{ModuleCatalog, ModuleContext};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ServerCapabilities,
-    ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ProtocolVersion,
+    ServerCapabilities, ServerConfig,
 };
-use rmcp::service::{RequestContext, RunningService};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService};
 use rmcp::{ErrorData as McpError, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
 const ROLE: &str = "HOOKS_MCP_BENCH_ROLE";
 
+/// `server`, `proxy` (the handshake era) or `server-stateless`, `proxy-stateless`.
+const STATELESS: &str = "-stateless";
+
+/// Answers `echo` with its text; `stateless`: speaks only 2026-07-28.
 #[derive(Clone)]
-struct Echo;
+struct Echo {
+    stateless: bool,
+}
 
 impl ServerHandler for Echo {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        if self.stateless {
+            vec![ProtocolVersion::V_2026_07_28].into()
+        } else {
+            ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .filter(|version| version.has_initialize())
+                .cloned()
+                .collect::<Vec<_>>()
+                .into()
+        }
     }
 
     async fn call_tool(
@@ -59,9 +79,9 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// The server role: `Echo` on stdio until stdin closes.
-fn serve_echo() {
+fn serve_echo(stateless: bool) {
     runtime().block_on(async {
-        let running = Echo
+        let running = Echo { stateless }
             .serve((tokio::io::stdin(), tokio::io::stdout()))
             .await
             .unwrap();
@@ -70,7 +90,7 @@ fn serve_echo() {
 }
 
 /// The proxy role: the starter modules, in front of this executable in the server role.
-fn serve_proxy() {
+fn serve_proxy(stateless: bool) {
     let scratch = std::env::temp_dir().join(format!("hooks-mcp-bench-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let registry = HookRegistry::new();
@@ -88,7 +108,7 @@ fn serve_proxy() {
     }
     let command: Vec<OsString> = vec![
         "env".into(),
-        format!("{ROLE}=server").into(),
+        format!("{ROLE}=server{}", if stateless { STATELESS } else { "" }).into(),
         std::env::current_exe().unwrap().into(),
     ];
     let proxy = McpProxy::builder(registry, "bench").build();
@@ -97,7 +117,10 @@ fn serve_proxy() {
 }
 
 /// A client of this executable started in `role`, and the child.
-async fn client_of(role: &str) -> (RunningService<RoleClient, ()>, tokio::process::Child) {
+async fn client_of(
+    role: &str,
+    stateless: bool,
+) -> (RunningService<RoleClient, ()>, tokio::process::Child) {
     let mut child = tokio::process::Command::new(std::env::current_exe().unwrap())
         .env(ROLE, role)
         .stdin(Stdio::piped())
@@ -107,7 +130,15 @@ async fn client_of(role: &str) -> (RunningService<RoleClient, ()>, tokio::proces
         .spawn()
         .unwrap();
     let io = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
-    (().serve(io).await.unwrap(), child)
+    let client = if stateless {
+        let lifecycle = ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        };
+        ().serve_with_lifecycle(io, lifecycle).await.unwrap()
+    } else {
+        ().serve(io).await.unwrap()
+    };
+    (client, child)
 }
 
 fn echo() -> CallToolRequestParams {
@@ -122,9 +153,16 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("mcp_proxy_stdio");
     group.sample_size(50);
     group.measurement_time(Duration::from_secs(5));
-    for (name, role) in [("direct", "server"), ("proxied", "proxy")] {
-        let (client, child) = runtime.block_on(client_of(role));
-        // One call first: the proxy opens the server's session lazily, at `initialize`.
+    for (name, role) in [
+        ("handshake/direct", "server"),
+        ("handshake/proxied", "proxy"),
+        ("stateless/direct", "server-stateless"),
+        ("stateless/proxied", "proxy-stateless"),
+    ] {
+        let stateless = role.ends_with(STATELESS);
+        let (client, child) = runtime.block_on(client_of(role, stateless));
+        // One call first: the proxy opens the server's session lazily (at `initialize`, or at
+        // a stateless client's first request).
         runtime.block_on(client.call_tool(echo())).unwrap();
         group.bench_function(name, |b| {
             b.to_async(&runtime)
@@ -138,8 +176,10 @@ fn bench(c: &mut Criterion) {
 
 fn main() {
     match std::env::var(ROLE).as_deref() {
-        Ok("server") => serve_echo(),
-        Ok("proxy") => serve_proxy(),
+        Ok("server") => serve_echo(false),
+        Ok("server-stateless") => serve_echo(true),
+        Ok("proxy") => serve_proxy(false),
+        Ok("proxy-stateless") => serve_proxy(true),
         _ => {
             let mut criterion = Criterion::default().configure_from_args();
             bench(&mut criterion);

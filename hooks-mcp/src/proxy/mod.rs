@@ -17,7 +17,8 @@
 //!
 //! | from the client | what the proxy does |
 //! |---|---|
-//! | `initialize` | starts the server's session with the client's own `initialize` (its capabilities, its `clientInfo`, its protocol version) and answers with the server's (its capabilities, `serverInfo`, instructions) |
+//! | `initialize` | starts the server's session with the client's own `initialize` (its capabilities, its `clientInfo`, its protocol version) and answers with the server's (its capabilities, `serverInfo`, instructions); see [protocol eras](#protocol-eras) for a server of the 2026-07-28 era |
+//! | `server/discover` (a client of the 2026-07-28 era) | starts the server's session in the name of the client its `_meta` describes, and answers with the server's capabilities, `serverInfo` and instructions, and every protocol version (the proxy speaks both eras) |
 //! | `tools/call` | `tool:pre` with `tool_name` = `mcp__<server>__<tool>` (the name Claude Code gives the tool, so that one rule works in both places) and `tool_input` = the parsed `arguments`; then, unless blocked, the call goes to the server with the arguments as the hooks left them; then `tool:post` (or `tool:error`) with the result |
 //! | every other request (`tools/list`, resources, prompts, completions, ...) and notification | forwarded to the server unchanged; the answer comes back unchanged |
 //!
@@ -36,18 +37,58 @@
 //!
 //! # Asking the user
 //!
-//! An `ask_user` on `tool:pre` is put to the client as an `elicitation/create` request (form
-//! mode, the protocol's pre-2026 form) that names the exact call: the tool, its arguments and
-//! the hook's question. Accepting lets that one call proceed (the grant is not remembered: the
-//! next call is asked again); declining, cancelling, the hook's timeout or a failed request
-//! decide by the hook's default, deny unless it said allow. A client that did not declare the
-//! `elicitation` capability cannot be asked: the call is denied, and the reason tells the
-//! agent what would have been asked.
+//! An `ask_user` on `tool:pre` is put to the client as a form elicitation that names the exact
+//! call: the tool, its arguments and the hook's question.
 //!
-//! The 2026-07-28 protocol's stateless session (no `initialize`, elicitation as an
-//! `input_required` result answered by a retry) is **not yet supported** on the client side:
-//! the proxy answers only the protocol versions that have an `initialize` handshake, and a
-//! client of the new era is told so by rmcp's version negotiation.
+//! - On a session opened with `initialize`, it is an `elicitation/create` request, and the call
+//!   waits for the answer. Accepting lets that one call proceed (the grant is not remembered:
+//!   the next call is asked again); declining, cancelling, the hook's timeout or a failed
+//!   request decide by the hook's default, deny unless it said allow.
+//! - On a 2026-07-28 session, the call is answered with `input_required`: the elicitation
+//!   under the key `hooks-proxy/approval`, and a request state naming a grant the proxy keeps,
+//!   bound to the tool, a SHA-256 digest of the arguments and a digest of the question (the
+//!   hook, the event, the question and its options). The call does not reach the server. The
+//!   client's retry carrying the state and the user's acceptance lets exactly that call
+//!   through, once; a retry with other arguments, for another tool, under another question, or
+//!   with a state already used (or never issued, or older than 15 minutes) is denied whatever
+//!   the hook's default, and the grant is spent. The server never sees the proxy's question,
+//!   answer or state; a call that carried the server's own request state and answers gets
+//!   them back on the retry.
+//!
+//! A client that did not declare the `elicitation` capability (in `initialize`, or in the
+//! request's `_meta` on a 2026-07-28 session) cannot be asked: the call is denied, and the
+//! reason tells the agent what would have been asked.
+//!
+//! # Protocol eras
+//!
+//! Clients and servers of both eras are served: the **handshake era** (every revision up to
+//! 2025-11-25, a session opened by `initialize`) and the **stateless era** (2026-07-28: no
+//! `initialize`, an optional `server/discover`, the version and the client's capabilities in
+//! each request's `_meta`, `resultType` on results, asking by `input_required`). The client's
+//! era is its session's; the server's is settled once, when its session opens (at the client's
+//! `initialize`, or at a stateless client's first request):
+//!
+//! 1. the proxy asks the server `server/discover`, as the 2026-07-28 revision tells a client of
+//!    both eras to do on stdio;
+//! 2. a server that lists 2026-07-28 is used in that era, unless the client is of the handshake
+//!    era and the server also lists a handshake version (the same era on both sides: nothing
+//!    to translate);
+//! 3. otherwise (the server refuses `server/discover`, or lists no 2026-07-28, or is silent for
+//!    10 s) the server's session is opened with `initialize`: the client's own, or, for a
+//!    stateless client, one in its name. A slow server of the new era that answers the
+//!    discovery after all is still taken in its era.
+//!
+//! What the proxy translates: a handshake client of a stateless server gets an `initialize`
+//! answer made from the server's discovery, and the proxy's requests carry the client's
+//! identity and capabilities in their `_meta`; a stateless client of a handshake server gets a
+//! discovery made from the server's `initialize` answer, its requests reach the server without
+//! the stateless lifecycle keys in their `_meta`, and its results get `resultType` and cache
+//! hints. The gate, the pins and the limits are the same on every path: a call is checked when
+//! it is made, whatever was listed. Not translated: a request of a handshake server to a
+//! stateless client (an `elicitation/create` mid-call) gets an error, as the new protocol has
+//! no such request; an `input_required` of a stateless server reaches a handshake client as it
+//! is. A server of the handshake era built on an SDK that ends its connection on a request
+//! before `initialize` cannot be proxied (the same holds for any client of both eras).
 //!
 //! # Limits
 //!
@@ -104,6 +145,8 @@
 //! in its settings) it masks them in the arguments going to the server.
 
 mod ask;
+mod era;
+mod grants;
 mod limit;
 mod pin_guard;
 pub mod pins;

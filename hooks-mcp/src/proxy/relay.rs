@@ -1,8 +1,10 @@
 //! The proxy's side toward the client: an MCP server that opens the server's session when the
-//! client initializes, gates every `tools/call`, and forwards everything else.
+//! client initializes (or, for a client of the stateless era, at its first request), gates
+//! every `tools/call`, and forwards everything else, translating between the eras where the
+//! two sides differ (see [`era`](super::era)).
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use hooks_core::session::HookSession;
 use rmcp::model::{
@@ -12,21 +14,24 @@ use rmcp::model::{
 };
 use rmcp::service::{
     NotificationContext, Peer, PeerRequestOptions, RequestContext, RunningService, ServiceError,
+    serve_directly,
 };
 use rmcp::transport::Transport;
-use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service, ServiceExt};
+use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service};
 use serde_json::Value;
 use tokio::sync::Mutex;
 
 use super::Settings;
-use super::ask::{CallUnderGate, asking_about};
+use super::ask::{Asking, CallUnderGate, Stop, asking_about};
+use super::era::{self, Era};
+use super::grants::Grants;
 use super::limit::{OVERSIZED_METHOD, oversized_message};
 use super::pin_guard::{CallVerdict, PinGuard};
-use super::upstream::{ProgressTokens, ServerSide, send};
+use super::upstream::{ClientSlot, ProgressTokens, ServerSide, send};
 use crate::call::gate_call;
 
-/// The server's session: not opened yet (its transport kept until the client initializes),
-/// open, or closed.
+/// The server's session: not opened yet (its transport kept until the client initializes or
+/// makes its first stateless request), open, or closed.
 enum Upstream<T> {
     Waiting(T),
     Open(RunningService<RoleClient, ServerSide>),
@@ -39,10 +44,23 @@ pub(crate) struct Relay<T> {
     session: Arc<HookSession>,
     upstream: Arc<Mutex<Upstream<T>>>,
     /// The server, once its session is open (kept apart so that calls do not wait on the lock).
-    server: Arc<std::sync::OnceLock<(Peer<RoleClient>, ServerConfig)>>,
+    server: Arc<OnceLock<Opened>>,
+    /// The client, as the server's requests reach it.
+    client: ClientSlot,
     progress: ProgressTokens,
     /// The server's pins, when they are kept.
     pins: Option<Arc<PinGuard>>,
+    /// The asks of a stateless client waiting for its retry.
+    grants: Arc<Grants>,
+}
+
+/// The server's open session.
+struct Opened {
+    peer: Peer<RoleClient>,
+    /// What the server said of itself.
+    info: ServerPeerInfo,
+    /// The era the server speaks.
+    era: Era,
 }
 
 impl<T> Clone for Relay<T> {
@@ -52,8 +70,10 @@ impl<T> Clone for Relay<T> {
             session: Arc::clone(&self.session),
             upstream: Arc::clone(&self.upstream),
             server: Arc::clone(&self.server),
+            client: self.client.clone(),
             progress: self.progress.clone(),
             pins: self.pins.clone(),
+            grants: Arc::clone(&self.grants),
         }
     }
 }
@@ -74,7 +94,9 @@ where
             session,
             upstream: Arc::new(Mutex::new(Upstream::Waiting(upstream))),
             server: Arc::default(),
+            client: ClientSlot::default(),
             progress: ProgressTokens::default(),
+            grants: Arc::default(),
         }
     }
 
@@ -87,60 +109,92 @@ where
         *upstream = Upstream::Closed("the proxy is closing".to_owned());
     }
 
-    /// Opens the server's session with the client's own `initialize`, within the deadline;
-    /// the server's answer is the client's.
+    /// Opens the server's session for a client of the handshake era, with the client's own
+    /// `initialize`; the server's answer is the client's (a server of the stateless era is
+    /// opened by `server/discover`, and its answer is put as an `initialize` result).
     async fn initialize(
         &self,
         request: InitializeRequestParams,
         client: Peer<RoleServer>,
     ) -> Result<ServerConfig, McpError> {
+        let _ = self.client.set(client);
+        let asked = request.protocol_version.clone();
+        let opened = self.open(request, Era::Handshake, true).await?;
+        let mut config = self.server_config(&opened.info);
+        if opened.era == Era::Stateless {
+            // The client's own version, which rmcp's negotiation settles.
+            config.protocol_version = asked;
+        }
+        Ok(config)
+    }
+
+    /// The server's session for a request of a client of the stateless era: opened with the
+    /// identity and capabilities of the request's `_meta` if it is not open yet.
+    async fn open_for(&self, context: &RequestContext<RoleServer>) -> Result<&Opened, McpError> {
+        if let Some(opened) = self.server.get() {
+            return Ok(opened);
+        }
+        let client = era::client_of_request(&context.meta);
+        self.open(client, Era::Stateless, false).await
+    }
+
+    /// Opens the server's session for `client`, who speaks `era`, within the deadline (an
+    /// `initialize` finding it open is an error, `only_once`).
+    async fn open(
+        &self,
+        client: InitializeRequestParams,
+        era: Era,
+        only_once: bool,
+    ) -> Result<&Opened, McpError> {
         let mut upstream = self.upstream.lock().await;
-        let transport = match std::mem::replace(
+        let mut transport = match std::mem::replace(
             &mut *upstream,
             Upstream::Closed("the MCP server's session is already open".to_owned()),
         ) {
             Upstream::Waiting(transport) => transport,
             Upstream::Open(running) => {
                 *upstream = Upstream::Open(running);
-                return Err(McpError::invalid_request(
-                    "the session is already initialized",
-                    None,
-                ));
+                return match self.server.get() {
+                    Some(opened) if !only_once => Ok(opened),
+                    _ => Err(McpError::invalid_request(
+                        "the session is already initialized",
+                        None,
+                    )),
+                };
             }
             Upstream::Closed(why) => {
                 *upstream = Upstream::Closed(why.clone());
                 return Err(self.unavailable(&why));
             }
         };
+        let timeout = self.settings.call_timeout;
+        let info = match era::open_upstream(&mut transport, &client, era, timeout).await {
+            Ok(info) => info,
+            Err(why) => {
+                let why = format!("its session did not start: {why}");
+                *upstream = Upstream::Closed(why.clone());
+                return Err(self.unavailable(&why));
+            }
+        };
+        let server_era = Era::of_version(&info.protocol_version);
+        tracing::debug!(client = ?era, server = ?server_era, "the MCP server's session is open");
         let side = ServerSide {
-            client_info: request,
-            client,
+            client_info: client,
+            client: self.client.clone(),
             progress: self.progress.clone(),
             pins: self.pins.clone(),
         };
-        let timeout = self.settings.call_timeout;
-        let opened = match tokio::time::timeout(timeout, side.serve(transport)).await {
-            Ok(Ok(running)) => running,
-            Ok(Err(error)) => {
-                let why = format!("its session did not start: {error}");
-                *upstream = Upstream::Closed(why.clone());
-                return Err(self.unavailable(&why));
-            }
-            Err(_elapsed) => {
-                let why = format!("it did not answer `initialize` within {}", seconds(timeout));
-                *upstream = Upstream::Closed(why.clone());
-                return Err(self.unavailable(&why));
-            }
+        let running = serve_directly(side, transport, Some(info.clone()));
+        let opened = Opened {
+            peer: running.peer().clone(),
+            info,
+            era: server_era,
         };
-        let Some(info) = opened.peer_info() else {
-            let why = "it answered `initialize` with nothing".to_owned();
-            *upstream = Upstream::Closed(why.clone());
-            return Err(self.unavailable(&why));
-        };
-        let info = self.server_config(&info);
-        let _ = self.server.set((opened.peer().clone(), info.clone()));
-        *upstream = Upstream::Open(opened);
-        Ok(info)
+        let _ = self.server.set(opened);
+        *upstream = Upstream::Open(running);
+        self.server
+            .get()
+            .ok_or_else(|| self.unavailable("its session was lost as it opened"))
     }
 
     /// The server's `initialize` answer, as the client gets it.
@@ -170,7 +224,7 @@ where
     /// The server, when its session is open.
     fn server(&self) -> Result<&Peer<RoleClient>, McpError> {
         match self.server.get() {
-            Some((peer, _)) => Ok(peer),
+            Some(opened) => Ok(&opened.peer),
             None => Err(McpError::invalid_request(
                 "the session is not initialized: send `initialize` first",
                 None,
@@ -186,7 +240,12 @@ where
     ) -> Result<ServerResult, McpError> {
         let method = request.method().to_owned();
         let server = self.server()?;
-        let options = PeerRequestOptions::no_options().with_meta(context.meta.clone());
+        let server_era = self
+            .server
+            .get()
+            .map_or(Era::Handshake, |opened| opened.era);
+        let meta = era::meta_for_server(context.meta.clone(), server_era);
+        let options = PeerRequestOptions::no_options().with_meta(meta);
         send(
             server,
             request,
@@ -236,7 +295,7 @@ where
     /// One `tools/call`: gated, and forwarded only as the gate lets it through.
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         // A call before `initialize` is refused before any hook runs.
@@ -254,17 +313,49 @@ where
                 ContentBlock::text(text),
             ])));
         }
+        let era = Era::of_request(&context);
+        let (asking, can_elicit) = match era {
+            Era::Handshake => (
+                Asking::default(),
+                context
+                    .peer
+                    .peer_info()
+                    .is_some_and(|info| info.capabilities.elicitation.is_some()),
+            ),
+            Era::Stateless => (
+                Asking::take_from(&mut request),
+                context
+                    .meta
+                    .client_capabilities()
+                    .is_some_and(|capabilities| capabilities.elicitation.is_some()),
+            ),
+        };
+        let asking = Arc::new(std::sync::Mutex::new(asking));
         let call = CallUnderGate {
             client: context.peer.clone(),
             tool: hook_name.clone(),
             arguments: Value::Object(request.arguments.clone().unwrap_or_default()),
+            era,
+            can_elicit,
+            grants: Arc::clone(&self.grants),
+            asking: Arc::clone(&asking),
         };
+        let asked = Arc::clone(&asking);
         let gated = gate_call(
             &self.session,
             &hook_name,
             request,
             context,
-            |request, context| async move {
+            |mut request, context| async move {
+                // Stopped on this trip (the client is being asked, or its retry was refused):
+                // whatever the hooks' defaults made of it, the call does not go on.
+                if let Some(stop) = Asking::stop(&asked) {
+                    return Ok(self.stopped(stop));
+                }
+                if let Some(inputs) = Asking::redeemed(&asked) {
+                    request.request_state = inputs.state;
+                    request.input_responses = inputs.responses;
+                }
                 let forwarded = ClientRequest::CallToolRequest(CallToolRequest::new(request));
                 match self.forward(forwarded, &context).await? {
                     ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
@@ -289,7 +380,23 @@ where
                 }
             },
         );
-        asking_about(call, gated).await
+        let answer = asking_about(call, gated).await;
+        match Asking::stop(&asking) {
+            Some(stop) => Ok(self.stopped(stop)),
+            None => answer,
+        }
+    }
+
+    /// The answer to a call stopped on its trip through the gate.
+    fn stopped(&self, stop: Stop) -> CallToolResponse {
+        match stop {
+            Stop::Ask(ask) => CallToolResponse::InputRequired(ask),
+            Stop::Refused(why) => {
+                tracing::warn!(%why, "a retried MCP call was refused");
+                let text = format!("Tool call denied by the MCP proxy: {why}.");
+                CallToolResponse::Complete(CallToolResult::error(vec![ContentBlock::text(text)]))
+            }
+        }
     }
 }
 
@@ -366,6 +473,70 @@ where
         request: ClientRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<ServerResult, McpError> {
+        let era = Era::of_request(&context);
+        match &request {
+            // Answered before the client's session exists: no way back to it here.
+            ClientRequest::DiscoverRequest(_) => {
+                let opened = self.open_for(&context).await?;
+                let answer = era::discover_answer(&opened.info, &self.settings.server);
+                return Ok(ServerResult::DiscoverResult(answer));
+            }
+            ClientRequest::InitializeRequest(_) => {}
+            _ if era == Era::Stateless => {
+                let _ = self.client.set(context.peer.clone());
+                self.open_for(&context).await?;
+            }
+            _ => {}
+        }
+        let mut answer = self.answer(request, context).await?;
+        era::shape_for_client(&mut answer, era);
+        Ok(answer)
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        _context: NotificationContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        match notification {
+            // The server's session sent its own `initialized` when it opened.
+            ClientNotification::InitializedNotification(_) => Ok(()),
+            // Cancellations are carried by the requests they cancel (see `forward`).
+            ClientNotification::CancelledNotification(_) => Ok(()),
+            other => {
+                if let Some(opened) = self.server.get()
+                    && let Err(error) = opened.peer.send_notification(other).await
+                {
+                    tracing::debug!(%error, "a notification of the client did not reach the MCP server");
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        self.server
+            .get()
+            .map(|opened| self.server_config(&opened.info))
+            .unwrap_or_default()
+    }
+
+    // Every version: the proxy speaks each era to the client, whatever the server's.
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
+    }
+}
+
+impl<T> Relay<T>
+where
+    T: Transport<RoleClient> + Send + 'static,
+{
+    /// The answer to one request of the client, in the server's shape.
+    async fn answer(
+        &self,
+        request: ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, McpError> {
         match request {
             ClientRequest::InitializeRequest(request) => self
                 .initialize(request.params, context.peer.clone())
@@ -383,45 +554,5 @@ where
             }
             other => self.forward(other, &context).await,
         }
-    }
-
-    async fn handle_notification(
-        &self,
-        notification: ClientNotification,
-        _context: NotificationContext<RoleServer>,
-    ) -> Result<(), McpError> {
-        match notification {
-            // The server's session sent its own `initialized` when it opened.
-            ClientNotification::InitializedNotification(_) => Ok(()),
-            // Cancellations are carried by the requests they cancel (see `forward`).
-            ClientNotification::CancelledNotification(_) => Ok(()),
-            other => {
-                if let Some((server, _)) = self.server.get()
-                    && let Err(error) = server.send_notification(other).await
-                {
-                    tracing::debug!(%error, "a notification of the client did not reach the MCP server");
-                }
-                Ok(())
-            }
-        }
-    }
-
-    fn get_info(&self) -> ServerConfig {
-        self.server
-            .get()
-            .map(|(_, info)| info.clone())
-            .unwrap_or_default()
-    }
-
-    // Only the versions that open with `initialize`: the proxy opens the server's session
-    // with the client's `initialize` (the 2026-07-28 stateless session is not served yet).
-    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Owned(
-            ProtocolVersion::KNOWN_VERSIONS
-                .iter()
-                .filter(|version| version.has_initialize())
-                .cloned()
-                .collect(),
-        )
     }
 }

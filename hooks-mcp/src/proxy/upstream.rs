@@ -3,7 +3,7 @@
 //! client, and carries the client's requests to the server under a deadline.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use rmcp::model::{
@@ -31,13 +31,29 @@ impl ProgressTokens {
     }
 }
 
+/// The proxy's client, once a request of it opened a way back to it (a stateless client's
+/// `server/discover` comes before its session, and leaves the slot empty).
+#[derive(Clone, Default)]
+pub(crate) struct ClientSlot(Arc<OnceLock<Peer<RoleServer>>>);
+
+impl ClientSlot {
+    /// Keeps `peer` as the way to the client, unless one is kept already.
+    pub(crate) fn set(&self, peer: Peer<RoleServer>) -> Result<(), Peer<RoleServer>> {
+        self.0.set(peer)
+    }
+
+    fn get(&self) -> Option<&Peer<RoleServer>> {
+        self.0.get()
+    }
+}
+
 /// The client of the server: the proxy's client's identity, and the way back to it.
 #[derive(Clone)]
 pub(crate) struct ServerSide {
     /// The proxy's client's `initialize`, given to the server as this client's own.
     pub(crate) client_info: ClientConfig,
     /// The proxy's client.
-    pub(crate) client: Peer<RoleServer>,
+    pub(crate) client: ClientSlot,
     pub(crate) progress: ProgressTokens,
     /// The server's pins, told when its tools change.
     pub(crate) pins: Option<Arc<PinGuard>>,
@@ -67,9 +83,15 @@ impl Service<RoleClient> for ServerSide {
             .ok()
             .and_then(|request| request["method"].as_str().map(str::to_owned))
             .unwrap_or_default();
+        let Some(client) = self.client.get() else {
+            return Err(McpError::internal_error(
+                format!("the MCP client cannot be reached yet to answer `{method}`"),
+                None,
+            ));
+        };
         let options = PeerRequestOptions::no_options().with_meta(context.meta);
         send(
-            &self.client,
+            client,
             request,
             options,
             context.ct.cancelled(),
@@ -111,7 +133,13 @@ impl Service<RoleClient> for ServerSide {
             }
             other => other,
         };
-        if let Err(error) = self.client.send_notification(notification).await {
+        let Some(client) = self.client.get() else {
+            tracing::debug!(
+                "a notification of the MCP server came before the client could be reached"
+            );
+            return Ok(());
+        };
+        if let Err(error) = client.send_notification(notification).await {
             tracing::debug!(%error, "a notification of the MCP server did not reach the client");
         }
         Ok(())
