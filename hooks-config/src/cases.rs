@@ -26,7 +26,7 @@
 //!
 //! Each case is emitted through the hooks file alone (not the managed and user files over it,
 //! which differ from machine to machine), without its recording modules
-//! ([`Trial`](crate::trial::Trial)); the merged action is the case's verdict: deny, ask
+//! ([`Trial`]); the merged action is the case's verdict: deny, ask
 //! (`ask_user`) or allow (anything else). A mistake in the table is an error at its line and
 //! column, like a mistake in a hooks file; a table with no cases is one too, since it would
 //! pass while testing nothing.
