@@ -40,11 +40,14 @@ pub fn fail_closed(agent: &dyn Agent, agent_event: Option<&str>, problem: &str) 
     agent.fail_closed(agent_event, reason)
 }
 
-/// `input`, the agent's hook JSON, as an event; the fail-closed answer when it is not one.
+/// `input`, the agent's hook JSON, as an event naming the agent (its `agent` field: the
+/// principal of a Cedar policy); the fail-closed answer when it is not one.
 pub fn read_event(agent: &dyn Agent, input: &str) -> Result<MappedEvent, AgentAnswer> {
-    agent
+    let mut mapped = agent
         .event_in(input)
-        .map_err(|error| fail_closed(agent, None, &error.to_string()))
+        .map_err(|error| fail_closed(agent, None, &error.to_string()))?;
+    mapped.name_agent(agent.name());
+    Ok(mapped)
 }
 
 /// The policy layers mounted and ready to decide: their hooks and every `#[hook]` linked into

@@ -34,6 +34,12 @@
 //!   settings file or plugin, or of Codex CLI's hooks, as our YAML; what has no equivalent is said on stderr and in the file's
 //!   header.
 //!
+//! - `hooks test PATH [--json]`: runs tables of cases (events with the decision expected) against
+//!   their hooks files; a diff for each failed case, exit 1 when one fails (`cases`).
+//! - `hooks replay EVENTS.jsonl... --config NEW.yaml [--baseline OLD.yaml] [--json]`: the tool
+//!   calls and prompts the logging module recorded, decided again by NEW.yaml; each decision
+//!   that would change, with counts (`replay`).
+//!
 //! - `hooks mcp-proxy --config FILE [--name NAME] -- <server command...>`: the policy on every
 //!   tool call of an MCP server, for any MCP client (`mcp_proxy`); its tools are pinned.
 //! - `hooks mcp pins|approve|wrap|unwrap`: the pins the proxy keeps and what it held back, their
@@ -54,6 +60,7 @@ use clap::{Parser, Subcommand};
 
 mod adapter;
 mod agent_args;
+mod cases;
 mod demo;
 mod doctor;
 mod init;
@@ -68,6 +75,7 @@ mod modules;
 mod ordered_json;
 mod progress;
 mod provenance;
+mod replay;
 #[cfg(feature = "serve")]
 mod serve;
 mod sync;
@@ -120,6 +128,30 @@ enum Command {
     },
     /// List the canonical events, their aliases and data fields, and the field groups.
     Events,
+    /// Run tables of cases (events with the decision expected) against their hooks files.
+    Test {
+        /// A table (`*.test.yaml`), or a directory whose `*.test.yaml` files are run.
+        path: PathBuf,
+        /// Print the reports as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Decide the tool calls and prompts of the logging module's logs again with a new hooks
+    /// file, and print each decision that would change.
+    Replay {
+        /// The logs (JSON lines), oldest first.
+        #[arg(required = true)]
+        events: Vec<PathBuf>,
+        /// The hooks file to judge.
+        #[arg(long)]
+        config: PathBuf,
+        /// A hooks file whose decisions are taken as "before", instead of those recorded.
+        #[arg(long)]
+        baseline: Option<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Play a scripted agent session through the whole hook pipeline.
     Demo {
         /// Answer approval prompts "Allow always" without asking.
@@ -217,6 +249,18 @@ fn main() -> ExitCode {
             print!("{}", events_table());
             ExitCode::SUCCESS
         }
+        Command::Test { path, json } => cases::run(&path, json),
+        Command::Replay {
+            events,
+            config,
+            baseline,
+            json,
+        } => replay::run(&replay::ReplayArgs {
+            events,
+            config,
+            baseline,
+            json,
+        }),
         Command::Demo { yes, no, json } => {
             let answers = match (yes, no) {
                 (true, _) => demo::Answers::Yes,

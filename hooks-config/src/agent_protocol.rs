@@ -29,6 +29,21 @@ pub struct MappedEvent {
     pub data: Value,
 }
 
+/// The field of an event's data that names the agent it came from (`claude`, `codex`, ...):
+/// the principal of a Cedar policy, `input.agent` of a Rego one.
+pub const AGENT_FIELD: &str = "agent";
+
+impl MappedEvent {
+    /// Names the agent whose hook input this is, in [`AGENT_FIELD`]: the adapter that read
+    /// the input knows which agent it serves, whatever the input says (an `agent` field the
+    /// input had is replaced).
+    pub fn name_agent(&mut self, agent: &str) {
+        if let Value::Object(data) = &mut self.data {
+            data.insert(AGENT_FIELD.to_owned(), Value::from(agent));
+        }
+    }
+}
+
 /// Why an agent's hook input cannot be mapped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InputError {

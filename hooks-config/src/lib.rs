@@ -126,6 +126,7 @@
 mod agent_protocol;
 mod answer;
 mod answer_cache;
+pub mod cases;
 #[cfg(any(feature = "http", feature = "llm"))]
 mod client;
 mod command;
@@ -143,11 +144,13 @@ mod modules;
 mod mount;
 mod persistent;
 mod policy;
+pub mod replay;
 mod request;
 mod runner;
 mod schema;
 pub mod settings;
 mod sync;
+pub mod trial;
 mod wasm;
 
 pub use answer::{AnswerError, AnswerProtocol, decision};

@@ -503,7 +503,7 @@ impl Loader<'_> {
     }
 }
 
-fn load_error_marker(error: &LoadError) -> (usize, usize) {
+pub(crate) fn load_error_marker(error: &LoadError) -> (usize, usize) {
     use LoadError::*;
     let marker = match error {
         TopLevelMustBeMapping(m)

@@ -10,6 +10,8 @@
 
 #[cfg(feature = "cedar")]
 pub(crate) mod cedar;
+#[cfg(feature = "cedar")]
+pub(crate) mod cedar_schema;
 #[cfg(feature = "rego")]
 pub(crate) mod rego;
 

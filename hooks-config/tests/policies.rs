@@ -192,3 +192,62 @@ fn rego_mistakes_are_located_where_they_are() {
     );
     assert!(empty[0].3.contains("no `.rego` file"), "{empty:?}");
 }
+
+#[test]
+fn the_builtin_schema_locates_a_policy_that_gets_a_builtin_tool_wrong() {
+    let dir = scratch("builtin-schema");
+    std::fs::write(
+        dir.join("guard.cedar"),
+        "forbid (principal, action == Action::\"Write\", resource)\nwhen { context.input.command like \"*\" };\n",
+    )
+    .unwrap();
+    let found = errors(
+        &dir,
+        "hooks:\n  PreToolUse:\n    - type: cedar\n      policies: guard.cedar\n      schema: builtin\n",
+    );
+    assert_eq!(
+        (found[0].0.as_str(), found[0].1),
+        ("guard.cedar", 2),
+        "{found:?}"
+    );
+    assert!(found[0].3.contains("command"), "{found:?}");
+
+    std::fs::write(dir.join("guard.cedar"), NO_SUDO).unwrap();
+    let file = dir.join("hooks.yaml");
+    assert!(load_file(&file).is_ok());
+}
+
+#[tokio::test]
+async fn an_mcp_servers_pins_become_its_schema() {
+    let dir = scratch("mcp-schema");
+    std::fs::create_dir_all(dir.join(".hooks/mcp-pins")).unwrap();
+    let pins = json!({"server": "github", "tools": {"create_issue": {"name": "create_issue",
+        "inputSchema": {"type": "object", "properties": {"repo": {"type": "string"},
+        "title": {"type": "string"}}, "required": ["repo", "title"]}}}});
+    std::fs::write(dir.join(".hooks/mcp-pins/github.json"), pins.to_string()).unwrap();
+    let policy = |condition: &str| {
+        format!(
+            "hooks:\n  PreToolUse:\n    - type: cedar\n      schema: [builtin, mcp:github]\n      policies: |\n        forbid (principal, action == Action::\"mcp__github__create_issue\", resource)\n        when {{ {condition} }};\n"
+        )
+    };
+    let found = errors(&dir, &policy("context.input.body like \"*\""));
+    assert_eq!(found[0].1, 7, "{found:?}");
+    assert!(found[0].3.contains("body"), "{found:?}");
+
+    let registry = mounted(&dir, &policy("context.input.repo == \"acme/prod\""));
+    let call = |repo: &str| json!({"tool_name": "mcp__github__create_issue", "tool_input": {"repo": repo, "title": "x", "labels": ["bug"]}});
+    let denied = registry.emit("tool:pre", call("acme/prod")).await.result;
+    assert_eq!(denied.action, HookAction::Deny);
+    let other = registry.emit("tool:pre", call("acme/docs")).await.result;
+    assert_eq!(other.action, HookAction::Continue);
+
+    let missing = errors(
+        &dir,
+        "hooks:\n  PreToolUse:\n    - type: cedar\n      schema: mcp:gitlab\n      policies: \"permit(principal, action, resource);\"\n",
+    );
+    assert_eq!((missing[0].1, missing[0].2), (4, 15), "{missing:?}");
+    assert!(
+        missing[0].3.contains("cannot read the pins of `gitlab`"),
+        "{missing:?}"
+    );
+}

@@ -10,7 +10,9 @@
 //!   integration to the answer `HookSession::run_tool` gives;
 //! - [`behaviour`] and [`hook_behaviour_tests!`]: the behavioural suite every hook module runs;
 //! - [`strategies`]: proptest strategies for event names, event data and results;
-//! - [`scratch_dir`]: a fresh directory per test for hooks files and logs.
+//! - [`scratch_dir`]: a fresh directory per test for hooks files and logs;
+//! - `tables` (the `tables` feature): a hooks file's table of cases, the one `hooks test`
+//!   runs, asserted from a Rust test.
 //!
 //! ```
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -44,6 +46,8 @@ mod scratch;
 mod scripted;
 pub mod strategies;
 mod sync;
+#[cfg(feature = "tables")]
+pub mod tables;
 
 pub use behaviour::{BehaviourFailure, Check, Suite};
 pub use coordinator::TestCoordinator;

@@ -53,7 +53,7 @@ use hooks_core::events::EventNameError;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use crate::agent_protocol::{InputError, MappedEvent, Protocol};
+pub use crate::agent_protocol::{AGENT_FIELD, InputError, MappedEvent, Protocol};
 use crate::{HooksConfig, Rewrite};
 pub use agent::{
     Agent, Capabilities, FailClosedKey, HookSettings, Importer, KeyValue, Layout, MinVersion,

@@ -101,7 +101,7 @@ impl Loader<'_> {
 
     #[cfg(feature = "cedar")]
     fn cedar(&mut self, mapping: &MarkedMappingNode, context: &str) -> Option<PolicyHook> {
-        use crate::policy::cedar::{CedarPolicies, Part, Sources};
+        use crate::policy::cedar::{CedarPolicies, Part, SchemaText, Sources};
 
         let written = self.required_string(mapping, "policies", context)?;
         let policies_node = mapping.get_node("policies")?;
@@ -114,17 +114,26 @@ impl Loader<'_> {
             let (path, text) = self.policy_file(mapping, "policies", context)?;
             (Some(path), text)
         };
-        let schema = match mapping.get_node("schema") {
-            Some(_) => Some(self.policy_file(mapping, "schema", context)?),
-            None => None,
+        let (schema, generated) = match mapping.get_node("schema") {
+            Some(node) => match self.generated_schema(node, context) {
+                Some(parts) => (None, Some(parts?)),
+                None => (Some(self.policy_file(mapping, "schema", context)?), None),
+            },
+            None => (None, None),
         };
+        let schema_place = mapping.get_node("schema").map(|node| position(node.span()));
         let entities = match mapping.get_node("entities") {
             Some(_) => Some(self.policy_file(mapping, "entities", context)?),
             None => None,
         };
+        let schema_text = match (&schema, generated) {
+            (Some((_, text)), _) => Some(SchemaText::Written(text)),
+            (None, Some(parts)) => Some(SchemaText::Generated(parts)),
+            (None, None) => None,
+        };
         let compiled = CedarPolicies::compile(Sources {
             policies: &policies,
-            schema: schema.as_ref().map(|(_, text)| text.as_str()),
+            schema: schema_text,
             entities: entities.as_ref().map(|(_, text)| text.as_str()),
         });
         match compiled {
@@ -156,14 +165,94 @@ impl Loader<'_> {
                             self.error_in(file, place, message);
                         }
                         (None, None) => {
+                            // A generated schema's problem is the `schema:` key's.
+                            let place = match problem.part {
+                                Part::Schema => schema_place.unwrap_or((start_line, start_column)),
+                                _ => (start_line, start_column),
+                            };
                             let file = self.file.clone();
-                            self.error_in(file, (start_line, start_column), message);
+                            self.error_in(file, place, message);
                         }
                     }
                 }
                 None
             }
         }
+    }
+
+    /// The fragments of a `schema:` that names generated schemas (`builtin`, `mcp:<server>`,
+    /// or a list of them): `None` when it names a file instead, `Some(None)` when it has a
+    /// mistake (reported).
+    #[cfg(feature = "cedar")]
+    fn generated_schema(&mut self, node: &Node, context: &str) -> Option<Option<Vec<String>>> {
+        use crate::policy::cedar_schema::{BASE, BUILTIN, PINS_DIR, mcp_fragment, pin_file};
+
+        let generated = |name: &str| name == "builtin" || name.starts_with("mcp:");
+        let names: Vec<&marked_yaml::types::MarkedScalarNode> = match node {
+            Node::Scalar(scalar) if generated(scalar.as_str()) => vec![scalar],
+            Node::Scalar(_) => return None,
+            Node::Sequence(items) => {
+                let scalars: Vec<_> = items.iter().filter_map(Node::as_scalar).collect();
+                let all_generated = scalars.len() == items.len()
+                    && !scalars.is_empty()
+                    && scalars.iter().all(|name| generated(name.as_str()));
+                if !all_generated {
+                    self.error(
+                        node.span(),
+                        format!(
+                            "{context}: a `schema:` list names generated schemas (`builtin`, \
+                             `mcp:<server>`); a schema file stands alone"
+                        ),
+                    );
+                    return Some(None);
+                }
+                scalars
+            }
+            Node::Mapping(_) => {
+                self.error(
+                    node.span(),
+                    format!(
+                        "{context}: `schema` is a file, `builtin`, `mcp:<server>` or a list of \
+                         those two"
+                    ),
+                );
+                return Some(None);
+            }
+        };
+        let mut parts = vec![BASE.to_owned()];
+        let mut broken = false;
+        for name in names {
+            let text = name.as_str();
+            if text == "builtin" {
+                parts.push(BUILTIN.to_owned());
+                continue;
+            }
+            let server = text.trim_start_matches("mcp:");
+            let file = pin_file(&self.context.resolve(Path::new(PINS_DIR)), server);
+            let fragment = std::fs::read_to_string(&file)
+                .map_err(|error| {
+                    format!(
+                        "cannot read the pins of `{server}` (`{}`): {error}; the MCP proxy \
+                         writes them at the server's first tool listing",
+                        file.display()
+                    )
+                })
+                .and_then(|pins| {
+                    mcp_fragment(server, &pins)
+                        .map_err(|problem| format!("`{}`: {problem}", file.display()))
+                });
+            match fragment {
+                Ok(fragment) => parts.push(fragment.to_string()),
+                Err(problem) => {
+                    broken = true;
+                    self.error(
+                        name.span(),
+                        format!("{context}: `schema: {text}`: {problem}"),
+                    );
+                }
+            }
+        }
+        Some((!broken).then_some(parts))
     }
 
     #[cfg(feature = "rego")]

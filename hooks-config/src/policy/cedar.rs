@@ -20,8 +20,8 @@ use std::str::FromStr;
 
 use cedar_policy::{
     Authorizer, Context, Decision, Effect, Entities, Entity, EntityId, EntityTypeName, EntityUid,
-    PolicyId, PolicySet, Request, RestrictedExpression, Schema, ValidationMode, ValidationWarning,
-    Validator,
+    PolicyId, PolicySet, Request, RestrictedExpression, Schema, SchemaFragment, ValidationMode,
+    ValidationWarning, Validator,
 };
 use hooks_core::HookResult;
 use miette::Diagnostic;
@@ -59,14 +59,27 @@ pub(crate) struct Problem {
 }
 
 /// The texts of a Cedar entry.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Sources<'a> {
     /// The policies.
     pub(crate) policies: &'a str,
-    /// The schema, in Cedar's schema syntax or (starting with `{`) its JSON form.
-    pub(crate) schema: Option<&'a str>,
+    /// The schema, if the entry has one.
+    pub(crate) schema: Option<SchemaText<'a>>,
     /// The entities, in Cedar's JSON form.
     pub(crate) entities: Option<&'a str>,
+}
+
+/// Where a Cedar entry's schema comes from.
+#[derive(Debug, Clone)]
+pub(crate) enum SchemaText<'a> {
+    /// A schema file, in Cedar's schema syntax or (starting with `{`) its JSON form: the
+    /// policies and the calls are checked against it.
+    Written(&'a str),
+    /// Fragments that `schema: builtin` and `schema: mcp:<server>` name
+    /// ([`cedar_schema`](super::cedar_schema)), each in Cedar's schema syntax or its JSON
+    /// form: the policies are checked against them, the calls are not (agents add fields of
+    /// their own to a tool's input, which a Cedar record cannot leave open).
+    Generated(Vec<String>),
 }
 
 /// Compiled Cedar policies, with the schema and entities they are asked against.
@@ -74,7 +87,8 @@ pub(crate) struct Sources<'a> {
 pub(crate) struct CedarPolicies {
     policies: PolicySet,
     schema: Option<Schema>,
-    /// The actions the schema declares: a request for one of them is checked against it.
+    /// The actions the schema declares whose calls are checked against it (none for a
+    /// generated schema).
     declared: HashSet<EntityUid>,
     entities: Entities,
     authorizer: Authorizer,
@@ -171,6 +185,23 @@ fn validate(policies: &PolicySet, schema: &Schema, text: &str) -> Vec<Problem> {
     errors.chain(never).collect()
 }
 
+/// Generated fragments as one schema.
+fn generated(parts: &[String]) -> Result<Schema, Vec<Problem>> {
+    let mut fragments = Vec::with_capacity(parts.len());
+    for part in parts {
+        let fragment = if part.trim_start().starts_with('{') {
+            SchemaFragment::from_json_str(part).map_err(|error| error.to_string())
+        } else {
+            SchemaFragment::from_cedarschema_str(part)
+                .map(|(fragment, _warnings)| fragment)
+                .map_err(|error| error.to_string())
+        };
+        fragments.push(fragment.map_err(|error| vec![whole(Part::Schema, error)])?);
+    }
+    Schema::from_schema_fragments(fragments)
+        .map_err(|error| vec![whole(Part::Schema, error.to_string())])
+}
+
 fn type_name(name: &str) -> Result<EntityTypeName, Vec<Problem>> {
     EntityTypeName::from_str(name)
         .map_err(|error| vec![whole(Part::Policies, format!("`{name}`: {error}"))])
@@ -181,7 +212,13 @@ impl CedarPolicies {
     /// entities; every mistake found, each where Cedar places it.
     pub(crate) fn compile(sources: Sources<'_>) -> Result<Self, Vec<Problem>> {
         let policies = policies(sources.policies);
-        let schema = sources.schema.map(schema).transpose();
+        let check_calls = matches!(sources.schema, Some(SchemaText::Written(_)));
+        let schema = match &sources.schema {
+            Some(SchemaText::Written(text)) => Some(schema(text)),
+            Some(SchemaText::Generated(parts)) => Some(generated(parts)),
+            None => None,
+        }
+        .transpose();
         let (policies, schema) = match (policies, schema) {
             (Ok(policies), Ok(schema)) => (policies, schema),
             (policies, schema) => {
@@ -203,6 +240,7 @@ impl CedarPolicies {
         };
         let declared = schema
             .as_ref()
+            .filter(|_| check_calls)
             .map(|schema| schema.actions().cloned().collect())
             .unwrap_or_default();
         Ok(CedarPolicies {
@@ -500,7 +538,7 @@ mod tests {
         let compile = |policies| {
             CedarPolicies::compile(Sources {
                 policies,
-                schema: Some(SCHEMA),
+                schema: Some(SchemaText::Written(SCHEMA)),
                 entities: None,
             })
         };
@@ -536,5 +574,55 @@ mod tests {
             .decide("tool:pre", &json!({"tool_name": "Read"}))
             .unwrap();
         assert_eq!(undeclared.action, HookAction::Continue);
+    }
+
+    fn with_builtin(policies: &str) -> Result<CedarPolicies, Vec<Problem>> {
+        use crate::policy::cedar_schema::{BASE, BUILTIN};
+        CedarPolicies::compile(Sources {
+            policies,
+            schema: Some(SchemaText::Generated(vec![
+                BASE.to_owned(),
+                BUILTIN.to_owned(),
+            ])),
+            entities: None,
+        })
+    }
+
+    #[test]
+    fn the_builtin_schema_catches_what_a_policy_gets_wrong_about_a_builtin_tool() {
+        let good = with_builtin(
+            r#"forbid(principal, action == Action::"Write", resource) when { context.input.file_path like "*.env" };"#,
+        );
+        assert!(good.is_ok(), "{:?}", good.err());
+        let unknown = with_builtin(
+            r#"forbid(principal, action == Action::"Bash", resource) when { context.input.file_path == "x" };"#,
+        )
+        .unwrap_err();
+        assert!(unknown[0].message.contains("file_path"), "{unknown:?}");
+        let never = with_builtin(
+            r#"forbid(principal, action == Action::"Bash", resource) when { principal.session == 3 };"#,
+        )
+        .unwrap_err();
+        assert!(!never.is_empty());
+        let impossible =
+            with_builtin(r#"forbid(principal, action == Action::"Bash", resource is Agent);"#)
+                .unwrap_err();
+        assert!(
+            impossible[0].message.contains("never apply"),
+            "{impossible:?}"
+        );
+    }
+
+    #[test]
+    fn a_generated_schema_leaves_the_calls_unchecked() {
+        let policies = with_builtin(
+            r#"forbid(principal, action == Action::"Bash", resource) when { context.input.command like "*sudo*" };"#,
+        )
+        .unwrap();
+        // Claude Code adds `description` and others; an agent may add fields of its own.
+        let call =
+            json!({"tool_name": "Bash", "tool_input": {"command": "sudo ls", "sandbox": true}});
+        let answer = policies.decide("tool:pre", &call).unwrap();
+        assert_eq!(answer.action, HookAction::Deny);
     }
 }
