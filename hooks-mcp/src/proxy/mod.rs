@@ -104,6 +104,10 @@
 //! in its settings) it masks them in the arguments going to the server.
 
 mod ask;
+#[cfg(feature = "http")]
+mod http_listen;
+#[cfg(feature = "http")]
+mod http_upstream;
 mod limit;
 mod pin_guard;
 pub mod pins;
@@ -119,10 +123,17 @@ use std::time::Duration;
 
 use hooks_core::HookRegistry;
 use hooks_core::session::HookSession;
+use rmcp::service::ServiceRole;
+use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{RoleClient, RoleServer, ServiceExt};
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite};
+
+#[cfg(feature = "http")]
+pub use http_listen::MCP_PATH;
+#[cfg(feature = "http")]
+pub use http_upstream::Upstream;
 
 use crate::server::SERVER_FIELD;
 use crate::sinks::{NoHistory, TracingDisplay};
@@ -155,6 +166,20 @@ pub enum ProxyError {
     /// The client's session could not be opened (it closed, or did not initialize).
     #[error("the MCP client's session could not start: {0}")]
     Client(String),
+    /// The server's URL is not one the proxy can reach.
+    #[error(
+        "`{0}` is not the URL of a streamable-HTTP MCP server (http:// or https://, with a host)"
+    )]
+    BadUrl(String),
+    /// The proxy could not listen, or stopped accepting clients.
+    #[error("cannot serve MCP clients over HTTP: {0}")]
+    Listen(std::io::Error),
+    /// The proxy was to listen on an address other machines reach, and was not allowed to.
+    #[error(
+        "`{0}` is not a loopback address: MCP clients of other machines would reach the \
+         server through it; allow them explicitly to listen there"
+    )]
+    NotLoopback(std::net::SocketAddr),
 }
 
 /// The name of the server a command starts, as the proxy's tool names carry it: the command's
@@ -223,6 +248,8 @@ struct Settings {
     max_message_bytes: usize,
     /// Where the server's tools are pinned, when they are.
     pins: Option<PinStore>,
+    /// Whether an HTTP listener may be on an address other machines reach.
+    remote_clients: bool,
 }
 
 /// Builds an [`McpProxy`].
@@ -233,6 +260,7 @@ pub struct McpProxyBuilder {
     call_timeout: Duration,
     max_message_bytes: usize,
     pins: Option<PinStore>,
+    remote_clients: bool,
 }
 
 impl McpProxy {
@@ -246,6 +274,7 @@ impl McpProxy {
             call_timeout: DEFAULT_CALL_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             pins: None,
+            remote_clients: false,
         }
     }
 
@@ -301,20 +330,18 @@ impl McpProxy {
         SR: AsyncRead + Send + Unpin + 'static,
         SW: AsyncWrite + Send + Unpin + 'static,
     {
-        let limit = self.settings.max_message_bytes;
-        // The limit is kept by `LineLimit`; the transport's own only has to let its stand-ins
-        // through.
-        let lines = limit.saturating_add(limit::STANDIN_ROOM);
-        let to_client = AsyncRwTransport::<RoleServer, _, _>::new(
-            limit::LineLimit::new(client.0, limit),
-            client.1,
-        )
-        .with_max_line_length(lines);
-        let to_server = AsyncRwTransport::<RoleClient, _, _>::new(
-            limit::LineLimit::new(server.0, limit),
-            server.1,
-        )
-        .with_max_line_length(lines);
+        let to_client = line_transport::<RoleServer, _, _>(&self.settings, client.0, client.1);
+        let to_server = line_transport::<RoleClient, _, _>(&self.settings, server.0, server.1);
+        self.serve_transports(to_client, to_server).await
+    }
+
+    /// Serves the client on `to_client`, forwarding to the server on `to_server`. Returns when
+    /// the client closes its side.
+    async fn serve_transports<C, T>(self, to_client: C, to_server: T) -> Result<(), ProxyError>
+    where
+        C: Transport<RoleServer> + Send + 'static,
+        T: Transport<RoleClient> + Send + 'static,
+    {
         let relay = Relay::new(Arc::clone(&self.settings), self.session, to_server);
         let running = relay
             .clone()
@@ -325,6 +352,25 @@ impl McpProxy {
         relay.close().await;
         Ok(())
     }
+}
+
+/// A transport of JSON-RPC lines on `read` and `write`, under the size limit of `settings`.
+fn line_transport<R, Rd, Wr>(
+    settings: &Settings,
+    read: Rd,
+    write: Wr,
+) -> AsyncRwTransport<R, limit::LineLimit<Rd>, Wr>
+where
+    R: ServiceRole,
+    Rd: AsyncRead + Send + Unpin + 'static,
+    Wr: AsyncWrite + Send + Unpin + 'static,
+{
+    let limit = settings.max_message_bytes;
+    // The limit is kept by `LineLimit`; the transport's own only has to let its stand-ins
+    // through.
+    let lines = limit.saturating_add(limit::STANDIN_ROOM);
+    AsyncRwTransport::<R, _, _>::new(limit::LineLimit::new(read, limit), write)
+        .with_max_line_length(lines)
 }
 
 impl McpProxyBuilder {
@@ -354,6 +400,14 @@ impl McpProxyBuilder {
         self
     }
 
+    /// Lets the proxy serve MCP clients over HTTP on an address that is not loopback (other
+    /// machines reach it). Off unless set: a listener elsewhere than loopback is refused.
+    #[must_use]
+    pub fn allow_remote_clients(mut self, allow: bool) -> Self {
+        self.remote_clients = allow;
+        self
+    }
+
     /// The proxy. Its session asks the user through the client (see the module docs), keeps
     /// no history, and shows messages in the log; every event carries `mcp_server`.
     pub fn build(self) -> McpProxy {
@@ -371,6 +425,7 @@ impl McpProxyBuilder {
                 call_timeout: self.call_timeout,
                 max_message_bytes: self.max_message_bytes,
                 pins: self.pins,
+                remote_clients: self.remote_clients,
             }),
             session: Arc::new(session),
         }
