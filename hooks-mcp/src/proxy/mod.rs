@@ -109,6 +109,7 @@ mod http_listen;
 #[cfg(feature = "http")]
 mod http_upstream;
 mod limit;
+mod pin_audit;
 mod pin_guard;
 pub mod pins;
 mod relay;
@@ -134,6 +135,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 pub use http_listen::MCP_PATH;
 #[cfg(feature = "http")]
 pub use http_upstream::Upstream;
+pub use pin_audit::HELD_BACK_EVENT;
 
 use crate::server::SERVER_FIELD;
 use crate::sinks::{NoHistory, TracingDisplay};
@@ -249,6 +251,7 @@ struct Settings {
     /// Where the server's tools are pinned, when they are.
     pins: Option<PinStore>,
     /// Whether an HTTP listener may be on an address other machines reach.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     remote_clients: bool,
 }
 

@@ -21,6 +21,7 @@ use tokio::sync::Mutex;
 use super::Settings;
 use super::ask::{CallUnderGate, asking_about};
 use super::limit::{OVERSIZED_METHOD, oversized_message};
+use super::pin_audit;
 use super::pin_guard::{CallVerdict, PinGuard};
 use super::upstream::{ProgressTokens, ServerSide, send};
 use crate::call::gate_call;
@@ -244,6 +245,14 @@ where
         let hook_name = format!("{}{}", self.settings.tool_prefix, request.name);
         if let Some(held) = self.held_back(&request.name).await {
             tracing::warn!(tool = %hook_name, why = %held, "a call of a held-back MCP tool was refused");
+            pin_audit::record_held_back(
+                &self.session,
+                &self.settings.server,
+                &hook_name,
+                request.arguments.as_ref(),
+                &held,
+            )
+            .await;
             let text = format!(
                 "Tool call denied by the MCP proxy: the tool `{hook_name}` is held back until \
                  the user approves it ({held}). The user can review it with `hooks mcp pins` \
