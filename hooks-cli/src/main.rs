@@ -34,8 +34,9 @@
 //!   settings file or plugin, or of Codex CLI's hooks, as our YAML; what has no equivalent is said on stderr and in the file's
 //!   header.
 //!
-//! - `hooks mcp-proxy --config FILE [--name NAME] -- <server command...>`: the policy on every
-//!   tool call of an MCP server, for any MCP client (`mcp_proxy`); its tools are pinned.
+//! - `hooks mcp-proxy --config FILE [--name NAME] [--listen ADDR] (-- <server command...> |
+//!   --upstream URL)`: the policy on every tool call of an MCP server, for any MCP client, on
+//!   stdio or streamable HTTP (`mcp_proxy`); its tools are pinned.
 //! - `hooks mcp pins|approve|wrap|unwrap`: the pins the proxy keeps and what it held back, their
 //!   approval, and agents' MCP configurations run through the proxy (`mcp`, `mcp_wrap`).
 //!
@@ -168,6 +169,12 @@ enum Command {
         json: bool,
     },
     /// Run an MCP server behind the policy: every tool call it gets is gated by the hooks file.
+    ///
+    /// The server is a command (after `--`, spoken to on stdio) or a streamable-HTTP server
+    /// (`--upstream URL`). The client speaks to the proxy on stdio, or over streamable HTTP at
+    /// `http://ADDR/mcp` with `--listen ADDR` (each client session then gets a server of its
+    /// own; loopback only unless `--allow-remote-clients`; no authentication of clients, no
+    /// credentials sent upstream, HTTP/1.1 without TLS, sessions kept in memory).
     #[command(name = "mcp-proxy")]
     #[cfg(feature = "mcp")]
     McpProxy(mcp_proxy::McpProxyArgs),

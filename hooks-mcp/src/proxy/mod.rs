@@ -93,9 +93,36 @@
 //!
 //! # Transports
 //!
-//! Only stdio is supported, on both sides. Streamable HTTP (a remote server, `--upstream
-//! URL`, or clients that connect over HTTP, `--listen ADDR`) is **not supported yet**: run
-//! such a server's own stdio build behind the proxy, or leave it unproxied.
+//! stdio on both sides by default ([`McpProxy::serve_command`], [`McpProxy::serve`]). With the
+//! crate's `http` feature (which `hooks mcp-proxy` has), streamable HTTP on either side or both:
+//!
+//! - **To the server** (`--upstream URL`, `McpProxy::serve_url`, `Upstream::Url`): rmcp's
+//!   streamable-HTTP client; a POST per message, answers as JSON or as an SSE stream, the
+//!   server's `Mcp-Session-Id` kept. The size limit applies to a JSON answer and to each event
+//!   of a stream: one over it ends the request it answers with an error. A server that cannot
+//!   be reached is reported to the client as unavailable at `initialize`, within the deadline.
+//! - **To the client** (`--listen ADDR`, `McpProxy::serve_http`): one endpoint,
+//!   `MCP_PATH`. A client opens a session with `initialize` (answered with an
+//!   `Mcp-Session-Id`), POSTs its messages (a request is answered on an SSE stream, which also
+//!   carries the server's requests and progress while it is open), may GET a stream for the
+//!   rest, and DELETEs its session. **Each client session is a proxy session of its own with a
+//!   server of its own** (the command started again, or a session of its own at the URL);
+//!   they share the hooks' state and the pins. Before a message is read, a request whose
+//!   `Origin` is not a page of this machine is refused (403), and on a loopback listener so is
+//!   a `Host` that is not a loopback name (403; DNS rebinding). A body over the size limit is
+//!   refused with 413 and a JSON-RPC error, a body that is not one JSON-RPC message with 400
+//!   and a parse error, a message without a session other than `initialize` with 400, an
+//!   unknown session with 404: none reaches the gate or the server. The listener must be on a
+//!   loopback address unless [`McpProxyBuilder::allow_remote_clients`] is set (`hooks
+//!   mcp-proxy --allow-remote-clients`).
+//!
+//! Limits of the HTTP transports: the proxy asks no authentication of its HTTP clients and
+//! sends none to an upstream server (no OAuth, no header of the user's), so a server that
+//! needs it is out of reach and a listener should stay on loopback; it serves HTTP/1.1 only,
+//! without TLS; sessions live in memory (a restarted proxy forgets them, and its clients open
+//! new ones); an SSE stream is not resumed (`Last-Event-ID`) and sends no keep-alive comments;
+//! JSON-RPC batches are refused. A server's request during a call reaches an HTTP client on
+//! its GET stream (rmcp's and Claude Code's clients open one) unless rmcp ties it to the call.
 //!
 //! # Redaction
 //!
