@@ -51,6 +51,7 @@ fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
             let reason = project.deny_reason(command);
             let api = MessagesApi::start(Script {
                 bash_command: Some(command.to_owned()),
+                ..Script::default()
             })
             .unwrap();
 
@@ -99,6 +100,7 @@ fn a_broken_hook_blocks_the_call(
         project.write_settings(&settings);
         let api = MessagesApi::start(Script {
             bash_command: Some("touch made-by-agent".to_owned()),
+            ..Script::default()
         })
         .unwrap();
 
@@ -176,6 +178,7 @@ fn a_benign_command_runs() {
         let project = Project::new(scratch, HOOKS);
         let api = MessagesApi::start(Script {
             bash_command: Some("touch made-by-agent".to_owned()),
+            ..Script::default()
         })
         .unwrap();
 

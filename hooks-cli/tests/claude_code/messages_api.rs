@@ -1,5 +1,5 @@
 //! A mock of the Anthropic Messages API on loopback: it plays the model with a script (at most
-//! one Bash tool call, then a closing text) and records every request it receives.
+//! one tool call, Bash or another, then a closing text) and records every request it receives.
 //!
 //! It answers `POST /v1/messages` as the real API does: a server-sent event stream
 //! (`message_start`, `content_block_start`/`_delta`/`_stop`, `message_delta`, `message_stop`)
@@ -32,8 +32,11 @@ const MAX_BODY: usize = 16 * 1024 * 1024;
 #[derive(Debug, Clone, Default)]
 pub struct Script {
     /// The command the model runs with the Bash tool at its first turn; `None` to answer with
-    /// text only.
+    /// text only (or with `tool_call`).
     pub bash_command: Option<String>,
+    /// Another tool the model calls at its first turn (its name and input), when there is no
+    /// `bash_command`: an MCP tool, say.
+    pub tool_call: Option<(String, Value)>,
 }
 
 /// One request as it arrived.
@@ -305,16 +308,26 @@ fn answer(request: &Request, script: &Script) -> (u16, &'static str, String) {
         return (400, "application/json", api_error("the body is not JSON"));
     }
     let model = body["model"].as_str().unwrap_or("claude-mock").to_owned();
-    let offers_bash = body["tools"]
-        .as_array()
-        .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == "Bash"));
+    let call = match (&script.bash_command, &script.tool_call) {
+        (Some(command), _) => Some((
+            "Bash".to_owned(),
+            json!({"command": command, "description": "Run the scripted command"}),
+        )),
+        (None, Some(call)) => Some(call.clone()),
+        (None, None) => None,
+    };
+    let offered = |name: &str| {
+        body["tools"]
+            .as_array()
+            .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == name))
+    };
     let answered = request.tool_result(TOOL_USE_ID).is_some();
-    let content = match &script.bash_command {
-        Some(command) if offers_bash && !answered => vec![json!({
+    let content = match call {
+        Some((name, input)) if offered(&name) && !answered => vec![json!({
             "type": "tool_use",
             "id": TOOL_USE_ID,
-            "name": "Bash",
-            "input": {"command": command, "description": "Run the scripted command"},
+            "name": name,
+            "input": input,
         })],
         _ => vec![json!({"type": "text", "text": CLOSING_TEXT})],
     };

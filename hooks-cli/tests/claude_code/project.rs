@@ -128,6 +128,18 @@ impl Project {
     /// with the Bash tool allowed so that only hooks can stop it; waits at most
     /// `CLAUDE_TIMEOUT`.
     pub fn run_claude(&self, claude: &Path, api: &MessagesApi, prompt: &str) -> ClaudeRun {
+        self.run_claude_allowing(claude, api, prompt, "Bash")
+    }
+
+    /// [`run_claude`](Project::run_claude) with `tools` (a comma-separated list) allowed
+    /// instead of Bash alone.
+    pub fn run_claude_allowing(
+        &self,
+        claude: &Path,
+        api: &MessagesApi,
+        prompt: &str,
+        tools: &str,
+    ) -> ClaudeRun {
         let path = format!(
             "{}:{}",
             self.bin.display(),
@@ -135,7 +147,7 @@ impl Project {
         );
         let mut child = Command::new(claude)
             .args(["-p", prompt, "--output-format", "json"])
-            .args(["--allowedTools", "Bash", "--max-turns", "4"])
+            .args(["--allowedTools", tools, "--max-turns", "4"])
             .current_dir(&self.dir)
             .env_clear()
             .env("PATH", path)
@@ -147,6 +159,9 @@ impl Project {
             .env("DISABLE_AUTOUPDATER", "1")
             .env("DISABLE_TELEMETRY", "1")
             .env("DISABLE_ERROR_REPORTING", "1")
+            // MCP tools offered to the model by name, not deferred behind its tool search, so
+            // that the mock can call them.
+            .env("ENABLE_TOOL_SEARCH", "false")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
