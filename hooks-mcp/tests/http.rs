@@ -455,3 +455,65 @@ async fn a_server_asking_its_client_mid_call_reaches_the_http_client_and_gets_it
         vec!["Deploy where?".to_owned()]
     );
 }
+
+#[tokio::test]
+async fn a_server_asking_mid_call_travels_on_the_sse_stream_of_the_post_that_made_the_call() {
+    let server = AskingServer::default();
+    let upstream = Upstream::url(&serve_over_http(server.clone()).await).unwrap();
+    let url = proxy_listening(HookRegistry::new(), upstream, |builder| builder).await;
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let (status, session, body) = post(&url, None, &initialize).await;
+    assert_eq!(status, 200, "{body}");
+    let session = session.unwrap();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(post(&url, Some(&session), &initialized).await.0, 202);
+
+    // No GET stream is open: the question can only come on the call's own stream.
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                      "params": {"name": "deploy", "arguments": {}}});
+    let mut stream = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &session)
+        .body(call.to_string())
+        .send()
+        .await
+        .unwrap();
+    let mut seen = String::new();
+    let question = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let chunk = stream
+                .chunk()
+                .await
+                .unwrap()
+                .expect("the stream stays open");
+            seen.push_str(&String::from_utf8_lossy(&chunk));
+            if let Some(line) = seen
+                .lines()
+                .filter_map(|line| line.strip_prefix("data: "))
+                .find(|data| data.contains("elicitation/create"))
+            {
+                return serde_json::from_str::<Value>(line).unwrap();
+            }
+        }
+    })
+    .await
+    .expect("the server's question arrives on the call's stream");
+    let answer = json!({"jsonrpc": "2.0", "id": question["id"],
+                        "result": {"action": "accept", "content": {"environment": "prod"}}});
+    assert_eq!(post(&url, Some(&session), &answer).await.0, 202);
+    let result = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if seen.contains("deployed to prod") {
+                return;
+            }
+            let chunk = stream.chunk().await.unwrap().expect("the result arrives");
+            seen.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    })
+    .await;
+    assert!(result.is_ok(), "{seen}");
+}

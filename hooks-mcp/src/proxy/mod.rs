@@ -121,8 +121,10 @@
 //! needs it is out of reach and a listener should stay on loopback; it serves HTTP/1.1 only,
 //! without TLS; sessions live in memory (a restarted proxy forgets them, and its clients open
 //! new ones); an SSE stream is not resumed (`Last-Event-ID`) and sends no keep-alive comments;
-//! JSON-RPC batches are refused. A server's request during a call reaches an HTTP client on
-//! its GET stream (rmcp's and Claude Code's clients open one) unless rmcp ties it to the call.
+//! JSON-RPC batches are refused. A server's request (an elicitation, say) made while exactly
+//! one request of the client is in flight travels on that request's SSE stream; made while
+//! several are, the server does not say which it belongs to, and it travels on the client's
+//! GET stream.
 //!
 //! # Redaction
 //!

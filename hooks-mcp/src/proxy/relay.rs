@@ -187,6 +187,7 @@ where
     ) -> Result<ServerResult, McpError> {
         let method = request.method().to_owned();
         let server = self.server()?;
+        let _in_flight = self.progress.in_flight(context.id.clone());
         let options = PeerRequestOptions::no_options().with_meta(context.meta.clone());
         send(
             server,
