@@ -40,8 +40,9 @@
 //!   calls and prompts the logging module recorded, decided again by NEW.yaml; each decision
 //!   that would change, with counts (`replay`).
 //!
-//! - `hooks mcp-proxy --config FILE [--name NAME] -- <server command...>`: the policy on every
-//!   tool call of an MCP server, for any MCP client (`mcp_proxy`); its tools are pinned.
+//! - `hooks mcp-proxy --config FILE [--name NAME] [--listen ADDR] (-- <server command...> |
+//!   --upstream URL)`: the policy on every tool call of an MCP server, for any MCP client, on
+//!   stdio or streamable HTTP (`mcp_proxy`); its tools are pinned.
 //! - `hooks mcp pins|approve|wrap|unwrap`: the pins the proxy keeps and what it held back, their
 //!   approval, and agents' MCP configurations run through the proxy (`mcp`, `mcp_wrap`).
 //!
@@ -201,6 +202,12 @@ enum Command {
         json: bool,
     },
     /// Run an MCP server behind the policy: every tool call it gets is gated by the hooks file.
+    ///
+    /// The server is a command (after `--`, spoken to on stdio) or a streamable-HTTP server
+    /// (`--upstream URL`). The client speaks to the proxy on stdio, or over streamable HTTP at
+    /// `http://ADDR/mcp` with `--listen ADDR` (each client session then gets a server of its
+    /// own; loopback only unless `--allow-remote-clients`; no authentication of clients, no
+    /// credentials sent upstream, HTTP/1.1 without TLS, sessions kept in memory).
     ///
     /// Clients and servers of both protocol eras are served on stdio: the handshake era
     /// (`initialize`) and 2026-07-28 (`server/discover`, no session); the proxy asks the server

@@ -55,6 +55,7 @@ fn a_denied_rm_leaves_its_target_in_place_and_the_model_reads_our_reason() {
             let reason = project.deny_reason(command);
             let api = messages_api::start(Script {
                 bash_command: Some(command.to_owned()),
+                ..Script::default()
             });
 
             let run = project.run_claude(claude, &api, "start the project over");
@@ -102,6 +103,7 @@ fn a_broken_hook_blocks_the_call(
         project.write_settings(&settings);
         let api = messages_api::start(Script {
             bash_command: Some("touch made-by-agent".to_owned()),
+            ..Script::default()
         });
 
         let run = project.run_claude(claude, &api, "create the marker file");
@@ -178,6 +180,7 @@ fn a_benign_command_runs() {
         let project = Project::new(scratch, HOOKS);
         let api = messages_api::start(Script {
             bash_command: Some("touch made-by-agent".to_owned()),
+            ..Script::default()
         });
 
         let run = project.run_claude(claude, &api, "create the marker file");
@@ -308,6 +311,7 @@ fn the_starter_file_denies_deleting_the_home() {
             std::fs::write(&marker, "the home directory is still here\n").unwrap();
             let api = messages_api::start(Script {
                 bash_command: Some(RM_HOME.to_owned()),
+                ..Script::default()
             });
 
             let run = project.run_claude(claude, &api, "clean up");
@@ -346,6 +350,7 @@ fn a_key_the_model_prints_reaches_it_past_the_starter_file() {
             .unwrap();
             let api = messages_api::start(Script {
                 bash_command: Some(format!("cat {KEY_FILE}")),
+                ..Script::default()
             });
 
             let run = project.run_claude(claude, &api, "read the notes");

@@ -124,6 +124,7 @@ fn served_a_denied_rm_leaves_its_target_and_the_model_reads_our_reason() {
             let reason = project.deny_reason(command);
             let api = messages_api::start(Script {
                 bash_command: Some(command.to_owned()),
+                ..Script::default()
             });
 
             let run = run_served(&project, claude, &api, "start the project over");
@@ -147,6 +148,7 @@ fn served_a_benign_command_runs() {
         let (project, _) = served_project(claude, scratch);
         let api = messages_api::start(Script {
             bash_command: Some("touch made-by-agent".to_owned()),
+            ..Script::default()
         });
 
         let run = run_served(&project, claude, &api, "create the marker file");
@@ -175,6 +177,7 @@ fn a_failing_server_blocks_the_call(test: &str, break_server: impl FnOnce(&Proje
         project.write_settings(&settings);
         let script = Script {
             bash_command: Some("touch made-by-agent".to_owned()),
+            ..Script::default()
         };
 
         let api = messages_api::start(script.clone());

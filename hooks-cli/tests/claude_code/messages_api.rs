@@ -1,6 +1,7 @@
 //! A mock of the Anthropic Messages API (`POST /v1/messages`, streamed or not), the API family
 //! of Claude Code, on the shared mock server ([`mock_http`](super::mock_http)): it plays the
-//! model with a script (at most one Bash tool call, then a closing text).
+//! model with a script (at most one tool call,
+//! Bash or another, then a closing text).
 //!
 //! It answers as the real API does: a server-sent event stream (`message_start`,
 //! `content_block_start`/`_delta`/`_stop`, `message_delta`, `message_stop`) when the request
@@ -21,8 +22,11 @@ pub const CLOSING_TEXT: &str = "Done.";
 #[derive(Debug, Clone, Default)]
 pub struct Script {
     /// The command the model runs with the Bash tool at its first turn; `None` to answer with
-    /// text only.
+    /// text only (or with `tool_call`).
     pub bash_command: Option<String>,
+    /// Another tool the model calls at its first turn (its name and input), when there is no
+    /// `bash_command`: an MCP tool, say.
+    pub tool_call: Option<(String, Value)>,
 }
 
 /// Starts the mock on loopback, playing `script`.
@@ -89,16 +93,26 @@ fn answer(request: &Request, script: &Script) -> Response {
         return Response::error(400, &api_error("the body is not JSON"));
     }
     let model = body["model"].as_str().unwrap_or("claude-mock").to_owned();
-    let offers_bash = body["tools"]
-        .as_array()
-        .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == "Bash"));
+    let call = match (&script.bash_command, &script.tool_call) {
+        (Some(command), _) => Some((
+            "Bash".to_owned(),
+            json!({"command": command, "description": "Run the scripted command"}),
+        )),
+        (None, Some(call)) => Some(call.clone()),
+        (None, None) => None,
+    };
+    let offered = |name: &str| {
+        body["tools"]
+            .as_array()
+            .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == name))
+    };
     let answered = request.tool_result(TOOL_USE_ID).is_some();
-    let content = match &script.bash_command {
-        Some(command) if offers_bash && !answered => vec![json!({
+    let content = match call {
+        Some((name, input)) if offered(&name) && !answered => vec![json!({
             "type": "tool_use",
             "id": TOOL_USE_ID,
-            "name": "Bash",
-            "input": {"command": command, "description": "Run the scripted command"},
+            "name": name,
+            "input": input,
         })],
         _ => vec![json!({"type": "text", "text": CLOSING_TEXT})],
     };

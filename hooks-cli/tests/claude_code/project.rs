@@ -145,6 +145,19 @@ impl Project {
         prompt: &str,
         env: &[(&str, &str)],
     ) -> ClaudeRun {
+        self.run_claude_allowing(claude, api, prompt, "Bash", env)
+    }
+
+    /// As [`Project::run_claude_with`], with `tools` (a comma-separated list) allowed instead
+    /// of Bash alone.
+    pub fn run_claude_allowing(
+        &self,
+        claude: &Path,
+        api: &MockServer,
+        prompt: &str,
+        tools: &str,
+        env: &[(&str, &str)],
+    ) -> ClaudeRun {
         let path = format!(
             "{}:{}",
             self.bin.display(),
@@ -152,7 +165,7 @@ impl Project {
         );
         let mut child = Command::new(claude)
             .args(["-p", prompt, "--output-format", "json"])
-            .args(["--allowedTools", "Bash", "--max-turns", "4"])
+            .args(["--allowedTools", tools, "--max-turns", "4"])
             .current_dir(&self.dir)
             .env_clear()
             .env("PATH", path)
@@ -164,6 +177,9 @@ impl Project {
             .env("DISABLE_AUTOUPDATER", "1")
             .env("DISABLE_TELEMETRY", "1")
             .env("DISABLE_ERROR_REPORTING", "1")
+            // MCP tools offered to the model by name, not deferred behind its tool search, so
+            // that the mock can call them.
+            .env("ENABLE_TOOL_SEARCH", "false")
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -134,9 +134,38 @@
 //!
 //! # Transports
 //!
-//! Only stdio is supported, on both sides. Streamable HTTP (a remote server, `--upstream
-//! URL`, or clients that connect over HTTP, `--listen ADDR`) is **not supported yet**: run
-//! such a server's own stdio build behind the proxy, or leave it unproxied.
+//! stdio on both sides by default ([`McpProxy::serve_command`], [`McpProxy::serve`]). With the
+//! crate's `http` feature (which `hooks mcp-proxy` has), streamable HTTP on either side or both:
+//!
+//! - **To the server** (`--upstream URL`, `McpProxy::serve_url`, `Upstream::Url`): rmcp's
+//!   streamable-HTTP client; a POST per message, answers as JSON or as an SSE stream, the
+//!   server's `Mcp-Session-Id` kept. The size limit applies to a JSON answer and to each event
+//!   of a stream: one over it ends the request it answers with an error. A server that cannot
+//!   be reached is reported to the client as unavailable at `initialize`, within the deadline.
+//! - **To the client** (`--listen ADDR`, `McpProxy::serve_http`): one endpoint,
+//!   `MCP_PATH`. A client opens a session with `initialize` (answered with an
+//!   `Mcp-Session-Id`), POSTs its messages (a request is answered on an SSE stream, which also
+//!   carries the server's requests and progress while it is open), may GET a stream for the
+//!   rest, and DELETEs its session. **Each client session is a proxy session of its own with a
+//!   server of its own** (the command started again, or a session of its own at the URL);
+//!   they share the hooks' state and the pins. Before a message is read, a request whose
+//!   `Origin` is not a page of this machine is refused (403), and on a loopback listener so is
+//!   a `Host` that is not a loopback name (403; DNS rebinding). A body over the size limit is
+//!   refused with 413 and a JSON-RPC error, a body that is not one JSON-RPC message with 400
+//!   and a parse error, a message without a session other than `initialize` with 400, an
+//!   unknown session with 404: none reaches the gate or the server. The listener must be on a
+//!   loopback address unless [`McpProxyBuilder::allow_remote_clients`] is set (`hooks
+//!   mcp-proxy --allow-remote-clients`).
+//!
+//! Limits of the HTTP transports: the proxy asks no authentication of its HTTP clients and
+//! sends none to an upstream server (no OAuth, no header of the user's), so a server that
+//! needs it is out of reach and a listener should stay on loopback; it serves HTTP/1.1 only,
+//! without TLS; sessions live in memory (a restarted proxy forgets them, and its clients open
+//! new ones); an SSE stream is not resumed (`Last-Event-ID`) and sends no keep-alive comments;
+//! JSON-RPC batches are refused. A server's request (an elicitation, say) made while exactly
+//! one request of the client is in flight travels on that request's SSE stream; made while
+//! several are, the server does not say which it belongs to, and it travels on the client's
+//! GET stream.
 //!
 //! # Redaction
 //!
@@ -147,7 +176,12 @@
 mod ask;
 mod era;
 mod grants;
+#[cfg(feature = "http")]
+mod http_listen;
+#[cfg(feature = "http")]
+mod http_upstream;
 mod limit;
+mod pin_audit;
 mod pin_guard;
 pub mod pins;
 mod relay;
@@ -162,10 +196,18 @@ use std::time::Duration;
 
 use hooks_core::HookRegistry;
 use hooks_core::session::HookSession;
+use rmcp::service::ServiceRole;
+use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{RoleClient, RoleServer, ServiceExt};
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite};
+
+#[cfg(feature = "http")]
+pub use http_listen::MCP_PATH;
+#[cfg(feature = "http")]
+pub use http_upstream::Upstream;
+pub use pin_audit::HELD_BACK_EVENT;
 
 use crate::server::SERVER_FIELD;
 use crate::sinks::{NoHistory, TracingDisplay};
@@ -198,6 +240,20 @@ pub enum ProxyError {
     /// The client's session could not be opened (it closed, or did not initialize).
     #[error("the MCP client's session could not start: {0}")]
     Client(String),
+    /// The server's URL is not one the proxy can reach.
+    #[error(
+        "`{0}` is not the URL of a streamable-HTTP MCP server (http:// or https://, with a host)"
+    )]
+    BadUrl(String),
+    /// The proxy could not listen, or stopped accepting clients.
+    #[error("cannot serve MCP clients over HTTP: {0}")]
+    Listen(std::io::Error),
+    /// The proxy was to listen on an address other machines reach, and was not allowed to.
+    #[error(
+        "`{0}` is not a loopback address: MCP clients of other machines would reach the \
+         server through it; allow them explicitly to listen there"
+    )]
+    NotLoopback(std::net::SocketAddr),
 }
 
 /// The name of the server a command starts, as the proxy's tool names carry it: the command's
@@ -266,6 +322,9 @@ struct Settings {
     max_message_bytes: usize,
     /// Where the server's tools are pinned, when they are.
     pins: Option<PinStore>,
+    /// Whether an HTTP listener may be on an address other machines reach.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    remote_clients: bool,
 }
 
 /// Builds an [`McpProxy`].
@@ -276,6 +335,7 @@ pub struct McpProxyBuilder {
     call_timeout: Duration,
     max_message_bytes: usize,
     pins: Option<PinStore>,
+    remote_clients: bool,
 }
 
 impl McpProxy {
@@ -289,6 +349,7 @@ impl McpProxy {
             call_timeout: DEFAULT_CALL_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             pins: None,
+            remote_clients: false,
         }
     }
 
@@ -344,20 +405,18 @@ impl McpProxy {
         SR: AsyncRead + Send + Unpin + 'static,
         SW: AsyncWrite + Send + Unpin + 'static,
     {
-        let limit = self.settings.max_message_bytes;
-        // The limit is kept by `LineLimit`; the transport's own only has to let its stand-ins
-        // through.
-        let lines = limit.saturating_add(limit::STANDIN_ROOM);
-        let to_client = AsyncRwTransport::<RoleServer, _, _>::new(
-            limit::LineLimit::new(client.0, limit),
-            client.1,
-        )
-        .with_max_line_length(lines);
-        let to_server = AsyncRwTransport::<RoleClient, _, _>::new(
-            limit::LineLimit::new(server.0, limit),
-            server.1,
-        )
-        .with_max_line_length(lines);
+        let to_client = line_transport::<RoleServer, _, _>(&self.settings, client.0, client.1);
+        let to_server = line_transport::<RoleClient, _, _>(&self.settings, server.0, server.1);
+        self.serve_transports(to_client, to_server).await
+    }
+
+    /// Serves the client on `to_client`, forwarding to the server on `to_server`. Returns when
+    /// the client closes its side.
+    async fn serve_transports<C, T>(self, to_client: C, to_server: T) -> Result<(), ProxyError>
+    where
+        C: Transport<RoleServer> + Send + 'static,
+        T: Transport<RoleClient> + Send + 'static,
+    {
         let relay = Relay::new(Arc::clone(&self.settings), self.session, to_server);
         let running = relay
             .clone()
@@ -368,6 +427,25 @@ impl McpProxy {
         relay.close().await;
         Ok(())
     }
+}
+
+/// A transport of JSON-RPC lines on `read` and `write`, under the size limit of `settings`.
+fn line_transport<R, Rd, Wr>(
+    settings: &Settings,
+    read: Rd,
+    write: Wr,
+) -> AsyncRwTransport<R, limit::LineLimit<Rd>, Wr>
+where
+    R: ServiceRole,
+    Rd: AsyncRead + Send + Unpin + 'static,
+    Wr: AsyncWrite + Send + Unpin + 'static,
+{
+    let limit = settings.max_message_bytes;
+    // The limit is kept by `LineLimit`; the transport's own only has to let its stand-ins
+    // through.
+    let lines = limit.saturating_add(limit::STANDIN_ROOM);
+    AsyncRwTransport::<R, _, _>::new(limit::LineLimit::new(read, limit), write)
+        .with_max_line_length(lines)
 }
 
 impl McpProxyBuilder {
@@ -397,6 +475,14 @@ impl McpProxyBuilder {
         self
     }
 
+    /// Lets the proxy serve MCP clients over HTTP on an address that is not loopback (other
+    /// machines reach it). Off unless set: a listener elsewhere than loopback is refused.
+    #[must_use]
+    pub fn allow_remote_clients(mut self, allow: bool) -> Self {
+        self.remote_clients = allow;
+        self
+    }
+
     /// The proxy. Its session asks the user through the client (see the module docs), keeps
     /// no history, and shows messages in the log; every event carries `mcp_server`.
     pub fn build(self) -> McpProxy {
@@ -414,6 +500,7 @@ impl McpProxyBuilder {
                 call_timeout: self.call_timeout,
                 max_message_bytes: self.max_message_bytes,
                 pins: self.pins,
+                remote_clients: self.remote_clients,
             }),
             session: Arc::new(session),
         }

@@ -26,6 +26,7 @@ use super::ask::{Asking, CallUnderGate, Stop, asking_about};
 use super::era::{self, Era};
 use super::grants::Grants;
 use super::limit::{OVERSIZED_METHOD, oversized_message};
+use super::pin_audit;
 use super::pin_guard::{CallVerdict, PinGuard};
 use super::upstream::{ClientSlot, ProgressTokens, ServerSide, send};
 use crate::call::gate_call;
@@ -240,6 +241,7 @@ where
     ) -> Result<ServerResult, McpError> {
         let method = request.method().to_owned();
         let server = self.server()?;
+        let _in_flight = self.progress.in_flight(context.id.clone());
         let server_era = self
             .server
             .get()
@@ -303,6 +305,14 @@ where
         let hook_name = format!("{}{}", self.settings.tool_prefix, request.name);
         if let Some(held) = self.held_back(&request.name).await {
             tracing::warn!(tool = %hook_name, why = %held, "a call of a held-back MCP tool was refused");
+            pin_audit::record_held_back(
+                &self.session,
+                &self.settings.server,
+                &hook_name,
+                request.arguments.as_ref(),
+                &held,
+            )
+            .await;
             let text = format!(
                 "Tool call denied by the MCP proxy: the tool `{hook_name}` is held back until \
                  the user approves it ({held}). The user can review it with `hooks mcp pins` \

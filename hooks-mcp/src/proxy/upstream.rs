@@ -7,11 +7,12 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use rmcp::model::{
-    CancelledNotification, CancelledNotificationParam, ClientConfig, ClientResult, ProgressToken,
-    RequestMetaObject, ServerNotification, ServerRequest,
+    CancelledNotification, CancelledNotificationParam, ClientConfig, ClientResult, GetExtensions,
+    ProgressToken, RequestId, RequestMetaObject, ServerNotification, ServerRequest,
 };
 use rmcp::service::{
-    NotificationContext, Peer, PeerRequestOptions, RequestContext, ServiceError, ServiceRole,
+    NotificationContext, OriginatingRequestId, Peer, PeerRequestOptions, RequestContext,
+    ServiceError, ServiceRole,
 };
 use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service};
 
@@ -21,13 +22,58 @@ use super::server_asks;
 
 /// The progress tokens of the requests in flight to the server: the proxy's own token (which
 /// rmcp puts on every request it sends) to the client's, so that the server's progress reaches
-/// the client under the token the client chose.
+/// the client under the token the client chose. Also the client's ids of those requests, so
+/// that a request of the server while exactly one is in flight is tied to it (over HTTP it
+/// then travels on that request's SSE stream).
 #[derive(Clone, Default)]
-pub(crate) struct ProgressTokens(Arc<Mutex<HashMap<ProgressToken, ProgressToken>>>);
+pub(crate) struct ProgressTokens(
+    Arc<Mutex<HashMap<ProgressToken, ProgressToken>>>,
+    Arc<Mutex<Vec<RequestId>>>,
+);
 
 impl ProgressTokens {
     fn with<T>(&self, f: impl FnOnce(&mut HashMap<ProgressToken, ProgressToken>) -> T) -> T {
         f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Counts the client's request `id` as in flight until the guard is dropped.
+    pub(crate) fn in_flight(&self, id: RequestId) -> InFlight {
+        self.1
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(id.clone());
+        InFlight {
+            ids: Arc::clone(&self.1),
+            id,
+        }
+    }
+
+    /// The client's request in flight, when there is exactly one.
+    fn sole_in_flight(&self) -> Option<RequestId> {
+        match self
+            .1
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_slice()
+        {
+            [only] => Some(only.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// A client's request in flight to the server (see [`ProgressTokens::in_flight`]).
+pub(crate) struct InFlight {
+    ids: Arc<Mutex<Vec<RequestId>>>,
+    id: RequestId,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut ids = self.ids.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(at) = ids.iter().position(|id| *id == self.id) {
+            ids.remove(at);
+        }
     }
 }
 
@@ -83,28 +129,40 @@ impl Service<RoleClient> for ServerSide {
             .ok()
             .and_then(|request| request["method"].as_str().map(str::to_owned))
             .unwrap_or_default();
-        let Some(client) = self.client.get() else {
+        let Some(client) = self.client.get().cloned() else {
             return Err(McpError::internal_error(
                 format!("the MCP client cannot be reached yet to answer `{method}`"),
                 None,
             ));
         };
+        let mut request = request;
+        if let Some(id) = self.progress.sole_in_flight() {
+            request.extensions_mut().insert(OriginatingRequestId(id));
+        }
         let options = PeerRequestOptions::no_options().with_meta(context.meta);
-        send(
-            client,
-            request,
-            options,
-            context.ct.cancelled(),
-            &self.progress,
-            None,
-        )
-        .await
-        .map_err(|error| {
-            McpError::internal_error(
-                format!("the MCP client did not answer `{method}`: {error}"),
+        // Sent from a task of its own: in this handler's task rmcp would tie the request to
+        // the server's id for the request being handled, which the client never saw.
+        let (progress, cancelled) = (self.progress.clone(), context.ct.clone());
+        let sent = tokio::spawn(async move {
+            send(
+                &client,
+                request,
+                options,
+                cancelled.cancelled(),
+                &progress,
                 None,
             )
-        })
+            .await
+        });
+        // A task that did not finish (the runtime is shutting down) has no answer.
+        sent.await
+            .unwrap_or(Err(ServiceError::TransportClosed))
+            .map_err(|error| {
+                McpError::internal_error(
+                    format!("the MCP client did not answer `{method}`: {error}"),
+                    None,
+                )
+            })
     }
 
     async fn handle_notification(
