@@ -179,6 +179,7 @@ mod tests {
                 "windsurf",
                 "crush",
                 "kiro",
+                "cline",
                 "antigravity",
                 "opencode",
                 "amp"
