@@ -6,7 +6,11 @@
 //!   `hooks init` writes them.
 //!
 //! The server and the proxy are this benchmark's own executable, started again in another
-//! role (`HOOKS_MCP_BENCH_ROLE`): the server is the same code in both cases. The proxy's added
+//! role (`HOOKS_MCP_BENCH_ROLE`): the server is the same code in both cases. With
+//! `HOOKS_E2E_MCP_EVERYTHING` naming `mcp-server-everything` (as `.ci/run` installs it), a third
+//! pair (`everything/direct`, `everything/proxied`) calls that real server's `echo` the same two
+//! ways: the echo above is the worst case for the ratio (it costs nothing but the pipes), a
+//! server people run is the usual one. The proxy's added
 //! latency is `proxied - direct`; the goal is a median of `proxied` at most 1.2 times
 //! `direct`'s.
 #![allow(missing_docs, clippy::unwrap_used)]
@@ -31,6 +35,9 @@ const ROLE: &str = "HOOKS_MCP_BENCH_ROLE";
 
 /// `server`, `proxy` (the handshake era) or `server-stateless`, `proxy-stateless`.
 const STATELESS: &str = "-stateless";
+
+/// The variable naming the real server's executable.
+const EVERYTHING: &str = "HOOKS_E2E_MCP_EVERYTHING";
 
 /// Answers `echo` with its text; `stateless`: speaks only 2026-07-28.
 #[derive(Clone)]
@@ -90,7 +97,7 @@ fn serve_echo(stateless: bool) {
 }
 
 /// The proxy role: the starter modules, in front of this executable in the server role.
-fn serve_proxy(stateless: bool) {
+fn serve_proxy(stateless: bool, everything: Option<OsString>, modules: bool) {
     let scratch = std::env::temp_dir().join(format!("hooks-mcp-bench-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let registry = HookRegistry::new();
@@ -102,15 +109,18 @@ fn serve_proxy(stateless: bool) {
         ("logging", json!({"path": "events.jsonl"})),
     ];
     let mut mounted = Vec::new();
-    for (name, config) in starter {
+    for (name, config) in starter.into_iter().filter(|_| modules) {
         let module = catalog.build(name, &config, &context).unwrap();
         mounted.push(module.mount(&registry).unwrap());
     }
-    let command: Vec<OsString> = vec![
-        "env".into(),
-        format!("{ROLE}=server{}", if stateless { STATELESS } else { "" }).into(),
-        std::env::current_exe().unwrap().into(),
-    ];
+    let command: Vec<OsString> = match everything {
+        Some(server) => vec![server, "stdio".into()],
+        None => vec![
+            "env".into(),
+            format!("{ROLE}=server{}", if stateless { STATELESS } else { "" }).into(),
+            std::env::current_exe().unwrap().into(),
+        ],
+    };
     let proxy = McpProxy::builder(registry, "bench").build();
     runtime().block_on(proxy.serve_command(&command)).unwrap();
     let _ = std::fs::remove_dir_all(&scratch);
@@ -121,7 +131,15 @@ async fn client_of(
     role: &str,
     stateless: bool,
 ) -> (RunningService<RoleClient, ()>, tokio::process::Child) {
-    let mut child = tokio::process::Command::new(std::env::current_exe().unwrap())
+    let mut command = match (role, std::env::var_os(EVERYTHING)) {
+        ("everything", Some(server)) => {
+            let mut command = tokio::process::Command::new(server);
+            command.arg("stdio");
+            command
+        }
+        _ => tokio::process::Command::new(std::env::current_exe().unwrap()),
+    };
+    let mut child = command
         .env(ROLE, role)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -141,8 +159,14 @@ async fn client_of(
     (client, child)
 }
 
-fn echo() -> CallToolRequestParams {
-    let Value::Object(arguments) = json!({"text": "hello"}) else {
+/// The `echo` call of a role's server (the real server's argument is `message`).
+fn echo(role: &str) -> CallToolRequestParams {
+    let arguments = if role.starts_with("everything") {
+        json!({"message": "hello"})
+    } else {
+        json!({"text": "hello"})
+    };
+    let Value::Object(arguments) = arguments else {
         unreachable!()
     };
     CallToolRequestParams::new("echo").with_arguments(arguments)
@@ -153,20 +177,29 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("mcp_proxy_stdio");
     group.sample_size(50);
     group.measurement_time(Duration::from_secs(5));
-    for (name, role) in [
+    let mut cases = vec![
         ("handshake/direct", "server"),
         ("handshake/proxied", "proxy"),
+        // The proxy with no module mounted: what the hop itself costs.
+        ("handshake/proxied_bare", "proxy-bare"),
         ("stateless/direct", "server-stateless"),
         ("stateless/proxied", "proxy-stateless"),
-    ] {
+    ];
+    if std::env::var_os(EVERYTHING).is_some() {
+        cases.extend([
+            ("everything/direct", "everything"),
+            ("everything/proxied", "everything-proxy"),
+        ]);
+    }
+    for (name, role) in cases {
         let stateless = role.ends_with(STATELESS);
         let (client, child) = runtime.block_on(client_of(role, stateless));
         // One call first: the proxy opens the server's session lazily (at `initialize`, or at
         // a stateless client's first request).
-        runtime.block_on(client.call_tool(echo())).unwrap();
+        runtime.block_on(client.call_tool(echo(role))).unwrap();
         group.bench_function(name, |b| {
             b.to_async(&runtime)
-                .iter(|| async { client.call_tool(echo()).await.unwrap() });
+                .iter(|| async { client.call_tool(echo(role)).await.unwrap() });
         });
         runtime.block_on(client.cancel()).unwrap();
         drop(child);
@@ -178,8 +211,10 @@ fn main() {
     match std::env::var(ROLE).as_deref() {
         Ok("server") => serve_echo(false),
         Ok("server-stateless") => serve_echo(true),
-        Ok("proxy") => serve_proxy(false),
-        Ok("proxy-stateless") => serve_proxy(true),
+        Ok("proxy") => serve_proxy(false, None, true),
+        Ok("proxy-bare") => serve_proxy(false, None, false),
+        Ok("proxy-stateless") => serve_proxy(true, None, true),
+        Ok("everything-proxy") => serve_proxy(false, std::env::var_os(EVERYTHING), true),
         _ => {
             let mut criterion = Criterion::default().configure_from_args();
             bench(&mut criterion);
