@@ -40,7 +40,7 @@
 //! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch; given ones are added |
 //! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers; the hooks' own session states and compiled WebAssembly hooks (`~/.local/state/hooks`, `~/.cache/hooks`, or where `$HOOKS_STATE_DIR`, `$XDG_STATE_HOME`, `$HOOKS_WASM_CACHE` or `$XDG_CACHE_HOME` put them) | secrets no tool may read or write, and what an agent must not forge; given ones are added |
 //! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files`; given ones are added |
-//! | `guard_files` | the hooks files (`hooks.yaml`, `hooks.yml`, `.hooks.yaml`, `.hooks.yml`, a plugin's `hooks/hooks.json`, and the file an adapter loaded, added by hooks-std's module catalog), every agent's hook settings in a project or the home directory (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/`, `.gemini/settings.json`, `.gemini/config/hooks.json`, `.agents/hooks.json`, `.agents/plugins/`, `.codex/hooks.json`, `.codex/config.toml`, `.cursor/hooks.json`, `.github/hooks/`, `.copilot/hooks/`, `.qwen/settings.json`, `.factory/`'s settings and hooks, `crush.json`, `.augment/settings*.json`, `.clinerules/hooks/`, `.cline/hooks/`, Windsurf's and Devin's `hooks.json`, `.kiro/hooks/`, `.kiro/agents/*.json`, OpenCode's and Amp's plugin folders, `opencode.json`, Goose's `config.yaml`), the MCP proxy's tool pins (`.hooks/mcp-pins/`), and the policy layers' folders (the managed `/Library/Application Support/hooks/` or `$HOOKS_MANAGED_DIR`, Linux's `/etc/hooks/` being a system directory already; the user's `~/.config/hooks/` or `$XDG_CONFIG_HOME/hooks/`) | write-protected files: any tool may read them, none may write, edit, move, delete, truncate them or change their permissions (a hooks file the agent can empty is a guard it can switch off); given ones are added |
+//! | `guard_files` | the hooks files (`hooks.yaml`, `hooks.yml`, `.hooks.yaml`, `.hooks.yml`, a plugin's `hooks/hooks.json`, and the file an adapter loaded, added by hooks-std's module catalog), every agent's hook settings in a project or the home directory (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/`, `.gemini/settings.json`, `.gemini/config/hooks.json`, `.agents/hooks.json`, `.agents/plugins/`, `.codex/hooks.json`, `.codex/config.toml`, `.cursor/hooks.json`, `.github/hooks/`, `.copilot/hooks/`, `.qwen/settings.json`, `.factory/`'s settings and hooks, `crush.json`, `.augment/settings*.json`, `.clinerules/hooks/`, `.cline/hooks/`, Windsurf's and Devin's `hooks.json`, `.kiro/hooks/`, `.kiro/agents/*.json`, OpenCode's and Amp's plugin folders, `opencode.json`, Goose's `config.yaml`), the MCP proxy's tool pins (`.hooks/mcp-pins/`), the MCP configurations `hooks mcp wrap` rewrites (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`), `hooks serve`'s user service (systemd's `hooks-serve.service`, launchd's `hooks.serve.plist`), and the policy layers' folders (the managed `/Library/Application Support/hooks/` or `$HOOKS_MANAGED_DIR`, Linux's `/etc/hooks/` being a system directory already; the user's `~/.config/hooks/` or `$XDG_CONFIG_HOME/hooks/`) | write-protected files: any tool may read them, none may write, edit, move, delete, truncate them or change their permissions (a hooks file the agent can empty is a guard it can switch off); given ones are added |
 //! | `packs` | `default` | the rule packs switched on: names, groups (`database`), `default`, `all`; given ones are added; an unknown name is an error listing the valid ones |
 //! | `replace_defaults` | none | the lists above whose built-in entries are left out, e.g. `[allowed_files]`; another name is an error listing them |
 //! | `blocked_commands` | none | extra rules: `{pattern, reason}`, a regex over `program args...` |
@@ -348,6 +348,16 @@ const GUARD_FILES: &[&str] = &[
     "**/.config/amp/plugins/**",
     // The MCP proxy's tool pins: an agent that rewrites them approves its own rug pull.
     "**/.hooks/mcp-pins/**",
+    // The MCP configurations `hooks mcp wrap` runs through the proxy (Gemini CLI's and Codex
+    // CLI's are their settings, above): an agent that unwraps a server calls it unguarded.
+    "**/.mcp.json",
+    "**/.cursor/mcp.json",
+    "**/.vscode/mcp.json",
+    // `hooks serve`'s user service: an agent that edits it chooses the next server's policy
+    // (its token and log are in the hooks' state folder, a protected file).
+    "**/systemd/user/hooks-serve.service",
+    "**/systemd/user/**/hooks-serve.service",
+    "**/Library/LaunchAgents/hooks.serve.plist",
     // The policy layers of `hooks`: the managed directory a team deploys on macOS (Linux's,
     // `/etc/hooks`, is under the system directories, refused whole and named so in the
     // reason) and the user's hooks directory; the environment's own places are added by
