@@ -28,6 +28,13 @@
 //! (`cat`, `grep`, `sed -n`, `cp` from them, inline code that only reads) stays allowed. The
 //! denial tells the agent to ask the user, who can edit the file outside the agent.
 //!
+//! It keeps its resident processes running too: a command that stops or kills `hooks serve` or
+//! `hooks mcp-proxy` is denied (`guard:stop-guard`) whatever the packs: `pkill`, `pgrep` and
+//! `killall` patterns that match them, `kill` of the process ids a lookup of them prints (or,
+//! on Linux, of a process id `/proc` shows is one), `systemctl stop|kill|disable|mask` of
+//! `hooks-serve.service`, `launchctl unload|bootout|remove` of `hooks.serve`, `fuser -k` of the
+//! server's port (SAFETY.md, "The guard keeps running", says what counts as naming them).
+//!
 //! Config keys (all optional; unknown keys are an error naming the key). A list with built-in
 //! entries is **added to** them: `protected_files: ["**/secrets.toml"]` protects that file
 //! besides `.env` and keys. To drop a list's built-in entries, name the list in

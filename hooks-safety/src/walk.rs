@@ -16,7 +16,7 @@ use crate::inline::{self, Finding, Language};
 use crate::packs::builtin as rules;
 use crate::packs::filesystem::{FIND_TESTS, computed_program};
 use crate::packs::here::{Here, Place};
-use crate::packs::{self, Denial, Enabled, Rule, catalog, disk, git};
+use crate::packs::{self, Denial, Enabled, Rule, catalog, disk, git, resident};
 use crate::patch;
 use crate::paths::PathRules;
 use crate::programs::{
@@ -58,6 +58,8 @@ enum Fed {
     Download(String),
     /// The output of some other command.
     Unknown,
+    /// The process ids of the resident guard (`pgrep -f hooks`).
+    GuardPids,
 }
 
 /// The words of a line an `echo` or `printf` prints, options dropped; `printf`'s `\n`
@@ -164,6 +166,8 @@ impl CommandRules<'_> {
                     Fed::Download(source.words.join(" "))
                 } else if program == "cat" && !source.stdin_text.is_empty() {
                     Fed::Text(source.stdin_text.join("\n"))
+                } else if resident::looks_up_guard(argv) {
+                    Fed::GuardPids
                 } else {
                     Fed::Unknown
                 }
@@ -341,6 +345,7 @@ impl CommandRules<'_> {
         };
         if let Some(denial) = here
             .guard_writes(program, args)
+            .or_else(|| resident::stops_guard(program, args))
             .or_else(|| self.user_rule(program, args))
             .or_else(|| computed_program(self.enabled, program, args))
         {
@@ -442,6 +447,7 @@ impl CommandRules<'_> {
                 None => text.split_whitespace().map(str::to_owned).collect(),
             },
             Fed::Nothing if !read.from_file => Vec::new(),
+            Fed::GuardPids if !read.from_file => vec![resident::GUARD_PIDS.to_owned()],
             _ => vec![UNKNOWN_ITEM.to_owned()],
         };
         match read.replace {
@@ -490,6 +496,7 @@ impl CommandRules<'_> {
             piped = match fed {
                 Fed::Text(text) => text.lines().map(str::to_owned).collect(),
                 Fed::Nothing => Vec::new(),
+                Fed::GuardPids => vec![resident::GUARD_PIDS.to_owned()],
                 _ => vec![UNKNOWN_ITEM.to_owned()],
             };
             groups.push(&piped);
@@ -679,7 +686,7 @@ impl CommandRules<'_> {
                     packs::shorten(source)
                 ),
             )),
-            Fed::Unknown if self.enabled.has("download") => Some(Denial::new(
+            Fed::Unknown | Fed::GuardPids if self.enabled.has("download") => Some(Denial::new(
                 &rules::UNREAD_PIPE,
                 format!(
                     "piping into `{program}` runs code nobody has read; save the script to a \

@@ -12,7 +12,9 @@
 //! (`input:bad-field`, `input:too-deep`), and so is a patch that cannot be read whole
 //! (`input:bad-patch`); a change to a write-protected file (`guard_files`: the hooks files and
 //! the agents' hook settings), by a file tool, a command, inline code or a patch, is
-//! `guard:guard-file`; a `blocked_commands` rule is `user:blocked-command`.
+//! `guard:guard-file`; a command that stops or kills the resident guard (`hooks serve`,
+//! `hooks mcp-proxy`, their user service) is `guard:stop-guard`; a `blocked_commands` rule is
+//! `user:blocked-command`.
 //!
 //! ## Default packs
 //!
@@ -144,6 +146,7 @@ pub(crate) mod filesystem;
 pub(crate) mod git;
 pub(crate) mod guard;
 pub(crate) mod here;
+pub(crate) mod resident;
 pub(crate) mod secrets;
 pub(crate) mod system;
 pub(crate) mod tables;
