@@ -5,6 +5,9 @@
 #![cfg(feature = "serve")]
 #![allow(clippy::unwrap_used)]
 
+#[cfg(feature = "otel")]
+#[path = "../../hooks-otel/tests/support/mod.rs"]
+mod otlp;
 mod support;
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
@@ -1062,4 +1065,172 @@ fn tls_needs_both_files_and_a_readable_pair() {
         stderr.contains("--tls-cert") && stderr.contains("missing.pem"),
         "{stderr}"
     );
+}
+
+/// `hooks serve` with a hooks file mounting `telemetry`: the exporter batches in the
+/// background, so a decision never waits for the collector, spans arrive in fewer requests
+/// than decisions, and what is batched when the server stops is exported before it exits.
+#[cfg(feature = "otel")]
+mod telemetry {
+    use std::time::Instant;
+
+    use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+    use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
+    use prost::Message as _;
+
+    use super::*;
+
+    /// Safety and telemetry to `endpoint`, with an export timeout of `timeout_ms`.
+    fn traced(test: &str, endpoint: &str, timeout_ms: u64) -> PathBuf {
+        project(
+            test,
+            &format!(
+                "modules:\n  safety: {{}}\n  telemetry: {{endpoint: \"{endpoint}\", \
+                 service_name: \"serve\", timeout_ms: {timeout_ms}}}\n"
+            ),
+        )
+    }
+
+    /// A Bash call in `dir` whose tool call id is `id`.
+    fn bash(dir: &Path, id: &str) -> String {
+        json!({"session_id": "otel", "cwd": dir, "hook_event_name": "PreToolUse",
+               "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": id})
+        .to_string()
+    }
+
+    /// The tool call ids of the `hooks.emit` spans the collector received.
+    fn emitted(collector: &otlp::Receiver) -> Vec<String> {
+        collector
+            .bodies("/v1/traces")
+            .iter()
+            .map(|body| ExportTraceServiceRequest::decode(&body[..]).unwrap())
+            .flat_map(|request| request.resource_spans)
+            .flat_map(|resource| resource.scope_spans)
+            .flat_map(|scope| scope.spans)
+            .filter(|span| span.name == "hooks.emit")
+            .filter_map(|span| {
+                span.attributes
+                    .iter()
+                    .find(|kv| kv.key == "gen_ai.tool.call.id")
+                    .and_then(|kv| kv.value.as_ref())
+                    .and_then(|value| match &value.value {
+                        Some(Any::StringValue(id)) => Some(id.clone()),
+                        _ => None,
+                    })
+            })
+            .collect()
+    }
+
+    /// Waits up to `limit` for `done`; whether it came true.
+    fn within(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+        let started = Instant::now();
+        while started.elapsed() < limit {
+            if done() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        done()
+    }
+
+    #[test]
+    fn a_stalled_collector_holds_no_decision_back() {
+        let collector = otlp::Receiver::start(otlp::Reply::Never);
+        // An export may take 20 s; the batches go out every 50 ms.
+        let dir = traced("otel-stalled", &collector.endpoint(), 20_000);
+        let served = Served::start_with_env(
+            "otel-stalled",
+            &[],
+            &[("OTEL_BSP_SCHEDULE_DELAY", Path::new("50"))],
+        );
+        let mut client = KeepAlive::connect(&served);
+        assert_eq!(client.call(&bash(&dir, "first")).0, 200);
+        assert!(
+            within(Duration::from_secs(10), || {
+                !collector.bodies("/v1/traces").is_empty()
+            }),
+            "the first batch reaches the collector"
+        );
+        // The exporter now waits on a collector that never answers: decisions go on.
+        let started = Instant::now();
+        for call in 0..20 {
+            let (status, body) = client.call(&bash(&dir, &format!("stalled-{call}")));
+            assert_eq!(status, 200, "{body}");
+        }
+        let elapsed = started.elapsed();
+        // Generous, and far below the 20 s an export may take: a behaviour check.
+        assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+        assert_eq!(
+            collector.bodies("/v1/traces").len(),
+            1,
+            "the exporter is still held by the first export"
+        );
+    }
+
+    #[test]
+    fn spans_arrive_in_batches_every_one_of_them() {
+        const DECISIONS: usize = 40;
+        let collector = otlp::Receiver::start(otlp::Reply::Ok);
+        let dir = traced("otel-batches", &collector.endpoint(), 5_000);
+        let served = Served::start_with_env(
+            "otel-batches",
+            &[],
+            &[("OTEL_BSP_SCHEDULE_DELAY", Path::new("200"))],
+        );
+        let mut client = KeepAlive::connect(&served);
+        let ids: Vec<String> = (0..DECISIONS).map(|call| format!("batch-{call}")).collect();
+        for id in &ids {
+            assert_eq!(client.call(&bash(&dir, id)).0, 200);
+        }
+        assert!(
+            within(Duration::from_secs(20), || emitted(&collector).len()
+                >= DECISIONS),
+            "{} of {DECISIONS} spans arrived",
+            emitted(&collector).len()
+        );
+        let mut arrived = emitted(&collector);
+        arrived.sort();
+        let mut expected = ids.clone();
+        expected.sort();
+        assert_eq!(arrived, expected, "each decision's span, once");
+        let requests = collector.bodies("/v1/traces").len();
+        assert!(
+            requests < DECISIONS,
+            "{requests} export requests for {DECISIONS} decisions"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_spans_still_batched_are_exported_when_the_server_stops() {
+        let collector = otlp::Receiver::start(otlp::Reply::Ok);
+        let dir = traced("otel-stop", &collector.endpoint(), 5_000);
+        // No batch would go out for a minute.
+        let mut served = Served::start_with_env(
+            "otel-stop",
+            &[],
+            &[("OTEL_BSP_SCHEDULE_DELAY", Path::new("60000"))],
+        );
+        let ids: Vec<String> = (0..5).map(|call| format!("stop-{call}")).collect();
+        {
+            let mut client = KeepAlive::connect(&served);
+            for id in &ids {
+                assert_eq!(client.call(&bash(&dir, id)).0, 200);
+            }
+        }
+        assert!(emitted(&collector).is_empty(), "held in the batch");
+        let pid = served.child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let exited = served.child.wait().unwrap();
+        assert!(exited.success(), "{exited:?}");
+        let mut arrived = emitted(&collector);
+        arrived.sort();
+        assert_eq!(arrived, ids, "exported before the server exited");
+    }
 }

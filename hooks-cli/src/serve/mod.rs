@@ -21,6 +21,10 @@
 //! `hooks serve --ensure` starts the server in the background unless one answers on the
 //! address already (the `SessionStart` hook of `hooks init --serve`). SIGTERM or Ctrl-C stops
 //! accepting connections and lets the calls in flight finish.
+//!
+//! With a hooks file mounting `telemetry`, the spans are exported in batches by the exporter's
+//! own thread (`OTEL_BSP_SCHEDULE_DELAY`, 5 s by default): a decision never waits for the
+//! collector. What is still batched when the server stops is exported before it exits.
 
 mod handler;
 mod policies;
@@ -163,7 +167,12 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|error| format!("cannot start the runtime: {error}"))?;
-    runtime.block_on(listen(args.listen, server, args.max_connections, tls))
+    let served = runtime.block_on(listen(args.listen, server, args.max_connections, tls));
+    // The telemetry exports in batches in the background while the server runs; what is
+    // still batched at the end goes out before the process does (within the telemetry's
+    // timeout), as `hooks <agent>` exports its one event's spans.
+    crate::modules::flush_telemetry();
+    served
 }
 
 /// The TLS acceptor, when the server has TLS.
