@@ -4,7 +4,13 @@
 //! keep-alive connection (Claude Code's `type: "http"` hook), with its throughput and p99 from
 //! concurrent clients printed at the end.
 //!
-//! Run with `cargo bench -p hooks-cli --bench agent_hook`.
+//! With the `wasm` feature, one WebAssembly hook served at three sizes (the bench's component,
+//! 1,000 and 5,000 filler functions) from one server, beside `hooks claude` per process with
+//! each and the same floor: once the server has loaded a component, a call should cost the same
+//! whatever its size.
+//!
+//! Run with `cargo bench -p hooks-cli --bench agent_hook` (`--features wasm` for the
+//! WebAssembly cases).
 
 use std::io::{BufRead as _, BufReader, Read as _, Write};
 use std::net::TcpStream;
@@ -14,13 +20,23 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group};
 
+#[cfg(feature = "wasm")]
+#[path = "../../hooks-wasm/tests/support/guests.rs"]
+mod guests;
+
 /// What Claude Code sends on PreToolUse.
 const INPUT: &str = r#"{"session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp", "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "cargo test --workspace"}, "tool_use_id": "toolu_01"}"#;
 
 /// Spawns `program` with `args`, writes the hook input, waits for it to end.
 fn run(program: &Path, args: &[&str]) {
+    run_with(program, args, &[]);
+}
+
+/// [`run`] with `env` added to the program's environment.
+fn run_with(program: &Path, args: &[&str], env: &[(&str, &Path)]) {
     let mut child = Command::new(program)
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -93,11 +109,17 @@ impl Drop for Server {
 }
 
 fn start_server() -> Server {
+    start_server_with(&[])
+}
+
+/// [`start_server`] with `env` added to the server's environment.
+fn start_server_with(env: &[(&str, &Path)]) -> Server {
     let dir = std::env::temp_dir().join(format!("hooks-bench-agent-{}", std::process::id()));
     let token_file = dir.join("serve-token");
     let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
         .args(["serve", "--listen", "127.0.0.1:0", "--token-file"])
         .arg(&token_file)
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -129,6 +151,8 @@ struct Client {
     reader: BufReader<TcpStream>,
     writer: TcpStream,
     request: Vec<u8>,
+    /// The body of the last reply.
+    body: Vec<u8>,
 }
 
 impl Client {
@@ -149,6 +173,7 @@ impl Client {
             reader,
             writer,
             request,
+            body: Vec::new(),
         }
     }
 
@@ -175,8 +200,8 @@ impl Client {
                 length = value.trim().parse().expect("a length");
             }
         }
-        let mut body = vec![0; length];
-        self.reader.read_exact(&mut body).expect("the body");
+        self.body.resize(length, 0);
+        self.reader.read_exact(&mut self.body).expect("the body");
         status
     }
 }
@@ -242,7 +267,96 @@ fn served_throughput(clients: usize, calls: usize) {
     );
 }
 
+/// The filler functions of the WebAssembly hooks served, besides their two exports.
+#[cfg(feature = "wasm")]
+const WASM_SIZES: &[usize] = &[0, 1_000, 5_000];
+
+/// A hook that lets every call through, with `functions` filler functions, written beside the
+/// other hooks files with a hooks file naming it as the one `PreToolUse` hook; the hooks file.
+#[cfg(feature = "wasm")]
+fn wasm_hooks_file(functions: usize) -> PathBuf {
+    let component = guests::guest(
+        &guests::answer(guests::CONTINUE, None),
+        &guests::filler(functions),
+    );
+    let name = format!("wasm-{functions}");
+    let file = hooks_file(
+        &format!("{name}.yaml"),
+        &format!("hooks:\n  PreToolUse:\n    - type: wasm\n      path: {name}.wasm\n"),
+    );
+    let dir = file.parent().expect("its directory");
+    std::fs::write(dir.join(format!("{name}.wasm")), component).expect("writes the component");
+    file
+}
+
+/// One server holding the three components, a keep-alive client for each; the floor and
+/// `hooks claude` per process with each component (its compiled code in the disk cache, as
+/// for an agent's guard after its first event), in the same run.
+#[cfg(feature = "wasm")]
+fn served_wasm_by_size(c: &mut Criterion) {
+    let hooks = Path::new(env!("CARGO_BIN_EXE_hooks"));
+    let files: Vec<(usize, PathBuf)> = WASM_SIZES
+        .iter()
+        .map(|&functions| (functions, wasm_hooks_file(functions)))
+        .collect();
+    let project = files[0].1.parent().expect("its directory").to_path_buf();
+    let cache = project.join("wasm-cache");
+    let env = [("HOOKS_WASM_CACHE", cache.as_path())];
+    let server = start_server_with(&env);
+    let mut group = c.benchmark_group("agent_hook_wasm");
+    group
+        .sample_size(50)
+        .measurement_time(Duration::from_secs(8));
+    group.bench_function("spawn_floor/bin_true", |b| {
+        b.iter(|| run(Path::new("/bin/true"), &[]));
+    });
+    for (functions, file) in &files {
+        let name = file.file_name().and_then(|n| n.to_str()).expect("a name");
+        let mut client = Client::new(&server, &project, name);
+        // The first call loads the component; the calls measured find it loaded.
+        assert_eq!(client.decide(), 200, "the server decides with {name}");
+        let body = String::from_utf8_lossy(&client.body).into_owned();
+        assert!(
+            !body.contains("deny"),
+            "the component lets the call through: {body}"
+        );
+        group.bench_function(format!("hooks_serve_keep_alive/wasm_{functions}"), |b| {
+            b.iter(|| client.decide());
+        });
+        let config = file.to_str().expect("a UTF-8 path");
+        // Fills the disk cache, as an agent's first event does.
+        let mut child = Command::new(hooks)
+            .args(["claude", "--config", config])
+            .envs(env)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("hooks claude starts");
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(INPUT.as_bytes()).expect("the event");
+        }
+        let first = child.wait_with_output().expect("hooks claude answers");
+        assert!(
+            first.status.success() && !String::from_utf8_lossy(&first.stdout).contains("deny"),
+            "hooks claude lets the call through with {name}: {first:?}"
+        );
+        group.bench_function(format!("hooks_claude/wasm_{functions}"), |b| {
+            b.iter(|| run_with(hooks, &["claude", "--config", config], &env));
+        });
+    }
+    group.finish();
+}
+
+#[cfg(not(feature = "wasm"))]
 criterion_group!(benches, claude_hook_versus_spawn_floor, served_decision);
+#[cfg(feature = "wasm")]
+criterion_group!(
+    benches,
+    claude_hook_versus_spawn_floor,
+    served_decision,
+    served_wasm_by_size
+);
 
 fn main() {
     benches();

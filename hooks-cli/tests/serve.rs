@@ -5,6 +5,9 @@
 #![cfg(feature = "serve")]
 #![allow(clippy::unwrap_used)]
 
+#[cfg(feature = "wasm")]
+#[path = "../../hooks-wasm/tests/support/guests.rs"]
+mod guests;
 #[cfg(feature = "otel")]
 #[path = "../../hooks-otel/tests/support/mod.rs"]
 mod otlp;
@@ -1232,5 +1235,50 @@ mod telemetry {
         let mut arrived = emitted(&collector);
         arrived.sort();
         assert_eq!(arrived, ids, "exported before the server exited");
+    }
+}
+
+/// A WebAssembly hook is loaded with its hooks file, once, not at each call: with its file and
+/// its compiled code in the disk cache both gone, the server still answers with it. (A load
+/// at a call would fail, and `on_failure: warn` would let the call through.)
+#[cfg(feature = "wasm")]
+#[test]
+fn a_wasm_hook_is_loaded_once_and_answers_every_call_after() {
+    const REASON: &str = "refused by the component";
+    let dir = project(
+        "wasm-once",
+        "hooks:\n  PreToolUse:\n    - type: wasm\n      path: refuse.wasm\n      on_failure: warn\n",
+    );
+    let component = guests::guest(
+        &guests::answer(
+            guests::DENY,
+            Some((guests::REASON, 512, i32::try_from(REASON.len()).unwrap())),
+        ),
+        &format!(
+            "(data (i32.const 512) \"{REASON}\") {}",
+            guests::filler(1_000)
+        ),
+    );
+    std::fs::write(dir.join("refuse.wasm"), component).unwrap();
+    let cache = dir.join("wasm-cache");
+    let served = Served::start_with_env("wasm-once", &[], &[("HOOKS_WASM_CACHE", &cache)]);
+    let call = |id: &str| {
+        let event = json!({"session_id": "w", "cwd": dir, "hook_event_name": "PreToolUse",
+                           "tool_name": "Bash", "tool_input": {"command": "ls"},
+                           "tool_use_id": id});
+        served.call("claude", &event.to_string())
+    };
+    let (status, body) = call("first");
+    assert_eq!(status, 200);
+    assert!(body.contains(REASON), "the component decides: {body}");
+    std::fs::remove_file(dir.join("refuse.wasm")).unwrap();
+    let _ = std::fs::remove_dir_all(&cache);
+    for id in ["second", "third", "fourth"] {
+        let (status, body) = call(id);
+        assert_eq!(status, 200);
+        assert!(
+            body.contains(REASON),
+            "{id}: still the loaded component: {body}"
+        );
     }
 }
