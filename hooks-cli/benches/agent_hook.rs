@@ -358,8 +358,76 @@ criterion_group!(
     served_wasm_by_size
 );
 
+/// The median of `times`, which it sorts.
+#[cfg(feature = "wasm")]
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// The WebAssembly hooks at each size side by side, interleaved so that the machine's load
+/// falls on each alike: every round spawns `/bin/true` once, runs `hooks claude` once with each
+/// component, and makes `block` served decisions with each; the medians printed, with their
+/// ratios to the floor.
+#[cfg(feature = "wasm")]
+fn served_wasm_interleaved(rounds: usize, block: usize) {
+    let hooks = Path::new(env!("CARGO_BIN_EXE_hooks"));
+    let files: Vec<(usize, PathBuf)> = WASM_SIZES
+        .iter()
+        .map(|&functions| (functions, wasm_hooks_file(functions)))
+        .collect();
+    let project = files[0].1.parent().expect("its directory").to_path_buf();
+    let cache = project.join("wasm-cache");
+    let env = [("HOOKS_WASM_CACHE", cache.as_path())];
+    let server = start_server_with(&env);
+    let mut sizes: Vec<_> = files
+        .iter()
+        .map(|(functions, file)| {
+            let name = file.file_name().and_then(|n| n.to_str()).expect("a name");
+            let mut client = Client::new(&server, &project, name);
+            assert_eq!(client.decide(), 200, "the server decides with {name}");
+            let config = file.to_str().expect("a UTF-8 path").to_owned();
+            run_with(hooks, &["claude", "--config", &config], &env);
+            (*functions, client, config, Vec::new(), Vec::new())
+        })
+        .collect();
+    let mut floor = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let started = Instant::now();
+        run(Path::new("/bin/true"), &[]);
+        floor.push(started.elapsed());
+        for (_, client, config, served, per_process) in &mut sizes {
+            let started = Instant::now();
+            run_with(hooks, &["claude", "--config", config], &env);
+            per_process.push(started.elapsed());
+            for _ in 0..block {
+                let started = Instant::now();
+                assert_eq!(client.decide(), 200);
+                served.push(started.elapsed());
+            }
+        }
+    }
+    let floor = median(&mut floor);
+    println!(
+        "wasm by size, interleaved: {rounds} rounds, {block} served decisions a round; \
+         /bin/true median {floor:?}"
+    );
+    for (functions, _, _, served, per_process) in &mut sizes {
+        let (served, per_process) = (median(served), median(per_process));
+        println!(
+            "wasm {functions:>5} filler functions: served median {served:?} ({:.3}x the floor), \
+             hooks claude per process {per_process:?} ({:.2}x), per process / served {:.0}",
+            served.as_secs_f64() / floor.as_secs_f64(),
+            per_process.as_secs_f64() / floor.as_secs_f64(),
+            per_process.as_secs_f64() / served.as_secs_f64(),
+        );
+    }
+}
+
 fn main() {
     benches();
     served_throughput(8, 2_000);
+    #[cfg(feature = "wasm")]
+    served_wasm_interleaved(300, 50);
     Criterion::default().configure_from_args().final_summary();
 }
