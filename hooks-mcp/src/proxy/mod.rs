@@ -167,6 +167,19 @@
 //! several are, the server does not say which it belongs to, and it travels on the client's
 //! GET stream.
 //!
+//! # Tracing
+//!
+//! Each `tools/call` is a span of its own, `tools/call <tool>` (kind server, as
+//! OpenTelemetry's MCP conventions name it), around the gate's spans of the call (see
+//! `hooks_core::trace`) and the request forwarded to the server. When the request's `_meta`
+//! carries a W3C `traceparent` (and `tracestate`), the span is that context's child; a
+//! `traceparent` that is not a valid W3C one is ignored (the call starts a new trace), never
+//! an error. The request forwarded to the server carries a `traceparent` naming the proxy's
+//! span, so that the server's spans nest under it. The spans are exported by an exporter that
+//! installs a carrier of trace context in `hooks-core` (the `telemetry` module of
+//! `hooks-otel`); without one, nothing is recorded and the client's `_meta` reaches the server
+//! as it came.
+//!
 //! # Redaction
 //!
 //! The `redaction` module acts on the events it is mounted on: on `tool:post` (by default) it
@@ -186,6 +199,7 @@ mod pin_guard;
 pub mod pins;
 mod relay;
 mod server_asks;
+mod trace_context;
 mod upstream;
 
 use std::ffi::OsStr;

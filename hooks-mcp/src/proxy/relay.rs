@@ -20,6 +20,7 @@ use rmcp::transport::Transport;
 use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service};
 use serde_json::Value;
 use tokio::sync::Mutex;
+use tracing::Instrument;
 
 use super::Settings;
 use super::ask::{Asking, CallUnderGate, Stop, asking_about};
@@ -28,6 +29,7 @@ use super::grants::Grants;
 use super::limit::{OVERSIZED_METHOD, oversized_message};
 use super::pin_audit;
 use super::pin_guard::{CallVerdict, PinGuard};
+use super::trace_context;
 use super::upstream::{ClientSlot, ProgressTokens, ServerSide, send};
 use crate::call::gate_call;
 
@@ -246,7 +248,8 @@ where
             .server
             .get()
             .map_or(Era::Handshake, |opened| opened.era);
-        let meta = era::meta_for_server(context.meta.clone(), server_era);
+        let mut meta = era::meta_for_server(context.meta.clone(), server_era);
+        trace_context::name_current_span(&mut meta);
         let options = PeerRequestOptions::no_options().with_meta(meta);
         send(
             server,
@@ -552,10 +555,17 @@ where
                 .initialize(request.params, context.peer.clone())
                 .await
                 .map(ServerResult::InitializeResult),
-            ClientRequest::CallToolRequest(request) => self
-                .call_tool(request.params, context)
-                .await
-                .map(ServerResult::from),
+            ClientRequest::CallToolRequest(request) => {
+                let span = trace_context::call_span(
+                    &self.settings.server,
+                    &request.params.name,
+                    &context.meta,
+                );
+                self.call_tool(request.params, context)
+                    .instrument(span)
+                    .await
+                    .map(ServerResult::from)
+            }
             ClientRequest::CustomRequest(request) if request.method == OVERSIZED_METHOD => Err(
                 McpError::invalid_request(oversized_message(request.params.as_ref()), None),
             ),
