@@ -84,10 +84,24 @@
 //! discovery made from the server's `initialize` answer, its requests reach the server without
 //! the stateless lifecycle keys in their `_meta`, and its results get `resultType` and cache
 //! hints. The gate, the pins and the limits are the same on every path: a call is checked when
-//! it is made, whatever was listed. Not translated: a request of a handshake server to a
-//! stateless client (an `elicitation/create` mid-call) gets an error, as the new protocol has
-//! no such request; an `input_required` of a stateless server reaches a handshake client as it
-//! is. A server of the handshake era built on an SDK that ends its connection on a request
+//! it is made, whatever was listed.
+//!
+//! A stateless server's `input_required` answer to a handshake client's `tools/call` is
+//! answered by the proxy: each of the server's input requests is put to the client as the
+//! request it stands for (`elicitation/create`, `sampling/createMessage`, `roots/list`), a form
+//! that asks for a secret refused as a server's own request is, and the call is retried at the
+//! server with the client's answers (`inputResponses`) and the server's `requestState`, for at
+//! most 10 rounds. The hooks see one call, and its final result. A client that did not declare
+//! the capability a request needs gets an error result saying what the server asked, and the
+//! server is not called again.
+//!
+//! Not translated: a request of a handshake server to a stateless client mid-call (an
+//! `elicitation/create`) gets an error, as the new protocol has no such request; the server
+//! then carries on or fails the call as it sees fit. Translating it would mean answering the
+//! client's call with `input_required` while the server's call is still running, and holding
+//! that call open until the client retries, which the proxy does not do (a stateless client
+//! may retry anywhere, or never). An `input_required` answer to `prompts/get` or
+//! `resources/read` reaches a handshake client as it is. A server of the handshake era built on an SDK that ends its connection on a request
 //! before `initialize` cannot be proxied (the same holds for any client of both eras).
 //!
 //! # Limits
@@ -193,6 +207,7 @@ mod grants;
 mod http_listen;
 #[cfg(feature = "http")]
 mod http_upstream;
+mod input_rounds;
 mod limit;
 mod pin_audit;
 mod pin_guard;

@@ -26,6 +26,7 @@ use super::Settings;
 use super::ask::{Asking, CallUnderGate, Stop, asking_about};
 use super::era::{self, Era};
 use super::grants::Grants;
+use super::input_rounds;
 use super::limit::{OVERSIZED_METHOD, oversized_message};
 use super::pin_audit;
 use super::pin_guard::{CallVerdict, PinGuard};
@@ -369,28 +370,21 @@ where
                     request.request_state = inputs.state;
                     request.input_responses = inputs.responses;
                 }
-                let forwarded = ClientRequest::CallToolRequest(CallToolRequest::new(request));
-                match self.forward(forwarded, &context).await? {
-                    ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
-                    ServerResult::InputRequiredResult(result) => {
-                        Ok(CallToolResponse::InputRequired(result))
-                    }
-                    ServerResult::CreateTaskResult(result) => Ok(CallToolResponse::Task(result)),
-                    // A result with no field the protocol requires parses as one of these;
-                    // it is taken for what it can only be, an empty tool result.
-                    ServerResult::EmptyResult(_) => Ok(CallToolResponse::Complete(
-                        rmcp::model::CallToolResult::success(Vec::new()),
-                    )),
-                    other => Err(McpError::internal_error(
-                        format!(
-                            "the MCP server `{}` answered `tools/call` with something that \
-                             is not a tool result: {}",
-                            self.settings.server,
-                            serde_json::to_string(&other).unwrap_or_default()
-                        ),
-                        None,
-                    )),
+                // A stateless server's questions cannot reach a handshake client as they
+                // are: the proxy puts them to it and retries the call with the answers.
+                if era == Era::Handshake && self.server_era() == Era::Stateless {
+                    let server = &self.settings.server;
+                    let forward = |request| self.forward_call(request, &context);
+                    return input_rounds::answered_by_client(
+                        request,
+                        &context,
+                        &self.progress,
+                        server,
+                        forward,
+                    )
+                    .await;
                 }
+                self.forward_call(request, &context).await
             },
         );
         let answer = asking_about(call, gated).await;
@@ -398,6 +392,44 @@ where
             Some(stop) => Ok(self.stopped(stop)),
             None => answer,
         }
+    }
+
+    /// Forwards one `tools/call` (as the gate let it through) and takes the server's answer
+    /// for a tool's.
+    async fn forward_call(
+        &self,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let forwarded = ClientRequest::CallToolRequest(CallToolRequest::new(request));
+        match self.forward(forwarded, context).await? {
+            ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
+            ServerResult::InputRequiredResult(result) => {
+                Ok(CallToolResponse::InputRequired(result))
+            }
+            ServerResult::CreateTaskResult(result) => Ok(CallToolResponse::Task(result)),
+            // A result with no field the protocol requires parses as one of these;
+            // it is taken for what it can only be, an empty tool result.
+            ServerResult::EmptyResult(_) => Ok(CallToolResponse::Complete(
+                rmcp::model::CallToolResult::success(Vec::new()),
+            )),
+            other => Err(McpError::internal_error(
+                format!(
+                    "the MCP server `{}` answered `tools/call` with something that \
+                     is not a tool result: {}",
+                    self.settings.server,
+                    serde_json::to_string(&other).unwrap_or_default()
+                ),
+                None,
+            )),
+        }
+    }
+
+    /// The era of the server, once its session is open.
+    fn server_era(&self) -> Era {
+        self.server
+            .get()
+            .map_or(Era::Handshake, |opened| opened.era)
     }
 
     /// The answer to a call stopped on its trip through the gate.
