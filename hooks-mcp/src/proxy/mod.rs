@@ -166,10 +166,25 @@
 //!   `Origin` is not a page of this machine is refused (403), and on a loopback listener so is
 //!   a `Host` that is not a loopback name (403; DNS rebinding). A body over the size limit is
 //!   refused with 413 and a JSON-RPC error, a body that is not one JSON-RPC message with 400
-//!   and a parse error, a message without a session other than `initialize` with 400, an
-//!   unknown session with 404: none reaches the gate or the server. The listener must be on a
-//!   loopback address unless [`McpProxyBuilder::allow_remote_clients`] is set (`hooks
-//!   mcp-proxy --allow-remote-clients`).
+//!   and a parse error, a message without a session other than `initialize` (or a request
+//!   of the stateless era, below) with 400, an unknown session with 404: none reaches the
+//!   gate or the server. The listener must be on a loopback address unless
+//!   [`McpProxyBuilder::allow_remote_clients`] is set (`hooks mcp-proxy
+//!   --allow-remote-clients`).
+//! - **Stateless clients over HTTP** (2026-07-28): a client of that era opens no session; it
+//!   POSTs each request on its own, without `Mcp-Session-Id`, its version, identity and
+//!   capabilities in the request's `_meta` (a `server/discover`, or any request whose `_meta`
+//!   names a version without `initialize`). Each is answered on its POST's SSE stream, which
+//!   ends with the answer, and no session id is given. **Every such request goes through one
+//!   relay shared by all stateless clients, with one server**: the era has no session to
+//!   tell two clients apart by, only what each claims in its `_meta`, and a server of its
+//!   own per claim would let a client start servers at will. The shared server's session
+//!   opens at the first such request, in the name of the client that sent it (a server of
+//!   the handshake era is initialized with that client's identity and capabilities; one of
+//!   the stateless era gets each request's own `_meta`). The gate, the pins, the limits and
+//!   the asks (`input_required`, grants) are those of any session. The server's
+//!   notifications (progress, list changes) do not reach stateless HTTP clients, and a
+//!   server that ends takes the stateless path with it until the proxy restarts.
 //!
 //! Limits of the HTTP transports: the proxy asks no authentication of its HTTP clients and
 //! sends none to an upstream server (no OAuth, no header of the user's), so a server that
