@@ -229,6 +229,7 @@ mod pin_guard;
 pub mod pins;
 mod relay;
 mod server_asks;
+pub mod stdio;
 mod trace_context;
 mod upstream;
 
@@ -425,9 +426,7 @@ impl McpProxy {
                 source: std::io::Error::other("the child's stdin or stdout is not a pipe"),
             });
         };
-        let served = self
-            .serve((tokio::io::stdin(), tokio::io::stdout()), (stdout, stdin))
-            .await;
+        let served = self.serve(stdio::stdio(), (stdout, stdin)).await;
         // The client is gone: so is the server (its stdin is closed; a server that does not
         // exit on that is killed).
         let _ = child.start_kill();
