@@ -41,7 +41,8 @@ pub enum McpCommand {
         #[arg(long, default_value = "hooks.yaml")]
         config: PathBuf,
     },
-    /// Make every stdio MCP server of an agent's configuration run through `hooks mcp-proxy`.
+    /// Make every stdio MCP server of an agent's configuration, and every streamable-HTTP one
+    /// given by its URL without headers or credentials, run through `hooks mcp-proxy`.
     Wrap(WrapArgs),
     /// Undo `hooks mcp wrap`.
     Unwrap(WrapArgs),

@@ -124,7 +124,7 @@ fn serve(args: McpProxyArgs) -> Result<(), String> {
             }
             (None, Upstream::Url(url)) => {
                 proxy
-                    .serve_url((tokio::io::stdin(), tokio::io::stdout()), &url)
+                    .serve_url(hooks_mcp::proxy::stdio::stdio(), &url)
                     .await
             }
             (None, _) => proxy.serve_command(&args.command).await,

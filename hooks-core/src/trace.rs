@@ -72,6 +72,58 @@ pub(crate) fn record_text(span: &Span, field: &'static str, text: Option<&str>) 
     }
 }
 
+/// A span's W3C trace context as a request carries it to another process: its `traceparent`
+/// and, when it has one, its `tracestate`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceContext {
+    /// `version-traceid-spanid-flags`, as W3C Trace Context writes it.
+    pub traceparent: String,
+    /// Vendor entries, as W3C Trace Context writes them.
+    pub tracestate: Option<String>,
+}
+
+/// Carries trace context across processes. Only an exporter knows the ids its spans have, so
+/// it installs the carrier ([`set_context_carrier`]); an integration whose calls arrive with a
+/// trace context, or which makes requests to another process, uses it through
+/// [`adopt_remote_parent`] and [`trace_context_of`].
+pub trait ContextCarrier: Send + Sync {
+    /// Makes `span`, not yet entered, a child of the remote span `context` names. Returns
+    /// whether it did: a context that is not a valid W3C trace context leaves `span` as it
+    /// was (a new trace, or the span's local parent).
+    fn adopt(&self, span: &Span, context: &TraceContext) -> bool;
+    /// The trace context naming `span`, for a request made in it; `None` when the span is not
+    /// recorded.
+    fn context_of(&self, span: &Span) -> Option<TraceContext>;
+}
+
+static CARRIER: RwLock<Option<Arc<dyn ContextCarrier>>> = RwLock::new(None);
+
+/// Installs the carrier of trace context across processes; replaces any installed before.
+pub fn set_context_carrier(carrier: Arc<dyn ContextCarrier>) {
+    *write(&CARRIER) = Some(carrier);
+}
+
+/// Makes `span`, not yet entered, a child of the remote span `context` names, through the
+/// installed carrier. `false` when no carrier is installed or `context` is not valid: a
+/// malformed context is ignored, never an error.
+pub fn adopt_remote_parent(span: &Span, context: &TraceContext) -> bool {
+    if span.is_disabled() {
+        return false;
+    }
+    let carrier = read(&CARRIER).clone();
+    carrier.is_some_and(|carrier| carrier.adopt(span, context))
+}
+
+/// The trace context naming `span`, through the installed carrier; `None` when no carrier is
+/// installed or the span is not recorded.
+pub fn trace_context_of(span: &Span) -> Option<TraceContext> {
+    if span.is_disabled() {
+        return None;
+    }
+    let carrier = read(&CARRIER).clone()?;
+    carrier.context_of(span)
+}
+
 /// A count as a signed integer: OpenTelemetry has no unsigned type, and a bridge may record
 /// an unsigned value as text.
 pub(crate) fn count(n: usize) -> i64 {

@@ -361,3 +361,59 @@ fn a_gate_outside_a_tool_call_is_a_gate_span() {
     let emit = seen.spans(hooks_core::trace::EMIT_SPAN)[0];
     assert_eq!(emit.parent, Some(gate.id));
 }
+
+/// A carrier that names every span by a made-up context and adopts only contexts of `00-`.
+struct FakeCarrier {
+    adopted: Mutex<Vec<String>>,
+}
+
+impl hooks_core::trace::ContextCarrier for FakeCarrier {
+    fn adopt(&self, _span: &tracing::Span, context: &hooks_core::trace::TraceContext) -> bool {
+        self.adopted
+            .lock()
+            .unwrap()
+            .push(context.traceparent.clone());
+        context.traceparent.starts_with("00-")
+    }
+
+    fn context_of(&self, _span: &tracing::Span) -> Option<hooks_core::trace::TraceContext> {
+        Some(hooks_core::trace::TraceContext {
+            traceparent: "00-made-up-01".to_owned(),
+            tracestate: None,
+        })
+    }
+}
+
+#[test]
+fn trace_context_crosses_processes_through_the_installed_carrier() {
+    use hooks_core::trace::{TraceContext, adopt_remote_parent, trace_context_of};
+
+    let context = |traceparent: &str| TraceContext {
+        traceparent: traceparent.to_owned(),
+        tracestate: None,
+    };
+    let carrier = Arc::new(FakeCarrier {
+        adopted: Mutex::new(Vec::new()),
+    });
+    hooks_core::trace::set_context_carrier(carrier.clone());
+
+    // A span nobody records is never handed to the carrier.
+    assert!(!adopt_remote_parent(
+        &tracing::Span::none(),
+        &context("00-a-b-01")
+    ));
+    assert_eq!(trace_context_of(&tracing::Span::none()), None);
+    assert!(carrier.adopted.lock().unwrap().is_empty());
+
+    let subscriber = tracing_subscriber::registry().with(Capture::default());
+    tracing::subscriber::with_default(subscriber, || {
+        let span = tracing::info_span!(target: hooks_core::trace::TARGET, "recorded");
+        assert!(adopt_remote_parent(&span, &context("00-a-b-01")));
+        assert!(!adopt_remote_parent(&span, &context("garbage")));
+        assert_eq!(
+            trace_context_of(&span).map(|c| c.traceparent),
+            Some("00-made-up-01".to_owned())
+        );
+    });
+    assert_eq!(*carrier.adopted.lock().unwrap(), ["00-a-b-01", "garbage"]);
+}

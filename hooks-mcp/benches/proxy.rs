@@ -126,6 +126,24 @@ fn serve_proxy(stateless: bool, everything: Option<OsString>, modules: bool) {
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
+/// The pump role: the server in the handshake role behind a process that only copies bytes
+/// between the pipes (a thread per direction, the kernel's own copy), which no proxy can beat:
+/// what putting any process on the path costs.
+fn serve_pump() {
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .env(ROLE, "server")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut to_server = child.stdin.take().unwrap();
+    let mut from_server = child.stdout.take().unwrap();
+    let up = std::thread::spawn(move || std::io::copy(&mut std::io::stdin(), &mut to_server));
+    let _ = std::io::copy(&mut from_server, &mut std::io::stdout());
+    let _ = up.join();
+    let _ = child.wait();
+}
+
 /// A client of this executable started in `role`, and the child.
 async fn client_of(
     role: &str,
@@ -180,6 +198,8 @@ fn bench(c: &mut Criterion) {
     let mut cases = vec![
         ("handshake/direct", "server"),
         ("handshake/proxied", "proxy"),
+        // Any process on the path, doing nothing but copying: the floor of every proxy.
+        ("handshake/pump", "pump"),
         // The proxy with no module mounted: what the hop itself costs.
         ("handshake/proxied_bare", "proxy-bare"),
         ("stateless/direct", "server-stateless"),
@@ -212,6 +232,7 @@ fn main() {
         Ok("server") => serve_echo(false),
         Ok("server-stateless") => serve_echo(true),
         Ok("proxy") => serve_proxy(false, None, true),
+        Ok("pump") => serve_pump(),
         Ok("proxy-bare") => serve_proxy(false, None, false),
         Ok("proxy-stateless") => serve_proxy(true, None, true),
         Ok("everything-proxy") => serve_proxy(false, std::env::var_os(EVERYTHING), true),

@@ -15,6 +15,11 @@
 //! - [`Telemetry::install`] makes the pipeline the process's global subscriber;
 //! - [`Telemetry::layer`] adds it to a subscriber the application builds itself.
 //!
+//! The pipeline also carries W3C trace context across processes (see
+//! [`hooks_core::trace::ContextCarrier`]): an integration whose calls arrive with a
+//! `traceparent`, as the MCP proxy's do in `_meta`, has its spans parented to it, and names its
+//! own span in the requests it makes.
+//!
 //! A process that lives for one event (an agent's command hook) calls [`Telemetry::flush`]
 //! (or [`flush_installed`]) before it exits: the spans of the event are exported, and an
 //! unreachable collector costs at most the export timeout (200 ms by default), never the
@@ -40,6 +45,7 @@ mod config;
 mod metrics;
 pub mod module;
 mod pipeline;
+mod propagation;
 
 pub use config::{
     DEFAULT_SERVICE_NAME, DEFAULT_TIMEOUT, MAX_TIMEOUT, TelemetryConfig, TelemetryConfigError,

@@ -54,7 +54,8 @@ pub struct Telemetry {
 impl Telemetry {
     /// Builds the pipeline from `config` and the environment, and installs the redaction
     /// that texts from hooks pass through before they reach a span (the logging module's:
-    /// API keys, tokens, authorization headers, private keys).
+    /// API keys, tokens, authorization headers, private keys), and the carrier of W3C trace
+    /// context across processes ([`hooks_core::trace::set_context_carrier`]).
     ///
     /// Nothing is sent until spans end; nothing is installed as the global subscriber (see
     /// [`Telemetry::install`] and [`Telemetry::layer`]).
@@ -100,6 +101,7 @@ impl Telemetry {
             .build();
 
         install_redaction();
+        crate::propagation::install_carrier();
         Ok(Telemetry {
             tracer_provider,
             meter_provider,

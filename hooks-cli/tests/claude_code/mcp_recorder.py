@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """A minimal MCP server on stdio for the end-to-end tests: one tool, `record`, which appends its
 `text` argument as a line to the file named by this script's first argument, so that a test
-can tell which calls reached the server."""
+can tell which calls reached the server. With a second argument, it also appends the W3C
+`traceparent` each call carried in its `_meta` (an empty line for none) to the file it names."""
 import json
 import sys
 
 LOG = sys.argv[1]
+TRACES = sys.argv[2] if len(sys.argv) > 2 else None
 TOOL = {
     "name": "record",
     "description": "Records a line of text",
@@ -32,6 +34,10 @@ def answer(message):
         text = message.get("params", {}).get("arguments", {}).get("text", "")
         with open(LOG, "a", encoding="utf-8") as log:
             log.write(text + "\n")
+        if TRACES:
+            meta = message.get("params", {}).get("_meta") or {}
+            with open(TRACES, "a", encoding="utf-8") as traces:
+                traces.write(str(meta.get("traceparent", "")) + "\n")
         return {"content": [{"type": "text", "text": "recorded"}]}
     if method == "ping":
         return {}

@@ -16,20 +16,33 @@ use crate::settings::Imported;
 /// One coding agent whose hooks `hooks` serves (`hooks <name> --config FILE`) and sets up
 /// (`hooks init <name>`). Each agent is one file of [`interop`](super) with a unit struct
 /// implementing this trait, listed in [`AGENTS`](super::AGENTS); the command line iterates that
-/// list, so adding an agent adds its subcommands.
+/// list, so adding an agent adds its subcommands. What the agent is (its constants) is its
+/// [`Profile`]; the methods it implements are what it does.
 pub trait Agent: std::fmt::Debug + Sync {
+    /// What it is, as data: its protocol, names, capabilities, settings, tools, binaries and
+    /// failure mode (see [`Profile`]); the accessors below read it.
+    fn profile(&self) -> &'static Profile;
+
     /// Its events, its field names and its name (`claude`: the subcommand and the namespace of
     /// its events that have no canonical equivalent).
-    fn protocol(&self) -> &'static Protocol;
+    fn protocol(&self) -> &'static Protocol {
+        self.profile().protocol
+    }
 
     /// Its name for people: `Claude Code`.
-    fn display_name(&self) -> &'static str;
+    fn display_name(&self) -> &'static str {
+        self.profile().display_name
+    }
 
     /// What it can take from a hook, and what our answer becomes where it cannot.
-    fn capabilities(&self) -> &'static Capabilities;
+    fn capabilities(&self) -> &'static Capabilities {
+        self.profile().capabilities
+    }
 
     /// Its hook settings: where they are, and what `hooks init` writes into them.
-    fn settings(&self) -> &'static HookSettings;
+    fn settings(&self) -> &'static HookSettings {
+        self.profile().settings
+    }
 
     /// Its name: the subcommand (`hooks claude`), lowercase.
     fn name(&self) -> &'static str {
@@ -84,24 +97,24 @@ pub trait Agent: std::fmt::Debug + Sync {
     /// as its [`event_in`](Agent::event_in) maps them; empty where its tools already have the
     /// canonical names or it has no tool events.
     fn tools(&self) -> &'static [ToolName] {
-        &[]
+        self.profile().tools
     }
 
     /// Whether this adapter was run against the agent's real program (rather than against its
     /// documentation only); stated in `docs/agents.md`.
     fn tested_against_real_program(&self) -> bool {
-        false
+        self.profile().tested_against_real_program
     }
 
     /// What it cannot do that its [capabilities](Agent::capabilities) do not say (a failure
     /// mode, a version that differs), for `hooks <agent> --help`; `None` when nothing.
     fn limits(&self) -> Option<&'static str> {
-        None
+        self.profile().limits
     }
 
     /// What every `hooks init` of it tells the user about its trust step, if it has one.
     fn trust_note(&self) -> Option<&'static str> {
-        None
+        self.profile().trust_note
     }
 
     /// The command its settings run: `hooks <name> --config <file>`, with `file` (relative to
@@ -125,27 +138,26 @@ pub trait Agent: std::fmt::Debug + Sync {
     }
 
     /// What it does when a hook fails (crashes, hangs past its timeout, is not found), and
-    /// what a hook entry sets to make that a block. By default it fails open and nothing can
-    /// be set.
+    /// what a hook entry sets to make that a block.
     fn on_failure(&self) -> OnFailure {
-        OnFailure::Open
+        self.profile().on_failure
     }
 
-    /// The unit of the `timeout` of its hook entries (seconds by default).
+    /// The unit of the `timeout` of its hook entries.
     fn timeout_unit(&self) -> TimeUnit {
-        TimeUnit::Seconds
+        self.profile().timeout_unit
     }
 
-    /// The keys its hook entries take their timeout under (`timeout` by default); `init`
-    /// writes each, so that one entry read by two programs is bounded in both.
+    /// The keys its hook entries take their timeout under; `init` writes each, so that one
+    /// entry read by two programs is bounded in both.
     fn timeout_keys(&self) -> &'static [&'static str] {
-        &["timeout"]
+        self.profile().timeout_keys
     }
 
     /// The names of its executables, looked up on the `PATH` to tell whether it is
-    /// installed; none by default.
+    /// installed.
     fn binaries(&self) -> &'static [&'static str] {
-        &[]
+        self.profile().binaries
     }
 
     /// Where a setting of its own turns every hook off for the project in `project` and the
@@ -154,6 +166,105 @@ pub trait Agent: std::fmt::Debug + Sync {
     fn hooks_switched_off(&self, project: &Path, home: &Path) -> Option<String> {
         let _ = (project, home);
         None
+    }
+}
+
+/// What one agent is, as data, kept in a `static` by its file and read by [`Agent`]'s
+/// accessors: so an agent's file holds its behaviour (how its input is read, how its answer is
+/// written, what it accepts), not a method per constant.
+///
+/// Built in a const context from [`Profile::new`] and the setters, each of which names what
+/// differs from the common case.
+#[derive(Debug)]
+pub struct Profile {
+    pub(crate) protocol: &'static Protocol,
+    pub(crate) display_name: &'static str,
+    pub(crate) capabilities: &'static Capabilities,
+    pub(crate) settings: &'static HookSettings,
+    pub(crate) tools: &'static [ToolName],
+    pub(crate) binaries: &'static [&'static str],
+    pub(crate) on_failure: OnFailure,
+    pub(crate) timeout_unit: TimeUnit,
+    pub(crate) timeout_keys: &'static [&'static str],
+    pub(crate) tested_against_real_program: bool,
+    pub(crate) limits: Option<&'static str>,
+    pub(crate) trust_note: Option<&'static str>,
+}
+
+impl Profile {
+    /// The agent that speaks `protocol`, is called `display_name`, takes what `capabilities`
+    /// says and keeps its hooks as `settings` says; as the common case has it until a setter
+    /// says otherwise: its tools have the canonical names, no executable is known, it runs a
+    /// call whose hook failed ([`OnFailure::Open`]), its timeouts are seconds under `timeout`,
+    /// and it was checked against its documentation only.
+    pub const fn new(
+        protocol: &'static Protocol,
+        display_name: &'static str,
+        capabilities: &'static Capabilities,
+        settings: &'static HookSettings,
+    ) -> Self {
+        Profile {
+            protocol,
+            display_name,
+            capabilities,
+            settings,
+            tools: &[],
+            binaries: &[],
+            on_failure: OnFailure::Open,
+            timeout_unit: TimeUnit::Seconds,
+            timeout_keys: &["timeout"],
+            tested_against_real_program: false,
+            limits: None,
+            trust_note: None,
+        }
+    }
+
+    /// Its shell, file and patch tools under their canonical names ([`Agent::tools`]).
+    pub const fn tools(mut self, tools: &'static [ToolName]) -> Self {
+        self.tools = tools;
+        self
+    }
+
+    /// The names of its executables ([`Agent::binaries`]).
+    pub const fn binaries(mut self, binaries: &'static [&'static str]) -> Self {
+        self.binaries = binaries;
+        self
+    }
+
+    /// What it does when a hook fails ([`Agent::on_failure`]).
+    pub const fn on_failure(mut self, on_failure: OnFailure) -> Self {
+        self.on_failure = on_failure;
+        self
+    }
+
+    /// The unit of its hook timeouts ([`Agent::timeout_unit`]).
+    pub const fn timeout_unit(mut self, unit: TimeUnit) -> Self {
+        self.timeout_unit = unit;
+        self
+    }
+
+    /// The keys of its hook timeouts ([`Agent::timeout_keys`]).
+    pub const fn timeout_keys(mut self, keys: &'static [&'static str]) -> Self {
+        self.timeout_keys = keys;
+        self
+    }
+
+    /// It was run against its real program ([`Agent::tested_against_real_program`]).
+    pub const fn tested_against_real_program(mut self) -> Self {
+        self.tested_against_real_program = true;
+        self
+    }
+
+    /// What it cannot do that its capabilities do not say ([`Agent::limits`]).
+    pub const fn limits(mut self, limits: &'static str) -> Self {
+        self.limits = Some(limits);
+        self
+    }
+
+    /// What `hooks init` tells the user about its trust step ([`Agent::trust_note`]).
+    pub const fn trust_note(mut self, note: &'static str) -> Self {
+        self.trust_note = Some(note);
+        self
     }
 }
 

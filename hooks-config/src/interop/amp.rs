@@ -23,7 +23,9 @@ use hooks_core::events::{PROMPT_COMPLETE, SESSION_START, TOOL_POST, TOOL_PRE};
 
 use super::plugin::{PluginAgent, PluginEvents};
 use super::tools::ToolName;
-use super::{Capabilities, HookSettings, Layout, ProjectDir, Protocol, RewriteSupport};
+use super::{
+    Capabilities, HookSettings, Layout, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport,
+};
 
 /// Amp.
 #[derive(Debug, Clone, Copy)]
@@ -72,15 +74,13 @@ const TOOLS: &[ToolName] = &[
 
 /// Its plugin's events.
 static EVENTS: PluginEvents = PluginEvents {
-    protocol: &AMP,
-    capabilities: &CAPABILITIES,
-    settings: &SETTINGS,
-    binaries: &["amp"],
-    tested: false,
-    display: "Amp",
+    profile: Profile::new(&AMP, "Amp", &CAPABILITIES, &SETTINGS)
+        .tools(TOOLS)
+        .binaries(&["amp"])
+        // The plugin blocks on any failure of `hooks`.
+        .on_failure(OnFailure::Closed),
     tool_call: "tool.call",
     prompt: None,
-    tools: TOOLS,
     args: "input",
 };
 

@@ -39,7 +39,7 @@ use super::reasons::question_of;
 use super::tools::{self, ToolName};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
 };
 
 /// Antigravity CLI.
@@ -114,34 +114,16 @@ fn decision(decision: &str, reason: Option<String>) -> AgentAnswer {
     AgentAnswer::json(&answer)
 }
 
+/// What Antigravity CLI is, as data.
+static PROFILE: Profile = Profile::new(&ANTIGRAVITY, "Antigravity CLI", &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    .binaries(&["agy"])
+    // It blocks a call whose hook fails, by itself (reported, not documented).
+    .on_failure(OnFailure::Closed);
+
 impl Agent for Antigravity {
-    fn protocol(&self) -> &'static Protocol {
-        &ANTIGRAVITY
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Antigravity CLI"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        &["agy"]
-    }
-
-    /// It blocks a call whose hook fails, by itself (reported, not documented).
-    fn on_failure(&self) -> OnFailure {
-        OnFailure::Closed
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Its tool call as `PreToolUse` (see the [module docs](self)).

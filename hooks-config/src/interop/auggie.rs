@@ -26,8 +26,8 @@ use super::exit_two;
 use super::hook_output::{non_empty, printed};
 use super::tools::{self, ToolName};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, ProjectDir,
-    Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
 };
 
 /// Augment's Auggie CLI.
@@ -88,30 +88,15 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["PreToolUse", "PostToolUse"],
 };
 
+/// What Augment Auggie is, as data.
+static PROFILE: Profile = Profile::new(&AUGGIE, "Augment Auggie", &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    // Auggie reads a command's `timeout` in milliseconds.
+    .timeout_unit(TimeUnit::Milliseconds);
+
 impl Agent for Auggie {
-    fn protocol(&self) -> &'static Protocol {
-        &AUGGIE
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Augment Auggie"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    /// Auggie reads a command's `timeout` in milliseconds.
-    fn timeout_unit(&self) -> TimeUnit {
-        TimeUnit::Milliseconds
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Claude Code's stdin fields (or `hookEventName`), its tools made canonical.

@@ -37,7 +37,7 @@
 
 use std::path::Path;
 
-use super::{FailClosedKey, KeyValue, MinVersion, OnFailure};
+use super::{FailClosedKey, KeyValue, MinVersion, OnFailure, Profile};
 use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_POST_COMPACT, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT,
@@ -123,38 +123,26 @@ static SETTINGS: HookSettings = HookSettings {
 /// The events that block with the top-level `decision: "block"`.
 const BLOCKS_BY_DECISION: &[&str] = &["UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop"];
 
+/// What Claude Code is, as data.
+static PROFILE: Profile = Profile::new(&CLAUDE, "Claude Code", &CAPABILITIES, &SETTINGS)
+    .binaries(&["claude"])
+    // `"onFailure": "block"` makes a failed hook block, from Claude Code 2.1.295; an older
+    // version ignores it, and a value it does not know makes it skip the whole settings file.
+    .on_failure(OnFailure::Settable(FailClosedKey {
+        key: "onFailure",
+        value: KeyValue::Str("block"),
+        since: Some(MinVersion {
+            binary: "claude",
+            version: [2, 1, 295],
+        }),
+    }))
+    // Run headless against the real CLI, offline, by this project's end-to-end tests
+    // (`hooks-cli/tests/claude_code_e2e.rs`, when `HOOKS_E2E_CLAUDE` names the binary).
+    .tested_against_real_program();
+
 impl Agent for ClaudeCode {
-    fn protocol(&self) -> &'static Protocol {
-        &CLAUDE
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Claude Code"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    /// `"onFailure": "block"` makes a failed hook block, from Claude Code 2.1.295; an older
-    /// version ignores it, and a value it does not know makes it skip the whole settings file.
-    fn on_failure(&self) -> OnFailure {
-        OnFailure::Settable(FailClosedKey {
-            key: "onFailure",
-            value: KeyValue::Str("block"),
-            since: Some(MinVersion {
-                binary: "claude",
-                version: [2, 1, 295],
-            }),
-        })
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        &["claude"]
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// `"disableAllHooks": true` in the project's settings (shared or local) or the user's.
@@ -230,12 +218,6 @@ impl Agent for ClaudeCode {
 
     fn importer(&self) -> Option<Importer> {
         Some(import_file)
-    }
-
-    /// Run headless against the real CLI, offline, by this project's end-to-end tests
-    /// (`hooks-cli/tests/claude_code_e2e.rs`, when `HOOKS_E2E_CLAUDE` names the binary).
-    fn tested_against_real_program(&self) -> bool {
-        true
     }
 }
 

@@ -51,7 +51,7 @@ use super::reasons::context_of;
 use super::tools::{ToolName, make_canonical, named};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
 };
 
 /// Cline.
@@ -278,39 +278,18 @@ fn command_line(commands: Option<&Value>) -> Option<String> {
     }
 }
 
+/// What Cline is, as data.
+static PROFILE: Profile = Profile::new(&CLINE, "Cline", &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    .binaries(&["cline"])
+    // The scripts block when `hooks` cannot answer; only a hang past Cline's own timeout,
+    // which the scripts' deadline stays under, would let the call run.
+    .on_failure(OnFailure::Closed)
+    .limits(LIMITS);
+
 impl Agent for Cline {
-    fn protocol(&self) -> &'static Protocol {
-        &CLINE
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Cline"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        &["cline"]
-    }
-
-    /// The scripts block when `hooks` cannot answer; only a hang past Cline's own timeout,
-    /// which the scripts' deadline stays under, would let the call run.
-    fn on_failure(&self) -> OnFailure {
-        OnFailure::Closed
-    }
-
-    fn limits(&self) -> Option<&'static str> {
-        Some(LIMITS)
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Either generation's JSON (see the [module docs](self)) as Claude Code's fields.

@@ -86,7 +86,7 @@ use super::reasons::{
 };
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
+    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
 };
 
 /// Codex CLI.
@@ -252,25 +252,17 @@ fn without_our_script(data: &Value, mut input: Value) -> Value {
     input
 }
 
+/// What Codex CLI is, as data.
+static PROFILE: Profile = Profile::new(&CODEX, "Codex CLI", &CAPABILITIES, &SETTINGS)
+    .binaries(&["codex"])
+    // Run headless against the real CLI, offline, by this project's end-to-end tests
+    // (`hooks-cli/tests/codex_cli_e2e.rs`, when `HOOKS_E2E_CODEX` names the binary).
+    .tested_against_real_program()
+    .trust_note(TRUST_NOTE);
+
 impl Agent for CodexCli {
-    fn protocol(&self) -> &'static Protocol {
-        &CODEX
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Codex CLI"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        &["codex"]
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// `hooks = false` (or the old `codex_hooks = false`) under `[features]` of the project's
@@ -285,10 +277,6 @@ impl Agent for CodexCli {
             features_turn_hooks_off(&text)
                 .then(|| format!("`[features] hooks = false` in {}", file.display()))
         })
-    }
-
-    fn trust_note(&self) -> Option<&'static str> {
-        Some(TRUST_NOTE)
     }
 
     /// Claude Code's stdin fields; a shell call's command also as it runs in its working
@@ -402,12 +390,6 @@ impl Agent for CodexCli {
 
     fn importer(&self) -> Option<Importer> {
         Some(import_file)
-    }
-
-    /// Run headless against the real CLI, offline, by this project's end-to-end tests
-    /// (`hooks-cli/tests/codex_cli_e2e.rs`, when `HOOKS_E2E_CODEX` names the binary).
-    fn tested_against_real_program(&self) -> bool {
-        true
     }
 }
 

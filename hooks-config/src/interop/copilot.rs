@@ -54,8 +54,8 @@ use super::reasons::{
 };
 use super::tools::{ToolName, make_canonical, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, ProjectDir,
-    Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
 };
 
 /// GitHub Copilot CLI and cloud agent.
@@ -170,34 +170,19 @@ const TRUST_NOTE: &str = "GitHub Copilot CLI runs a repository's `.github/hooks/
 (`copilot -p`) only in a folder it trusts (start `copilot` here once and trust the folder) or \
 with `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; otherwise it skips them without a word.";
 
+/// What GitHub Copilot is, as data.
+static PROFILE: Profile = Profile::new(&COPILOT, "GitHub Copilot", &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    // Copilot reads `timeoutSec`, the VS Code agent `timeout`, both in seconds.
+    .timeout_keys(&["timeoutSec", "timeout"])
+    // Run headless against the real Copilot CLI, offline, by this project's end-to-end tests
+    // (`hooks-cli/tests/copilot_cli_e2e.rs`, when `HOOKS_E2E_COPILOT` names the binary).
+    .tested_against_real_program()
+    .trust_note(TRUST_NOTE);
+
 impl Agent for Copilot {
-    fn protocol(&self) -> &'static Protocol {
-        &COPILOT
-    }
-
-    fn trust_note(&self) -> Option<&'static str> {
-        Some(TRUST_NOTE)
-    }
-
-    fn display_name(&self) -> &'static str {
-        "GitHub Copilot"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    /// Copilot reads `timeoutSec`, the VS Code agent `timeout`, both in seconds.
-    fn timeout_keys(&self) -> &'static [&'static str] {
-        &["timeoutSec", "timeout"]
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Either dialect in (see the [module docs](self)).
@@ -401,12 +386,6 @@ impl Agent for Copilot {
             Some(fields) if STOPS.contains(&agent_event) => read_stop(&fields),
             Some(fields) => read_permission(agent_event, &fields),
         }
-    }
-
-    /// Run headless against the real Copilot CLI, offline, by this project's end-to-end tests
-    /// (`hooks-cli/tests/copilot_cli_e2e.rs`, when `HOOKS_E2E_COPILOT` names the binary).
-    fn tested_against_real_program(&self) -> bool {
-        true
     }
 }
 

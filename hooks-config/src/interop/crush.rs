@@ -32,8 +32,8 @@ use super::reasons::{
 };
 use super::tools::{self, ToolName, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, ProjectDir,
-    Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
 };
 
 /// Crush.
@@ -87,29 +87,14 @@ const ANSWER_KEYS: &[&str] = &[
     "updated_input",
 ];
 
+/// What Crush is, as data.
+static PROFILE: Profile = Profile::new(&CRUSH, "Crush", &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    .binaries(&["crush"]);
+
 impl Agent for Crush {
-    fn protocol(&self) -> &'static Protocol {
-        &CRUSH
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Crush"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        &["crush"]
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Its stdin, `event` read as `hook_event_name`, its tools made canonical.

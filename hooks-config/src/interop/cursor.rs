@@ -40,7 +40,7 @@
 //! A policy that cannot decide (a broken hooks file, unreadable input) denies with exit code 2
 //! as well as the JSON, whatever the event.
 
-use super::{FailClosedKey, KeyValue, OnFailure};
+use super::{FailClosedKey, KeyValue, OnFailure, Profile};
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use hooks_core::events::{
     CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST,
@@ -52,7 +52,7 @@ use serde_json::{Map, Value, json};
 
 use super::hook_output::{Permission, non_empty, printed};
 use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
-use super::tools::{CURSOR_TOOLS, ToolName, make_canonical};
+use super::tools::{CURSOR_TOOLS, make_canonical};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, RewriteSupport, Rewrites,
     Verdict,
@@ -170,44 +170,26 @@ impl CursorAnswer {
     }
 }
 
+/// What Cursor is, as data.
+static PROFILE: Profile = Profile::new(&CURSOR, "Cursor", &CAPABILITIES, &SETTINGS)
+    .tools(CURSOR_TOOLS)
+    .binaries(&["cursor-agent", "cursor"])
+    // `"failClosed": true` makes a crashed, timed-out or unreadable hook block.
+    .on_failure(OnFailure::Settable(FailClosedKey {
+        key: "failClosed",
+        value: KeyValue::Bool(true),
+        since: None,
+    }));
+
 impl Agent for Cursor {
-    fn protocol(&self) -> &'static Protocol {
-        &CURSOR
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Cursor"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    /// `"failClosed": true` makes a crashed, timed-out or unreadable hook block.
-    fn on_failure(&self) -> OnFailure {
-        OnFailure::Settable(FailClosedKey {
-            key: "failClosed",
-            value: KeyValue::Bool(true),
-            since: None,
-        })
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        &["cursor-agent", "cursor"]
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Maps Cursor's hook input (JSON with `hook_event_name`) onto our event, its shell
     /// commands, MCP calls and files as tool calls (see the [module docs](self)).
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
         event_in(input)
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        CURSOR_TOOLS
     }
 
     /// Our merged result for Cursor's event `agent_event`, in its protocol (see the

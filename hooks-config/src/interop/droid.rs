@@ -34,7 +34,7 @@ use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use super::tools::{self, AGENT_TOOL_NAME, ToolName, named};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
 };
 use crate::settings::{import_hooks, one_error};
 
@@ -114,25 +114,13 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
 };
 
+/// What Factory Droid is, as data.
+static PROFILE: Profile =
+    Profile::new(&DROID, "Factory Droid", &CAPABILITIES, &SETTINGS).tools(TOOLS);
+
 impl Agent for FactoryDroid {
-    fn protocol(&self) -> &'static Protocol {
-        &DROID
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Factory Droid"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Claude Code's stdin in either casing, its tools made canonical, a write tool's path

@@ -34,7 +34,7 @@ use super::hook_output::{non_empty, printed};
 use super::tools::{self, ToolName, named};
 use super::{
     Agent, AgentAnswer, Capabilities, FailClosedKey, HookSettings, InputError, KeyValue, Layout,
-    MappedEvent, OnFailure, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    MappedEvent, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
 };
 
 /// Goose.
@@ -97,38 +97,20 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["PreToolUse", "PostToolUse"],
 };
 
+/// What Goose is, as data.
+static PROFILE: Profile = Profile::new(&GOOSE, "Goose", &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    .binaries(&["goose"])
+    // `"on_failure": "block"` makes a hook that fails or says nothing readable block.
+    .on_failure(OnFailure::Settable(FailClosedKey {
+        key: "on_failure",
+        value: KeyValue::Str("block"),
+        since: None,
+    }));
+
 impl Agent for Goose {
-    fn protocol(&self) -> &'static Protocol {
-        &GOOSE
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Goose"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        &["goose"]
-    }
-
-    /// `"on_failure": "block"` makes a hook that fails or says nothing readable block.
-    fn on_failure(&self) -> OnFailure {
-        OnFailure::Settable(FailClosedKey {
-            key: "on_failure",
-            value: KeyValue::Str("block"),
-            since: None,
-        })
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Its stdin, `event` read as `hook_event_name`, its tools made canonical.

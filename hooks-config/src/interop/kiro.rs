@@ -30,8 +30,8 @@ use super::exit_two;
 use super::hook_output::{non_empty, printed};
 use super::tools::{self, ToolName, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, ProjectDir,
-    Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
 };
 
 /// Kiro's CLI.
@@ -103,29 +103,14 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["PreToolUse", "UserPromptSubmit"],
 };
 
+/// What Kiro is, as data.
+static PROFILE: Profile = Profile::new(&KIRO, "Kiro", &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    .binaries(&["kiro-cli"]);
+
 impl Agent for Kiro {
-    fn protocol(&self) -> &'static Protocol {
-        &KIRO
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Kiro"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        &["kiro-cli"]
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Claude Code's stdin fields, its tools made canonical.

@@ -57,8 +57,8 @@ pub use crate::agent_protocol::{AGENT_FIELD, InputError, MappedEvent, Protocol};
 use crate::{HooksConfig, Rewrite};
 pub use agent::{
     Agent, Capabilities, FailClosedKey, HookSettings, Importer, KeyValue, Layout, MinVersion,
-    OnFailure, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version, runs_hooks,
-    shell_word,
+    OnFailure, Profile, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version,
+    runs_hooks, shell_word,
 };
 pub use summary::summary_table;
 

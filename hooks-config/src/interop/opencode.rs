@@ -25,7 +25,9 @@ use hooks_core::events::{PROMPT_SUBMIT, SESSION_START, TOOL_POST, TOOL_PRE};
 
 use super::plugin::{PluginAgent, PluginEvents};
 use super::tools::ToolName;
-use super::{Capabilities, HookSettings, Layout, ProjectDir, Protocol, RewriteSupport};
+use super::{
+    Capabilities, HookSettings, Layout, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport,
+};
 
 /// OpenCode.
 #[derive(Debug, Clone, Copy)]
@@ -80,15 +82,14 @@ const TOOLS: &[ToolName] = &[
 
 /// Its plugin's events.
 static EVENTS: PluginEvents = PluginEvents {
-    protocol: &OPENCODE,
-    capabilities: &CAPABILITIES,
-    settings: &SETTINGS,
-    binaries: &["opencode"],
-    tested: true,
-    display: "OpenCode",
+    profile: Profile::new(&OPENCODE, "OpenCode", &CAPABILITIES, &SETTINGS)
+        .tools(TOOLS)
+        .binaries(&["opencode"])
+        // The plugin blocks on any failure of `hooks`.
+        .on_failure(OnFailure::Closed)
+        .tested_against_real_program(),
     tool_call: "tool.execute.before",
     prompt: Some("chat.message"),
-    tools: TOOLS,
     args: "args",
 };
 

@@ -25,11 +25,8 @@ use serde_json::{Map, Value};
 
 use super::hook_output::{non_empty, printed};
 use super::reasons::{context_of, messages_of, question_of, reason_of, unconfirmed_rewrite};
-use super::tools::{AGENT_TOOL_NAME, ToolName, make_canonical};
-use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, MappedEvent, OnFailure, Protocol,
-    Rewrites, Verdict,
-};
+use super::tools::{AGENT_TOOL_NAME, make_canonical};
+use super::{Agent, AgentAnswer, InputError, MappedEvent, Profile, Rewrites, Verdict};
 
 /// The placeholder of a plugin template that `hooks init` replaces with the
 /// [`PluginCommand`] as JSON.
@@ -77,23 +74,11 @@ impl PluginCommand {
 #[derive(Debug)]
 pub(crate) struct PluginEvents {
     /// Its events and fields.
-    pub(crate) protocol: &'static Protocol,
-    /// What it takes from its plugin.
-    pub(crate) capabilities: &'static Capabilities,
-    /// The plugin `hooks init` writes.
-    pub(crate) settings: &'static HookSettings,
-    /// Its executables.
-    pub(crate) binaries: &'static [&'static str],
-    /// Whether it was run against the real program.
-    pub(crate) tested: bool,
-    /// Its name for people.
-    pub(crate) display: &'static str,
+    pub(crate) profile: Profile,
     /// The event before a tool call.
     pub(crate) tool_call: &'static str,
     /// The event of a prompt, where the plugin API lets it be stopped.
     pub(crate) prompt: Option<&'static str>,
-    /// Its tools under canonical names.
-    pub(crate) tools: &'static [ToolName],
     /// The field of the plugin's JSON that holds the tool's arguments, as the agent has them.
     pub(crate) args: &'static str,
 }
@@ -105,45 +90,16 @@ pub(crate) trait PluginAgent: std::fmt::Debug + Sync {
 }
 
 impl<T: PluginAgent> Agent for T {
-    fn protocol(&self) -> &'static Protocol {
-        self.plugin().protocol
-    }
-
-    fn display_name(&self) -> &'static str {
-        self.plugin().display
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        self.plugin().capabilities
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        self.plugin().settings
-    }
-
-    /// The plugin blocks on any failure of `hooks`.
-    fn on_failure(&self) -> OnFailure {
-        OnFailure::Closed
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        self.plugin().binaries
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        self.plugin().tools
-    }
-
-    fn tested_against_real_program(&self) -> bool {
-        self.plugin().tested
+    fn profile(&self) -> &'static Profile {
+        &self.plugin().profile
     }
 
     /// The plugin's JSON, its tools made canonical.
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
         let plugin = self.plugin();
-        let mut mapped = plugin.protocol.event_in(input)?;
+        let mut mapped = plugin.profile.protocol.event_in(input)?;
         if let Value::Object(data) = &mut mapped.data {
-            make_canonical(plugin.tools, data);
+            make_canonical(plugin.profile.tools, data);
         }
         Ok(mapped)
     }
@@ -217,7 +173,7 @@ impl PluginEvents {
             HookAction::Deny => Some(reason_of(outcome)),
             HookAction::AskUser => Some(format!(
                 "a hook asks for approval, which {} cannot put to you from a plugin: {}",
-                self.display,
+                self.profile.display_name,
                 question_of(outcome)
             )),
             _ => None,
@@ -229,7 +185,7 @@ impl PluginEvents {
                     0,
                     format!(
                         "{} cannot stop {agent_event}; a hook would have: {reason}",
-                        self.display
+                        self.profile.display_name
                     ),
                 );
                 PluginAnswer {
@@ -269,7 +225,11 @@ impl PluginEvents {
                 return proceed;
             }
             if !rewrites.all_applied(outcome) {
-                return PluginAnswer::block(unconfirmed_rewrite(self.display, new_input, outcome));
+                return PluginAnswer::block(unconfirmed_rewrite(
+                    self.profile.display_name,
+                    new_input,
+                    outcome,
+                ));
             }
             return PluginAnswer {
                 decision: "rewrite",
@@ -301,7 +261,7 @@ impl PluginEvents {
         };
         let own = input.get(self.args).and_then(Value::as_object);
         let mut args: Map<String, Value> = new.clone();
-        let tool = self.tools.iter().find(|tool| {
+        let tool = self.profile.tools.iter().find(|tool| {
             input[AGENT_TOOL_NAME] == tool.theirs && input[TOOL_NAME] == tool.canonical
         });
         for (theirs, ours) in tool.map(|tool| tool.fields).unwrap_or_default() {

@@ -25,7 +25,7 @@ use super::claude::{ClaudeCode, ClaudeDialect};
 use super::tools::{self, GEMINI_TOOLS, ToolName};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
+    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
 };
 use crate::settings::{import_hooks_timed, one_error};
 
@@ -94,30 +94,18 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["PreToolUse", "PostToolUse", "UserPromptSubmit"],
 };
 
+/// What Qwen Code is, as data.
+static PROFILE: Profile = Profile::new(&QWEN, "Qwen Code", &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    // Qwen Code reads a command's `timeout` in milliseconds.
+    .timeout_unit(TimeUnit::Milliseconds)
+    // Run headless against the real CLI, offline, by this project's end-to-end tests
+    // (`hooks-cli/tests/qwen_code_e2e.rs`, when `HOOKS_E2E_QWEN` names the binary).
+    .tested_against_real_program();
+
 impl Agent for QwenCode {
-    fn protocol(&self) -> &'static Protocol {
-        &QWEN
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Qwen Code"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    /// Qwen Code reads a command's `timeout` in milliseconds.
-    fn timeout_unit(&self) -> TimeUnit {
-        TimeUnit::Milliseconds
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Claude Code's stdin, its tools made canonical.
@@ -143,12 +131,6 @@ impl Agent for QwenCode {
 
     fn importer(&self) -> Option<Importer> {
         Some(import_file)
-    }
-
-    /// Run headless against the real CLI, offline, by this project's end-to-end tests
-    /// (`hooks-cli/tests/qwen_code_e2e.rs`, when `HOOKS_E2E_QWEN` names the binary).
-    fn tested_against_real_program(&self) -> bool {
-        true
     }
 }
 

@@ -32,8 +32,8 @@ use super::exit_two;
 use super::hook_output::{non_empty, printed};
 use super::tools::{ToolName, make_canonical};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, ProjectDir,
-    Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
 };
 
 /// Windsurf's Cascade (Devin Desktop).
@@ -106,30 +106,15 @@ fn blocks(agent_event: &str) -> bool {
     agent_event.starts_with("pre_")
 }
 
+/// What Windsurf is, as data.
+static PROFILE: Profile = Profile::new(&WINDSURF, "Windsurf", &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    // Its entries take no timeout.
+    .timeout_keys(&[]);
+
 impl Agent for Windsurf {
-    fn protocol(&self) -> &'static Protocol {
-        &WINDSURF
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Windsurf"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        TOOLS
-    }
-
-    /// Its entries take no timeout.
-    fn timeout_keys(&self) -> &'static [&'static str] {
-        &[]
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Its action as an event with a tool (see the [module docs](self)).

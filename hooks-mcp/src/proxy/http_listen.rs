@@ -4,6 +4,11 @@
 //! come back as an SSE stream on that POST), GETs a stream for the rest, and DELETEs the
 //! session. Each session is a relay of its own, with a server of its own.
 //!
+//! A client of the stateless era (2026-07-28) opens no session: each of its requests is POSTed
+//! on its own, without `Mcp-Session-Id`, its version and capabilities in its `_meta`, and is
+//! answered on that POST's SSE stream, which ends with the answer. Those requests share one
+//! relay, with one server (see [`Endpoint::post_stateless`]).
+//!
 //! What a browser could abuse is refused before any message is read: a request whose `Origin`
 //! is not a loopback page (403), and on a loopback listener a `Host` that is not a loopback
 //! name (403, DNS rebinding). A body over the size limit is refused (413), a body that is not
@@ -20,13 +25,14 @@ use http_body_util::{BodyExt, Full, Limited, StreamBody};
 use hyper::body::{Frame, Incoming};
 use hyper::header::{HeaderMap, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
-use rmcp::model::{ClientJsonRpcMessage, ClientRequest};
-use rmcp::transport::Transport;
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetMeta};
+use rmcp::service::serve_directly;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::{
     ServerSseMessage, SessionId, SessionManager,
 };
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::transport::{OneshotTransport, Transport};
+use rmcp::{RoleClient, RoleServer, ServiceExt};
 use serde_json::json;
 use tokio::net::TcpListener;
 
@@ -97,15 +103,17 @@ const SESSION_HEADER: &str = "mcp-session-id";
 type Body = BoxBody<Bytes, Infallible>;
 
 /// The endpoint: its sessions, and how a new session gets its relay.
-pub(crate) struct Endpoint<F> {
+pub(crate) struct Endpoint<F, T> {
     sessions: Arc<LocalSessionManager>,
     new_relay: F,
     max_body_bytes: usize,
     /// Whether the listener is on a loopback address, so that `Host` must name one.
     loopback: bool,
+    /// The relay of the stateless era's requests, once one came.
+    stateless: tokio::sync::OnceCell<Relay<T>>,
 }
 
-impl<F, T> Endpoint<F>
+impl<F, T> Endpoint<F, T>
 where
     F: Fn() -> Result<Relay<T>, ProxyError> + Send + Sync + 'static,
     T: Transport<RoleClient> + Send + 'static,
@@ -117,6 +125,7 @@ where
             new_relay,
             max_body_bytes,
             loopback,
+            stateless: tokio::sync::OnceCell::new(),
         }
     }
 
@@ -247,8 +256,53 @@ where
         };
         match session {
             Some(session) => self.post_in_session(session, message).await,
+            None if is_stateless(&message) => self.post_stateless(message).await,
             None => self.open_session(message).await,
         }
+    }
+
+    /// A request of a client of the stateless era: answered on an SSE stream of its own,
+    /// which ends with the answer, by the relay every such request shares. That relay's
+    /// server session opens at the first of them, in the name of the client that sent it
+    /// (as a stdio client's first request opens it); each request still carries its own
+    /// `_meta` to a server of the stateless era. The gate, the pins and the limits are the
+    /// relay's, as in a session.
+    async fn post_stateless(&self, message: ClientJsonRpcMessage) -> Response<Body> {
+        let relay = match self
+            .stateless
+            .get_or_try_init(|| async { (self.new_relay)() })
+            .await
+        {
+            Ok(relay) => relay.clone(),
+            Err(error) => {
+                tracing::warn!(%error, "the stateless MCP clients could not get their server");
+                return rpc_error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    -32603,
+                    &error.to_string(),
+                );
+            }
+        };
+        let (transport, receiver) = OneshotTransport::<RoleServer>::new(message);
+        // No peer info: the relay takes the request for one of the stateless era.
+        let running = serve_directly(relay, transport, None);
+        let stop = running.cancellation_token();
+        tokio::spawn(async move {
+            let _ = running.waiting().await;
+        });
+        // A client that goes away before its answer cancels its request.
+        let cancel_on_drop = CancelOnDrop(Some(stop));
+        let messages = futures::stream::unfold(
+            (receiver, cancel_on_drop),
+            |(mut receiver, cancel_on_drop)| async move {
+                let message = receiver.recv().await?;
+                Some((
+                    ServerSseMessage::from_message(message),
+                    (receiver, cancel_on_drop),
+                ))
+            },
+        );
+        sse(messages)
     }
 
     /// A message in an open session: a request is answered on an SSE stream; anything else is
@@ -355,6 +409,32 @@ where
         match self.sessions.close_session(&session).await {
             Ok(()) => empty(StatusCode::OK),
             Err(error) => plain(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+        }
+    }
+}
+
+/// Whether `message` is a request of a client of the stateless era: a `server/discover`, or a
+/// request whose `_meta` names a version without `initialize`.
+fn is_stateless(message: &ClientJsonRpcMessage) -> bool {
+    let ClientJsonRpcMessage::Request(request) = message else {
+        return false;
+    };
+    matches!(request.request, ClientRequest::DiscoverRequest(_))
+        || request
+            .request
+            .get_meta()
+            .protocol_version()
+            .is_some_and(|version| !version.has_initialize())
+}
+
+/// Cancels a request's service when the stream of its answer is dropped (answered, or the
+/// client gone).
+struct CancelOnDrop(Option<rmcp::service::RunningServiceCancellationToken>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(token) = self.0.take() {
+            token.cancel();
         }
     }
 }

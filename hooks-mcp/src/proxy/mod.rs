@@ -84,10 +84,24 @@
 //! discovery made from the server's `initialize` answer, its requests reach the server without
 //! the stateless lifecycle keys in their `_meta`, and its results get `resultType` and cache
 //! hints. The gate, the pins and the limits are the same on every path: a call is checked when
-//! it is made, whatever was listed. Not translated: a request of a handshake server to a
-//! stateless client (an `elicitation/create` mid-call) gets an error, as the new protocol has
-//! no such request; an `input_required` of a stateless server reaches a handshake client as it
-//! is. A server of the handshake era built on an SDK that ends its connection on a request
+//! it is made, whatever was listed.
+//!
+//! A stateless server's `input_required` answer to a handshake client's `tools/call` is
+//! answered by the proxy: each of the server's input requests is put to the client as the
+//! request it stands for (`elicitation/create`, `sampling/createMessage`, `roots/list`), a form
+//! that asks for a secret refused as a server's own request is, and the call is retried at the
+//! server with the client's answers (`inputResponses`) and the server's `requestState`, for at
+//! most 10 rounds. The hooks see one call, and its final result. A client that did not declare
+//! the capability a request needs gets an error result saying what the server asked, and the
+//! server is not called again.
+//!
+//! Not translated: a request of a handshake server to a stateless client mid-call (an
+//! `elicitation/create`) gets an error, as the new protocol has no such request; the server
+//! then carries on or fails the call as it sees fit. Translating it would mean answering the
+//! client's call with `input_required` while the server's call is still running, and holding
+//! that call open until the client retries, which the proxy does not do (a stateless client
+//! may retry anywhere, or never). An `input_required` answer to `prompts/get` or
+//! `resources/read` reaches a handshake client as it is. A server of the handshake era built on an SDK that ends its connection on a request
 //! before `initialize` cannot be proxied (the same holds for any client of both eras).
 //!
 //! # Limits
@@ -152,10 +166,25 @@
 //!   `Origin` is not a page of this machine is refused (403), and on a loopback listener so is
 //!   a `Host` that is not a loopback name (403; DNS rebinding). A body over the size limit is
 //!   refused with 413 and a JSON-RPC error, a body that is not one JSON-RPC message with 400
-//!   and a parse error, a message without a session other than `initialize` with 400, an
-//!   unknown session with 404: none reaches the gate or the server. The listener must be on a
-//!   loopback address unless [`McpProxyBuilder::allow_remote_clients`] is set (`hooks
-//!   mcp-proxy --allow-remote-clients`).
+//!   and a parse error, a message without a session other than `initialize` (or a request
+//!   of the stateless era, below) with 400, an unknown session with 404: none reaches the
+//!   gate or the server. The listener must be on a loopback address unless
+//!   [`McpProxyBuilder::allow_remote_clients`] is set (`hooks mcp-proxy
+//!   --allow-remote-clients`).
+//! - **Stateless clients over HTTP** (2026-07-28): a client of that era opens no session; it
+//!   POSTs each request on its own, without `Mcp-Session-Id`, its version, identity and
+//!   capabilities in the request's `_meta` (a `server/discover`, or any request whose `_meta`
+//!   names a version without `initialize`). Each is answered on its POST's SSE stream, which
+//!   ends with the answer, and no session id is given. **Every such request goes through one
+//!   relay shared by all stateless clients, with one server**: the era has no session to
+//!   tell two clients apart by, only what each claims in its `_meta`, and a server of its
+//!   own per claim would let a client start servers at will. The shared server's session
+//!   opens at the first such request, in the name of the client that sent it (a server of
+//!   the handshake era is initialized with that client's identity and capabilities; one of
+//!   the stateless era gets each request's own `_meta`). The gate, the pins, the limits and
+//!   the asks (`input_required`, grants) are those of any session. The server's
+//!   notifications (progress, list changes) do not reach stateless HTTP clients, and a
+//!   server that ends takes the stateless path with it until the proxy restarts.
 //!
 //! Limits of the HTTP transports: the proxy asks no authentication of its HTTP clients and
 //! sends none to an upstream server (no OAuth, no header of the user's), so a server that
@@ -166,6 +195,19 @@
 //! one request of the client is in flight travels on that request's SSE stream; made while
 //! several are, the server does not say which it belongs to, and it travels on the client's
 //! GET stream.
+//!
+//! # Tracing
+//!
+//! Each `tools/call` is a span of its own, `tools/call <tool>` (kind server, as
+//! OpenTelemetry's MCP conventions name it), around the gate's spans of the call (see
+//! `hooks_core::trace`) and the request forwarded to the server. When the request's `_meta`
+//! carries a W3C `traceparent` (and `tracestate`), the span is that context's child; a
+//! `traceparent` that is not a valid W3C one is ignored (the call starts a new trace), never
+//! an error. The request forwarded to the server carries a `traceparent` naming the proxy's
+//! span, so that the server's spans nest under it. The spans are exported by an exporter that
+//! installs a carrier of trace context in `hooks-core` (the `telemetry` module of
+//! `hooks-otel`); without one, nothing is recorded and the client's `_meta` reaches the server
+//! as it came.
 //!
 //! # Redaction
 //!
@@ -180,12 +222,15 @@ mod grants;
 mod http_listen;
 #[cfg(feature = "http")]
 mod http_upstream;
+mod input_rounds;
 mod limit;
 mod pin_audit;
 mod pin_guard;
 pub mod pins;
 mod relay;
 mod server_asks;
+pub mod stdio;
+mod trace_context;
 mod upstream;
 
 use std::ffi::OsStr;
@@ -381,9 +426,7 @@ impl McpProxy {
                 source: std::io::Error::other("the child's stdin or stdout is not a pipe"),
             });
         };
-        let served = self
-            .serve((tokio::io::stdin(), tokio::io::stdout()), (stdout, stdin))
-            .await;
+        let served = self.serve(stdio::stdio(), (stdout, stdin)).await;
         // The client is gone: so is the server (its stdin is closed; a server that does not
         // exit on that is killed).
         let _ = child.start_kill();

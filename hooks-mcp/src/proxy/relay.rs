@@ -20,14 +20,17 @@ use rmcp::transport::Transport;
 use rmcp::{ErrorData as McpError, RoleClient, RoleServer, Service};
 use serde_json::Value;
 use tokio::sync::Mutex;
+use tracing::Instrument;
 
 use super::Settings;
 use super::ask::{Asking, CallUnderGate, Stop, asking_about};
 use super::era::{self, Era};
 use super::grants::Grants;
+use super::input_rounds;
 use super::limit::{OVERSIZED_METHOD, oversized_message};
 use super::pin_audit;
 use super::pin_guard::{CallVerdict, PinGuard};
+use super::trace_context;
 use super::upstream::{ClientSlot, ProgressTokens, ServerSide, send};
 use crate::call::gate_call;
 
@@ -246,7 +249,8 @@ where
             .server
             .get()
             .map_or(Era::Handshake, |opened| opened.era);
-        let meta = era::meta_for_server(context.meta.clone(), server_era);
+        let mut meta = era::meta_for_server(context.meta.clone(), server_era);
+        trace_context::name_current_span(&mut meta);
         let options = PeerRequestOptions::no_options().with_meta(meta);
         send(
             server,
@@ -366,28 +370,21 @@ where
                     request.request_state = inputs.state;
                     request.input_responses = inputs.responses;
                 }
-                let forwarded = ClientRequest::CallToolRequest(CallToolRequest::new(request));
-                match self.forward(forwarded, &context).await? {
-                    ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
-                    ServerResult::InputRequiredResult(result) => {
-                        Ok(CallToolResponse::InputRequired(result))
-                    }
-                    ServerResult::CreateTaskResult(result) => Ok(CallToolResponse::Task(result)),
-                    // A result with no field the protocol requires parses as one of these;
-                    // it is taken for what it can only be, an empty tool result.
-                    ServerResult::EmptyResult(_) => Ok(CallToolResponse::Complete(
-                        rmcp::model::CallToolResult::success(Vec::new()),
-                    )),
-                    other => Err(McpError::internal_error(
-                        format!(
-                            "the MCP server `{}` answered `tools/call` with something that \
-                             is not a tool result: {}",
-                            self.settings.server,
-                            serde_json::to_string(&other).unwrap_or_default()
-                        ),
-                        None,
-                    )),
+                // A stateless server's questions cannot reach a handshake client as they
+                // are: the proxy puts them to it and retries the call with the answers.
+                if era == Era::Handshake && self.server_era() == Era::Stateless {
+                    let server = &self.settings.server;
+                    let forward = |request| self.forward_call(request, &context);
+                    return input_rounds::answered_by_client(
+                        request,
+                        &context,
+                        &self.progress,
+                        server,
+                        forward,
+                    )
+                    .await;
                 }
+                self.forward_call(request, &context).await
             },
         );
         let answer = asking_about(call, gated).await;
@@ -395,6 +392,44 @@ where
             Some(stop) => Ok(self.stopped(stop)),
             None => answer,
         }
+    }
+
+    /// Forwards one `tools/call` (as the gate let it through) and takes the server's answer
+    /// for a tool's.
+    async fn forward_call(
+        &self,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let forwarded = ClientRequest::CallToolRequest(CallToolRequest::new(request));
+        match self.forward(forwarded, context).await? {
+            ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
+            ServerResult::InputRequiredResult(result) => {
+                Ok(CallToolResponse::InputRequired(result))
+            }
+            ServerResult::CreateTaskResult(result) => Ok(CallToolResponse::Task(result)),
+            // A result with no field the protocol requires parses as one of these;
+            // it is taken for what it can only be, an empty tool result.
+            ServerResult::EmptyResult(_) => Ok(CallToolResponse::Complete(
+                rmcp::model::CallToolResult::success(Vec::new()),
+            )),
+            other => Err(McpError::internal_error(
+                format!(
+                    "the MCP server `{}` answered `tools/call` with something that \
+                     is not a tool result: {}",
+                    self.settings.server,
+                    serde_json::to_string(&other).unwrap_or_default()
+                ),
+                None,
+            )),
+        }
+    }
+
+    /// The era of the server, once its session is open.
+    fn server_era(&self) -> Era {
+        self.server
+            .get()
+            .map_or(Era::Handshake, |opened| opened.era)
     }
 
     /// The answer to a call stopped on its trip through the gate.
@@ -552,10 +587,17 @@ where
                 .initialize(request.params, context.peer.clone())
                 .await
                 .map(ServerResult::InitializeResult),
-            ClientRequest::CallToolRequest(request) => self
-                .call_tool(request.params, context)
-                .await
-                .map(ServerResult::from),
+            ClientRequest::CallToolRequest(request) => {
+                let span = trace_context::call_span(
+                    &self.settings.server,
+                    &request.params.name,
+                    &context.meta,
+                );
+                self.call_tool(request.params, context)
+                    .instrument(span)
+                    .await
+                    .map(ServerResult::from)
+            }
             ClientRequest::CustomRequest(request) if request.method == OVERSIZED_METHOD => Err(
                 McpError::invalid_request(oversized_message(request.params.as_ref()), None),
             ),

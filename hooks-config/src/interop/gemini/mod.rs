@@ -42,10 +42,10 @@ use super::hook_output::{Decision, HookOutput, Specific, non_empty, printed};
 use super::reasons::{
     inapplicable, json_answer, messages_of, question_of, reason_of, unconfirmed_rewrite,
 };
-use super::tools::{GEMINI_TOOLS, ToolName, make_canonical};
+use super::tools::{GEMINI_TOOLS, make_canonical};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, ProjectDir,
-    Protocol, RewriteSupport, Rewrites, Trust, Verdict,
+    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
+    ProjectDir, Protocol, RewriteSupport, Rewrites, Trust, Verdict,
 };
 use crate::interop::TimeUnit;
 
@@ -99,34 +99,20 @@ static SETTINGS: HookSettings = HookSettings {
 /// The events whose `decision` Gemini CLI ignores: a hook there is advisory.
 const ADVISORY: &[&str] = &["SessionStart", "SessionEnd", "PreCompress", "Notification"];
 
+/// What Gemini CLI is, as data.
+static PROFILE: Profile = Profile::new(&GEMINI, "Gemini CLI", &CAPABILITIES, &SETTINGS)
+    .tools(GEMINI_TOOLS)
+    .binaries(&["gemini"])
+    // Gemini CLI's hook `timeout` is in milliseconds.
+    .timeout_unit(TimeUnit::Milliseconds)
+    // Run headless against the real CLI, offline, by this project's end-to-end tests
+    // (`hooks-cli/tests/gemini_cli_e2e.rs`, when `HOOKS_E2E_GEMINI` names the binary).
+    .tested_against_real_program()
+    .trust_note(trust::NOTE);
+
 impl Agent for GeminiCli {
-    fn protocol(&self) -> &'static Protocol {
-        &GEMINI
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Gemini CLI"
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
-    fn settings(&self) -> &'static HookSettings {
-        &SETTINGS
-    }
-
-    /// Gemini CLI's hook `timeout` is in milliseconds.
-    fn timeout_unit(&self) -> TimeUnit {
-        TimeUnit::Milliseconds
-    }
-
-    fn binaries(&self) -> &'static [&'static str] {
-        &["gemini"]
-    }
-
-    fn tools(&self) -> &'static [ToolName] {
-        GEMINI_TOOLS
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
     /// Its stdin, its tools made canonical (`run_shell_command` is `Bash`, ...).
@@ -219,16 +205,6 @@ impl Agent for GeminiCli {
 
     fn trust(&self, project: &Path) -> Option<Trust> {
         Some(trust::of(project))
-    }
-
-    fn trust_note(&self) -> Option<&'static str> {
-        Some(trust::NOTE)
-    }
-
-    /// Run headless against the real CLI, offline, by this project's end-to-end tests
-    /// (`hooks-cli/tests/gemini_cli_e2e.rs`, when `HOOKS_E2E_GEMINI` names the binary).
-    fn tested_against_real_program(&self) -> bool {
-        true
     }
 }
 
