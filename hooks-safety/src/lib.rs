@@ -34,6 +34,9 @@
 //! on Linux, of a process id `/proc` shows is one), `systemctl stop|kill|disable|mask` of
 //! `hooks-serve.service`, `launchctl unload|bootout|remove` of `hooks.serve`, `fuser -k` of the
 //! server's port (SAFETY.md, "The guard keeps running", says what counts as naming them).
+//! And the guard's own binary does not reconfigure it for the agent: `hooks init`, `hooks mcp
+//! approve|wrap|unwrap`, `hooks serve --install|--uninstall` and `hooks import --output` are
+//! denied (`guard:self-admin`); reading and `--dry-run` pass.
 //!
 //! Config keys (all optional; unknown keys are an error naming the key). A list with built-in
 //! entries is **added to** them: `protected_files: ["**/secrets.toml"]` protects that file

@@ -16,7 +16,7 @@ use crate::inline::{self, Finding, Language};
 use crate::packs::builtin as rules;
 use crate::packs::filesystem::{FIND_TESTS, computed_program};
 use crate::packs::here::{Here, Place};
-use crate::packs::{self, Denial, Enabled, Rule, catalog, disk, git, resident};
+use crate::packs::{self, Denial, Enabled, Rule, catalog, disk, git, resident, self_admin};
 use crate::patch;
 use crate::paths::PathRules;
 use crate::programs::{
@@ -346,6 +346,7 @@ impl CommandRules<'_> {
         if let Some(denial) = here
             .guard_writes(program, args)
             .or_else(|| resident::stops_guard(program, args))
+            .or_else(|| self_admin::administers_guard(program, args))
             .or_else(|| self.user_rule(program, args))
             .or_else(|| computed_program(self.enabled, program, args))
         {

@@ -13,7 +13,9 @@
 //! (`input:bad-patch`); a change to a write-protected file (`guard_files`: the hooks files and
 //! the agents' hook settings), by a file tool, a command, inline code or a patch, is
 //! `guard:guard-file`; a command that stops or kills the resident guard (`hooks serve`,
-//! `hooks mcp-proxy`, their user service) is `guard:stop-guard`; a `blocked_commands` rule is
+//! `hooks mcp-proxy`, their user service) is `guard:stop-guard`; the `hooks` binary changing the
+//! guard's own setup (`init`, `mcp approve|wrap|unwrap`, `serve --install|--uninstall`) is
+//! `guard:self-admin`; a `blocked_commands` rule is
 //! `user:blocked-command`.
 //!
 //! ## Default packs
@@ -148,6 +150,7 @@ pub(crate) mod guard;
 pub(crate) mod here;
 pub(crate) mod resident;
 pub(crate) mod secrets;
+pub(crate) mod self_admin;
 pub(crate) mod system;
 pub(crate) mod tables;
 
