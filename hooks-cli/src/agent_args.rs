@@ -40,7 +40,7 @@ impl Subcommand for AgentCommand {
     fn augment_subcommands(command: Command) -> Command {
         AGENTS.iter().fold(command, |command, agent| {
             let about = format!(
-                "Run as a {} command hook: its hook JSON on stdin, its protocol out",
+                "Run as {}'s hook: its hook JSON on stdin, its protocol out",
                 agent.display_name()
             );
             let mut long_about = format!(

@@ -13,9 +13,6 @@ mod otlp;
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::trace::v1::Span;
-use prost::Message;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, RequestMetaObject};
 use rmcp::transport::TokioChildProcess;
@@ -83,14 +80,7 @@ async fn a_call_is_traced_under_the_clients_traceparent_and_the_server_is_told_t
 
     let deadline = Instant::now() + Duration::from_secs(15);
     let call = loop {
-        let spans: Vec<Span> = receiver
-            .bodies("/v1/traces")
-            .iter()
-            .map(|body| ExportTraceServiceRequest::decode(&body[..]).unwrap())
-            .flat_map(|request| request.resource_spans)
-            .flat_map(|resource| resource.scope_spans)
-            .flat_map(|scope| scope.spans)
-            .collect();
+        let spans = receiver.spans();
         if let Some(call) = spans.iter().find(|s| s.name == "tools/call record") {
             break call.clone();
         }

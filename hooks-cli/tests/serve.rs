@@ -1077,9 +1077,7 @@ fn tls_needs_both_files_and_a_readable_pair() {
 mod telemetry {
     use std::time::Instant;
 
-    use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
     use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
-    use prost::Message as _;
 
     use super::*;
 
@@ -1104,12 +1102,8 @@ mod telemetry {
     /// The tool call ids of the `hooks.emit` spans the collector received.
     fn emitted(collector: &otlp::Receiver) -> Vec<String> {
         collector
-            .bodies("/v1/traces")
-            .iter()
-            .map(|body| ExportTraceServiceRequest::decode(&body[..]).unwrap())
-            .flat_map(|request| request.resource_spans)
-            .flat_map(|resource| resource.scope_spans)
-            .flat_map(|scope| scope.spans)
+            .spans()
+            .into_iter()
             .filter(|span| span.name == "hooks.emit")
             .filter_map(|span| {
                 span.attributes

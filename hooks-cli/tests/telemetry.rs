@@ -14,10 +14,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 #[cfg(feature = "otel")]
 use {
-    opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest,
     opentelemetry_proto::tonic::common::v1::KeyValue,
     opentelemetry_proto::tonic::common::v1::any_value::Value as Any,
-    prost::Message,
     std::time::{Duration, Instant},
 };
 
@@ -69,14 +67,7 @@ fn hooks_claude_exports_its_event_before_it_exits() {
     );
     assert_eq!(decision(&output), "deny");
 
-    let spans: Vec<_> = receiver
-        .bodies("/v1/traces")
-        .iter()
-        .map(|body| ExportTraceServiceRequest::decode(&body[..]).unwrap())
-        .flat_map(|r| r.resource_spans)
-        .flat_map(|r| r.scope_spans)
-        .flat_map(|s| s.spans)
-        .collect();
+    let spans = receiver.spans();
     let emit = spans
         .iter()
         .find(|s| s.name == "hooks.emit")

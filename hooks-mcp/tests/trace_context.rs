@@ -15,9 +15,7 @@ use std::time::{Duration, Instant};
 
 use hooks_core::HookRegistry;
 use hooks_otel::{Telemetry, TelemetryConfig};
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::trace::v1::Span;
-use prost::Message;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
     PaginatedRequestParams, RequestMetaObject, ServerCapabilities, ServerConfig, Tool,
@@ -81,14 +79,7 @@ fn hex(bytes: &[u8]) -> String {
 
 /// Every span the receiver got so far.
 fn exported(receiver: &otlp::Receiver) -> Vec<Span> {
-    receiver
-        .bodies("/v1/traces")
-        .iter()
-        .map(|body| ExportTraceServiceRequest::decode(&body[..]).unwrap())
-        .flat_map(|request| request.resource_spans)
-        .flat_map(|resource| resource.scope_spans)
-        .flat_map(|scope| scope.spans)
-        .collect()
+    receiver.spans()
 }
 
 #[tokio::test]

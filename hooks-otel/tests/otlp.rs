@@ -51,14 +51,7 @@ fn int(attributes: &[KeyValue], key: &str) -> Option<i64> {
 
 /// Every span of every trace request received.
 fn spans(receiver: &Receiver) -> Vec<Span> {
-    receiver
-        .bodies("/v1/traces")
-        .iter()
-        .map(|body| ExportTraceServiceRequest::decode(&body[..]).unwrap())
-        .flat_map(|request| request.resource_spans)
-        .flat_map(|resource| resource.scope_spans)
-        .flat_map(|scope| scope.spans)
-        .collect()
+    receiver.spans()
 }
 
 fn children<'a>(spans: &'a [Span], parent: &Span) -> Vec<&'a Span> {

@@ -36,7 +36,8 @@ fn the_binary_changing_the_guard_is_refused_however_it_is_run() {
         "timeout 5 ./target/release/hooks import claude .claude/settings.json -o hooks.yaml",
         "find . -name hooks.yaml -exec hooks mcp wrap --config {} \\;",
     ] {
-        let (id, reason) = check_with(&["default"], line).unwrap_or_else(|| panic!("{line} passed"));
+        let (id, reason) =
+            check_with(&["default"], line).unwrap_or_else(|| panic!("{line} passed"));
         assert_eq!(id, "guard:self-admin", "{line}");
         assert!(reason.contains("user"), "{line}: {reason}");
     }

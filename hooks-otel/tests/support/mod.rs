@@ -56,6 +56,24 @@ impl Receiver {
             .collect()
     }
 
+    /// Every span of every trace request received on `/v1/traces`, decoded with the
+    /// official protobuf types.
+    pub fn spans(&self) -> Vec<opentelemetry_proto::tonic::trace::v1::Span> {
+        use prost::Message;
+        self.bodies("/v1/traces")
+            .iter()
+            .map(|body| {
+                opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest::decode(
+                    &body[..],
+                )
+                .unwrap()
+            })
+            .flat_map(|request| request.resource_spans)
+            .flat_map(|resource| resource.scope_spans)
+            .flat_map(|scope| scope.spans)
+            .collect()
+    }
+
     /// Every body received.
     pub fn all_bodies(&self) -> Vec<Vec<u8>> {
         lock(&self.received)
