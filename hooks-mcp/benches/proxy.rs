@@ -3,7 +3,10 @@
 //! - `direct`: an rmcp client calls `echo` on a server process over its stdin and stdout;
 //! - `proxied`: the same client calls the same server through a proxy process in between,
 //!   with the starter modules mounted (safety, redaction, logging to a file), as
-//!   `hooks init` writes them.
+//!   `hooks init` writes them;
+//! - `pump`: the same client and server with a process between them that only copies bytes
+//!   (a thread per direction): what any process on the path costs, the floor of every proxy;
+//! - `proxied_bare`: the proxy with no module mounted, its hop alone.
 //!
 //! The server and the proxy are this benchmark's own executable, started again in another
 //! role (`HOOKS_MCP_BENCH_ROLE`): the server is the same code in both cases. With
