@@ -4,24 +4,12 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::path::Path;
+mod common;
 
-use hooks_safety::{Guard, SafetyConfig};
-
-const WORKSPACE: &str = "/srv/project";
 const STOP: &str = "guard:stop-guard";
 
 fn check_with(packs: &[&str], line: &str) -> Option<String> {
-    let config = SafetyConfig {
-        workspace: Some(WORKSPACE.into()),
-        home: Some("/home/dev".into()),
-        packs: packs.iter().map(|pack| (*pack).to_owned()).collect(),
-        ..SafetyConfig::default()
-    };
-    Guard::new(config)
-        .unwrap()
-        .check(line, Path::new(WORKSPACE))
-        .map(|denial| denial.id())
+    common::denial(packs, line).map(|(id, _)| id)
 }
 
 fn check(line: &str) -> Option<String> {

@@ -5,24 +5,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::path::Path;
+mod common;
 
-use hooks_safety::{Guard, SafetyConfig};
-
-const WORKSPACE: &str = "/srv/project";
-
-fn check_with(packs: &[&str], line: &str) -> Option<(String, String)> {
-    let config = SafetyConfig {
-        workspace: Some(WORKSPACE.into()),
-        home: Some("/home/dev".into()),
-        packs: packs.iter().map(|pack| (*pack).to_owned()).collect(),
-        ..SafetyConfig::default()
-    };
-    Guard::new(config)
-        .unwrap()
-        .check(line, Path::new(WORKSPACE))
-        .map(|denial| (denial.id(), denial.to_string()))
-}
+use common::denial as check_with;
 
 #[test]
 fn the_binary_changing_the_guard_is_refused_however_it_is_run() {
