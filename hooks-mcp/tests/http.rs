@@ -336,6 +336,22 @@ async fn what_a_client_must_not_send_is_refused_before_it_reaches_the_server() {
         post(&url, Some("no-such-session"), &call("hello")).await.0,
         404
     );
+    // The GET stream and the DELETE of a session: 400 without a session id, 404 for one that
+    // is not open.
+    let client = reqwest::Client::new();
+    for method in [reqwest::Method::GET, reqwest::Method::DELETE] {
+        let status = |session: Option<&'static str>| {
+            let mut request = client
+                .request(method.clone(), &url)
+                .header("accept", "text/event-stream");
+            if let Some(session) = session {
+                request = request.header("mcp-session-id", session);
+            }
+            async move { request.send().await.unwrap().status().as_u16() }
+        };
+        assert_eq!(status(None).await, 400, "{method} without a session");
+        assert_eq!(status(Some("no-such-session")).await, 404, "{method}");
+    }
     assert_eq!(server.calls(), 0, "a refused message reached the server");
 
     // A page of this machine, in the session: answered (as SSE) and forwarded.

@@ -386,12 +386,10 @@ where
 
     /// The stream of the session's messages that answer no POST.
     async fn get(&self, headers: &HeaderMap) -> Response<Body> {
-        let Some(session) = session_of(headers) else {
-            return plain(StatusCode::BAD_REQUEST, "no Mcp-Session-Id");
+        let session = match self.known_session(headers).await {
+            Ok(session) => session,
+            Err(refused) => return refused,
         };
-        if !self.sessions.has_session(&session).await.unwrap_or(false) {
-            return plain(StatusCode::NOT_FOUND, "no such session (it may have ended)");
-        }
         match self.sessions.create_standalone_stream(&session).await {
             Ok(stream) => sse(stream),
             Err(error) => plain(StatusCode::CONFLICT, &error.to_string()),
@@ -400,16 +398,29 @@ where
 
     /// The client ends its session (and the server's behind it).
     async fn delete(&self, headers: &HeaderMap) -> Response<Body> {
-        let Some(session) = session_of(headers) else {
-            return plain(StatusCode::BAD_REQUEST, "no Mcp-Session-Id");
+        let session = match self.known_session(headers).await {
+            Ok(session) => session,
+            Err(refused) => return refused,
         };
-        if !self.sessions.has_session(&session).await.unwrap_or(false) {
-            return plain(StatusCode::NOT_FOUND, "no such session (it may have ended)");
-        }
         match self.sessions.close_session(&session).await {
             Ok(()) => empty(StatusCode::OK),
             Err(error) => plain(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
         }
+    }
+
+    /// The session the request names, when it names one that is open; the answer refusing it
+    /// otherwise (400 without a session id, 404 for a session that is not, or no longer, open).
+    async fn known_session(&self, headers: &HeaderMap) -> Result<SessionId, Response<Body>> {
+        let Some(session) = session_of(headers) else {
+            return Err(plain(StatusCode::BAD_REQUEST, "no Mcp-Session-Id"));
+        };
+        if !self.sessions.has_session(&session).await.unwrap_or(false) {
+            return Err(plain(
+                StatusCode::NOT_FOUND,
+                "no such session (it may have ended)",
+            ));
+        }
+        Ok(session)
     }
 }
 
