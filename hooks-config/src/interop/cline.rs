@@ -48,7 +48,7 @@ use serde_json::{Map, Value, json};
 use super::exit_two::{notes, refusal};
 use super::hook_output::non_empty;
 use super::reasons::context_of;
-use super::tools::{ToolName, make_canonical, named};
+use super::tools::{ToolName, canonical_event, named};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure,
     Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
@@ -347,11 +347,7 @@ impl Agent for Cline {
         if let Some(prompt) = object(&fields, "userPromptSubmit").and_then(|p| p.get("prompt")) {
             data.entry("prompt").or_insert(prompt.clone());
         }
-        let mut mapped = CLINE.event_in(&Value::Object(data).to_string())?;
-        if let Value::Object(data) = &mut mapped.data {
-            make_canonical(TOOLS, data);
-        }
-        Ok(mapped)
+        canonical_event(&CLINE, TOOLS, &Value::Object(data).to_string())
     }
 
     /// Our merged result for Cline's event `agent_event` (see the [module docs](self)).

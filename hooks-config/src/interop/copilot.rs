@@ -52,7 +52,7 @@ use super::hook_output::{non_empty, printed};
 use super::reasons::{
     context_of, inapplicable, messages_of, modifiers, question_of, reason_of, unconfirmed_rewrite,
 };
-use super::tools::{ToolName, make_canonical, named};
+use super::tools::{ToolName, canonical_event, named};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
     ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
@@ -225,11 +225,7 @@ impl Agent for Copilot {
             let input = serde_json::json!({ "input": text });
             fields.insert(TOOL_INPUT.to_owned(), input);
         }
-        let mut mapped = COPILOT.event_in(&Value::Object(fields).to_string())?;
-        if let Value::Object(data) = &mut mapped.data {
-            make_canonical(TOOLS, data);
-        }
-        Ok(mapped)
+        canonical_event(&COPILOT, TOOLS, &Value::Object(fields).to_string())
     }
 
     /// Our merged result for Copilot's event `agent_event` (see the [module docs](self)).

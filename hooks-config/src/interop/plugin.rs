@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 
 use super::hook_output::{non_empty, printed};
 use super::reasons::{context_of, messages_of, question_of, reason_of, unconfirmed_rewrite};
-use super::tools::{AGENT_TOOL_NAME, make_canonical};
+use super::tools::{AGENT_TOOL_NAME, canonical_event};
 use super::{Agent, AgentAnswer, InputError, MappedEvent, Profile, Rewrites, Verdict};
 
 /// The placeholder of a plugin template that `hooks init` replaces with the
@@ -96,12 +96,8 @@ impl<T: PluginAgent> Agent for T {
 
     /// The plugin's JSON, its tools made canonical.
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let plugin = self.plugin();
-        let mut mapped = plugin.profile.protocol.event_in(input)?;
-        if let Value::Object(data) = &mut mapped.data {
-            make_canonical(plugin.profile.tools, data);
-        }
-        Ok(mapped)
+        let profile = &self.plugin().profile;
+        canonical_event(profile.protocol, profile.tools, input)
     }
 
     /// Our merged result, in the plugin's answer (see the [module docs](self)).

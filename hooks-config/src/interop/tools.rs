@@ -128,7 +128,17 @@ pub(crate) fn event_in(
         // Not an object: the protocol says why.
         _ => input.to_owned(),
     };
-    let mut mapped = protocol.event_in(&text)?;
+    canonical_event(protocol, tools, &text)
+}
+
+/// `text` read as `protocol`'s event, its tools made canonical by `tools`: the last step of
+/// every adapter whose agent names its tools its own way.
+pub(crate) fn canonical_event(
+    protocol: &Protocol,
+    tools: &[ToolName],
+    text: &str,
+) -> Result<MappedEvent, InputError> {
+    let mut mapped = protocol.event_in(text)?;
     if let Value::Object(data) = &mut mapped.data {
         make_canonical(tools, data);
     }

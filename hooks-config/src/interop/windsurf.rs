@@ -30,7 +30,7 @@ use serde_json::{Map, Value, json};
 
 use super::exit_two;
 use super::hook_output::{non_empty, printed};
-use super::tools::{ToolName, make_canonical};
+use super::tools::{ToolName, canonical_event};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
     ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
@@ -175,11 +175,7 @@ impl Agent for Windsurf {
                 fields.insert(TOOL_INPUT.to_owned(), tool_input);
             }
         }
-        let mut mapped = WINDSURF.event_in(&Value::Object(fields).to_string())?;
-        if let Value::Object(data) = &mut mapped.data {
-            make_canonical(TOOLS, data);
-        }
-        Ok(mapped)
+        canonical_event(&WINDSURF, TOOLS, &Value::Object(fields).to_string())
     }
 
     /// Our merged result for Windsurf's action `agent_event` (see the [module docs](self)).

@@ -42,7 +42,7 @@ use super::hook_output::{Decision, HookOutput, Specific, non_empty, printed};
 use super::reasons::{
     inapplicable, json_answer, messages_of, question_of, reason_of, unconfirmed_rewrite,
 };
-use super::tools::{GEMINI_TOOLS, make_canonical};
+use super::tools::{GEMINI_TOOLS, canonical_event};
 use super::{
     Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
     ProjectDir, Protocol, RewriteSupport, Rewrites, Trust, Verdict,
@@ -117,11 +117,7 @@ impl Agent for GeminiCli {
 
     /// Its stdin, its tools made canonical (`run_shell_command` is `Bash`, ...).
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let mut mapped = GEMINI.event_in(input)?;
-        if let Value::Object(data) = &mut mapped.data {
-            make_canonical(GEMINI_TOOLS, data);
-        }
-        Ok(mapped)
+        canonical_event(&GEMINI, GEMINI_TOOLS, input)
     }
 
     /// Our merged result for Gemini CLI's event `agent_event`, in its protocol (see the
