@@ -612,7 +612,15 @@ async fn a_stateless_client_over_http_is_gated_and_held_back_tools_are_refused_a
     let names: Vec<_> = listed.iter().map(|tool| tool.name.to_string()).collect();
     assert_eq!(
         names,
-        ["echo", "structured", "confirm", "fail", "broken", "hang"]
+        [
+            "echo",
+            "structured",
+            "confirm",
+            "fail",
+            "broken",
+            "hang",
+            "progress"
+        ]
     );
 
     let denied = client.call_tool(echo("the secret")).await.unwrap();

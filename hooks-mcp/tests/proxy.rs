@@ -13,9 +13,11 @@ use common::{Log, TestServer, call, record, texts};
 use hooks_core::{HookRegistry, HookResult};
 use hooks_mcp::proxy::McpProxyBuilder;
 use rmcp::model::{
-    ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
+    CallToolRequest, ClientConfig, ClientRequest, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationCapability, ProgressNotificationParam, ProgressToken,
+    ServerResult,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext};
 use rmcp::{ClientHandler, ErrorData as McpError, RoleClient, ServiceError};
 use serde_json::{Value, json};
 
@@ -190,6 +192,82 @@ async fn a_server_that_dies_mid_call_is_an_error_for_that_call_and_the_next() {
         error.to_string().contains("closed its connection"),
         "{error}"
     );
+}
+
+/// Waits until `done` holds, for at most five seconds.
+async fn eventually(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..500 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{what} did not happen within 5 s");
+}
+
+#[tokio::test]
+async fn a_call_the_client_cancels_is_cancelled_at_the_server() {
+    let proxied = proxied(HookRegistry::new()).await;
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(call("hang", json!({}))));
+    let handle = proxied
+        .client
+        .peer()
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    eventually("the call reaching the server", || {
+        proxied.server.calls() == 1
+    })
+    .await;
+    handle.cancel(Some("not needed".to_owned())).await.unwrap();
+
+    eventually("the cancellation reaching the server", || {
+        proxied.server.cancelled() == 1
+    })
+    .await;
+    // The proxy still serves.
+    let result = proxied.call(call("echo", json!({"text": "after"}))).await;
+    assert_eq!(texts(&result), ["after"]);
+}
+
+/// Keeps the progress the client is told of: its token and its value.
+#[derive(Clone, Default)]
+struct ProgressLog(Arc<Mutex<Vec<(ProgressToken, f64)>>>);
+
+impl ClientHandler for ProgressLog {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        common::lock(&self.0).push((params.progress_token, params.progress));
+    }
+}
+
+#[tokio::test]
+async fn the_servers_progress_reaches_the_client_under_the_clients_token() {
+    let log = ProgressLog::default();
+    let proxied = proxied_with(HookRegistry::new(), log.clone(), |builder| builder).await;
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(call("progress", json!({}))));
+    let handle = proxied
+        .client
+        .peer()
+        .send_request_with_option(request, PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    let token = handle.progress_token.clone();
+    let answer = handle.await_response().await.unwrap();
+    assert!(
+        matches!(answer, ServerResult::CallToolResult(_)),
+        "{answer:?}"
+    );
+
+    // Progress is sent before the answer, and read in order: both are in by now, or soon.
+    eventually("both reports reaching the client", || {
+        common::lock(&log.0).len() == 2
+    })
+    .await;
+    assert_eq!(*common::lock(&log.0), [(token.clone(), 1.0), (token, 2.0)]);
 }
 
 #[tokio::test]

@@ -71,6 +71,7 @@ impl McpProxy {
                         Arc::clone(&settings),
                         Arc::clone(&session),
                         server,
+                        None,
                     ))
                 };
                 Endpoint::new(new_relay, limit, loopback)
@@ -84,6 +85,7 @@ impl McpProxy {
                         Arc::clone(&settings),
                         Arc::clone(&session),
                         server,
+                        None,
                     ))
                 };
                 Endpoint::new(new_relay, limit, loopback)

@@ -34,7 +34,7 @@ impl McpProxy {
         };
         let to_client = line_transport::<RoleServer, _, _>(&self.settings, client.0, client.1);
         let to_server = http_transport(&self.settings, &url);
-        self.serve_transports(to_client, to_server).await
+        self.serve_transports(to_client, to_server, None).await
     }
 }
 

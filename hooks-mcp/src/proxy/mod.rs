@@ -223,7 +223,9 @@ mod http_listen;
 #[cfg(feature = "http")]
 mod http_upstream;
 mod input_rounds;
+mod lane;
 mod limit;
+mod lines;
 mod pin_audit;
 mod pin_guard;
 pub mod pins;
@@ -256,6 +258,8 @@ pub use pin_audit::HELD_BACK_EVENT;
 
 use crate::server::SERVER_FIELD;
 use crate::sinks::{NoHistory, TracingDisplay};
+use lane::Lane;
+use lines::{LineFilter, LineSink};
 use pins::PinStore;
 use relay::Relay;
 
@@ -448,19 +452,37 @@ impl McpProxy {
         SR: AsyncRead + Send + Unpin + 'static,
         SW: AsyncWrite + Send + Unpin + 'static,
     {
-        let to_client = line_transport::<RoleServer, _, _>(&self.settings, client.0, client.1);
-        let to_server = line_transport::<RoleClient, _, _>(&self.settings, server.0, server.1);
-        self.serve_transports(to_client, to_server).await
+        // Both connections are shared with the `tools/call` lane (see `lane`).
+        let client_sink = LineSink::spawn(client.1);
+        let server_sink = LineSink::spawn(server.1);
+        let (client_writer, server_writer) = (client_sink.writer(), server_sink.writer());
+        let lane = Lane::new(client_sink, server_sink);
+        let limit = self.settings.max_message_bytes;
+        let from_client =
+            LineFilter::new(limit::LineLimit::new(client.0, limit), lane.from_client());
+        let from_server =
+            LineFilter::new(limit::LineLimit::new(server.0, limit), lane.from_server());
+        let to_client =
+            limited_transport::<RoleServer, _, _>(&self.settings, from_client, client_writer);
+        let to_server =
+            limited_transport::<RoleClient, _, _>(&self.settings, from_server, server_writer);
+        self.serve_transports(to_client, to_server, Some(lane))
+            .await
     }
 
     /// Serves the client on `to_client`, forwarding to the server on `to_server`. Returns when
     /// the client closes its side.
-    async fn serve_transports<C, T>(self, to_client: C, to_server: T) -> Result<(), ProxyError>
+    async fn serve_transports<C, T>(
+        self,
+        to_client: C,
+        to_server: T,
+        lane: Option<Arc<Lane>>,
+    ) -> Result<(), ProxyError>
     where
         C: Transport<RoleServer> + Send + 'static,
         T: Transport<RoleClient> + Send + 'static,
     {
-        let relay = Relay::new(Arc::clone(&self.settings), self.session, to_server);
+        let relay = Relay::new(Arc::clone(&self.settings), self.session, to_server, lane);
         let running = relay
             .clone()
             .serve(to_client)
@@ -483,12 +505,28 @@ where
     Rd: AsyncRead + Send + Unpin + 'static,
     Wr: AsyncWrite + Send + Unpin + 'static,
 {
-    let limit = settings.max_message_bytes;
+    let read = limit::LineLimit::new(read, settings.max_message_bytes);
+    limited_transport(settings, read, write)
+}
+
+/// A transport of JSON-RPC lines on `read`, whose lines a [`limit::LineLimit`] has already
+/// held to the size limit of `settings`, and `write`.
+fn limited_transport<R, Rd, Wr>(
+    settings: &Settings,
+    read: Rd,
+    write: Wr,
+) -> AsyncRwTransport<R, Rd, Wr>
+where
+    R: ServiceRole,
+    Rd: AsyncRead + Send + Unpin + 'static,
+    Wr: AsyncWrite + Send + Unpin + 'static,
+{
     // The limit is kept by `LineLimit`; the transport's own only has to let its stand-ins
     // through.
-    let lines = limit.saturating_add(limit::STANDIN_ROOM);
-    AsyncRwTransport::<R, _, _>::new(limit::LineLimit::new(read, limit), write)
-        .with_max_line_length(lines)
+    let lines = settings
+        .max_message_bytes
+        .saturating_add(limit::STANDIN_ROOM);
+    AsyncRwTransport::<R, _, _>::new(read, write).with_max_line_length(lines)
 }
 
 impl McpProxyBuilder {

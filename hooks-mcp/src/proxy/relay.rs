@@ -27,6 +27,7 @@ use super::ask::{Asking, CallUnderGate, Stop, asking_about};
 use super::era::{self, Era};
 use super::grants::Grants;
 use super::input_rounds;
+use super::lane::{Lane, LaneCalls, OnLane};
 use super::limit::{OVERSIZED_METHOD, oversized_message};
 use super::pin_audit;
 use super::pin_guard::{CallVerdict, PinGuard};
@@ -56,6 +57,8 @@ pub(crate) struct Relay<T> {
     pins: Option<Arc<PinGuard>>,
     /// The asks of a stateless client waiting for its retry.
     grants: Arc<Grants>,
+    /// The `tools/call` lane, on stdio (see [`lane`](super::lane)).
+    lane: Option<Arc<Lane>>,
 }
 
 /// The server's open session.
@@ -78,6 +81,7 @@ impl<T> Clone for Relay<T> {
             progress: self.progress.clone(),
             pins: self.pins.clone(),
             grants: Arc::clone(&self.grants),
+            lane: self.lane.clone(),
         }
     }
 }
@@ -86,8 +90,14 @@ impl<T> Relay<T>
 where
     T: Transport<RoleClient> + Send + 'static,
 {
-    /// A relay to the server on `upstream`, whose session opens when the client initializes.
-    pub(crate) fn new(settings: Arc<Settings>, session: Arc<HookSession>, upstream: T) -> Self {
+    /// A relay to the server on `upstream`, whose session opens when the client initializes;
+    /// with `lane`, its calls are carried by that lane once both sides speak the handshake era.
+    pub(crate) fn new(
+        settings: Arc<Settings>,
+        session: Arc<HookSession>,
+        upstream: T,
+        lane: Option<Arc<Lane>>,
+    ) -> Self {
         let pins = settings
             .pins
             .clone()
@@ -101,11 +111,15 @@ where
             client: ClientSlot::default(),
             progress: ProgressTokens::default(),
             grants: Arc::default(),
+            lane,
         }
     }
 
     /// Closes the server's session.
     pub(crate) async fn close(&self) {
+        if let Some(lane) = &self.lane {
+            lane.close();
+        }
         let mut upstream = self.upstream.lock().await;
         if let Upstream::Open(running) = &mut *upstream {
             let _ = running.close().await;
@@ -121,9 +135,14 @@ where
         request: InitializeRequestParams,
         client: Peer<RoleServer>,
     ) -> Result<ServerConfig, McpError> {
-        let _ = self.client.set(client);
+        let _ = self.client.set(client.clone());
         let asked = request.protocol_version.clone();
         let opened = self.open(request, Era::Handshake, true).await?;
+        if opened.era == Era::Handshake
+            && let Some(lane) = &self.lane
+        {
+            lane.open(Arc::new(self.clone()), client);
+        }
         let mut config = self.server_config(&opened.info);
         if opened.era == Era::Stateless {
             // The client's own version, which rmcp's negotiation settles.
@@ -401,8 +420,16 @@ where
         request: CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let forwarded = ClientRequest::CallToolRequest(CallToolRequest::new(request));
-        match self.forward(forwarded, context).await? {
+        let answer = match &self.lane {
+            Some(lane) if context.extensions.get::<OnLane>().is_some() => {
+                self.forward_on_lane(lane, request, context).await?
+            }
+            _ => {
+                let forwarded = ClientRequest::CallToolRequest(CallToolRequest::new(request));
+                self.forward(forwarded, context).await?
+            }
+        };
+        match answer {
             ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
             ServerResult::InputRequiredResult(result) => {
                 Ok(CallToolResponse::InputRequired(result))
@@ -423,6 +450,30 @@ where
                 None,
             )),
         }
+    }
+
+    /// Forwards one `tools/call` that came by the lane, by the lane, under the deadline and
+    /// the client's cancellation.
+    async fn forward_on_lane(
+        &self,
+        lane: &Lane,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ServerResult, McpError> {
+        self.server()?;
+        let _in_flight = self.progress.in_flight(context.id.clone());
+        let mut meta = era::meta_for_server(context.meta.clone(), self.server_era());
+        trace_context::name_current_span(&mut meta);
+        let deadline = self.settings.call_timeout;
+        lane.forward(
+            request,
+            meta,
+            context.ct.cancelled(),
+            &self.progress,
+            deadline,
+        )
+        .await
+        .map_err(|error| self.failed("tools/call", error))
     }
 
     /// The era of the server, once its session is open.
@@ -588,15 +639,7 @@ where
                 .await
                 .map(ServerResult::InitializeResult),
             ClientRequest::CallToolRequest(request) => {
-                let span = trace_context::call_span(
-                    &self.settings.server,
-                    &request.params.name,
-                    &context.meta,
-                );
-                self.call_tool(request.params, context)
-                    .instrument(span)
-                    .await
-                    .map(ServerResult::from)
+                self.answer_call(request.params, context).await
             }
             ClientRequest::CustomRequest(request) if request.method == OVERSIZED_METHOD => Err(
                 McpError::invalid_request(oversized_message(request.params.as_ref()), None),
@@ -606,5 +649,37 @@ where
             }
             other => self.forward(other, &context).await,
         }
+    }
+
+    /// The answer to one `tools/call`, in its span.
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, McpError> {
+        let span = trace_context::call_span(&self.settings.server, &request.name, &context.meta);
+        self.call_tool(request, context)
+            .instrument(span)
+            .await
+            .map(ServerResult::from)
+    }
+}
+
+impl<T> LaneCalls for Relay<T>
+where
+    T: Transport<RoleClient> + Send + 'static,
+{
+    fn answer(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> std::pin::Pin<Box<dyn Future<Output = Result<ServerResult, McpError>> + Send>> {
+        let relay = self.clone();
+        Box::pin(async move {
+            let era = Era::of_request(&context);
+            let mut answer = relay.answer_call(request, context).await?;
+            era::shape_for_client(&mut answer, era);
+            Ok(answer)
+        })
     }
 }

@@ -48,6 +48,16 @@ impl ProgressTokens {
         }
     }
 
+    /// Puts the server's progress under `own` back under the client's `token` until the
+    /// guard is dropped.
+    pub(crate) fn relay(&self, own: ProgressToken, token: ProgressToken) -> RelayedProgress {
+        self.with(|tokens| tokens.insert(own.clone(), token));
+        RelayedProgress {
+            tokens: self.clone(),
+            own,
+        }
+    }
+
     /// The client's request in flight, when there is exactly one.
     fn sole_in_flight(&self) -> Option<RequestId> {
         match self
@@ -59,6 +69,18 @@ impl ProgressTokens {
             [only] => Some(only.clone()),
             _ => None,
         }
+    }
+}
+
+/// A progress token relayed to the client's (see [`ProgressTokens::relay`]).
+pub(crate) struct RelayedProgress {
+    tokens: ProgressTokens,
+    own: ProgressToken,
+}
+
+impl Drop for RelayedProgress {
+    fn drop(&mut self) {
+        self.tokens.with(|tokens| tokens.remove(&self.own));
     }
 }
 

@@ -10,8 +10,8 @@ use hooks_core::{HookRegistry, HookResult};
 use hooks_mcp::HookedServer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InputRequiredResult, ListPromptsResult, ListToolsResult, PaginatedRequestParams, Prompt,
-    ServerCapabilities, ServerConfig, Tool,
+    InputRequiredResult, ListPromptsResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, Prompt, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RunningService};
 use rmcp::{ErrorData as McpError, RoleClient, RoleServer, ServerHandler, ServiceExt};
@@ -19,16 +19,24 @@ use serde_json::{Map, Value, json};
 
 /// Tools: `echo` (answers its `text` argument), `structured` (text and structured content),
 /// `confirm` (input required first, then a result), `fail` (an `isError` result), `broken` (a
-/// protocol error), `hang` (never answers). Counts the calls that reach it and keeps the arguments of the last one.
+/// protocol error), `hang` (never answers, and counts the calls its client cancelled),
+/// `progress` (reports progress twice under the call's token, then answers). Counts the calls
+/// that reach it and keeps the arguments of the last one.
 #[derive(Clone, Default)]
 pub struct TestServer {
     pub calls: Arc<AtomicUsize>,
     pub last_arguments: Arc<Mutex<Option<Map<String, Value>>>>,
+    pub cancelled: Arc<AtomicUsize>,
 }
 
 impl TestServer {
     pub fn calls(&self) -> usize {
         self.calls.load(Ordering::SeqCst)
+    }
+
+    /// How many `hang` calls were cancelled by their client.
+    pub fn cancelled(&self) -> usize {
+        self.cancelled.load(Ordering::SeqCst)
     }
 
     pub fn last_arguments(&self) -> Option<Map<String, Value>> {
@@ -55,6 +63,7 @@ impl TestServer {
             Tool::new("fail", "Always fails", schema(json!({}))),
             Tool::new("broken", "Answers a protocol error", schema(json!({}))),
             Tool::new("hang", "Never answers", schema(json!({}))),
+            Tool::new("progress", "Reports progress", schema(json!({}))),
         ]
     }
 }
@@ -95,7 +104,7 @@ impl ServerHandler for TestServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         *lock(&self.last_arguments) = request.arguments.clone();
@@ -120,7 +129,22 @@ impl ServerHandler for TestServer {
             "confirm" => CallToolResult::success(vec![ContentBlock::text("confirmed")]),
             "fail" => CallToolResult::error(vec![ContentBlock::text("disk full")]),
             "broken" => return Err(McpError::internal_error("the backend is down", None)),
-            "hang" => std::future::pending().await,
+            "hang" => {
+                context.ct.cancelled().await;
+                self.cancelled.fetch_add(1, Ordering::SeqCst);
+                // Still no answer: a server that goes away mid-call must not answer it.
+                std::future::pending().await
+            }
+            "progress" => {
+                let token = context.meta.get_progress_token();
+                for step in [1.0, 2.0] {
+                    if let Some(token) = &token {
+                        let progress = ProgressNotificationParam::new(token.clone(), step);
+                        let _ = context.peer.notify_progress(progress).await;
+                    }
+                }
+                CallToolResult::success(vec![ContentBlock::text("done")])
+            }
             other => {
                 return Err(McpError::invalid_params(
                     format!("no tool named {other}"),
