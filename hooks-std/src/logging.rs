@@ -55,7 +55,7 @@ use hooks_core::events::{LLM_REQUEST_DEBUG, LLM_RESPONSE_DEBUG};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{EmitResult, HookRegistry, timestamp};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::Value;
 
 use crate::redaction::{RedactionConfig, RedactionModule};
 use crate::sync::lock;
@@ -223,6 +223,41 @@ impl LoggingModule {
     }
 }
 
+/// One line of the log.
+#[derive(Serialize)]
+struct Record<'a> {
+    data: &'a Value,
+    event: &'a str,
+    result: Outcome<'a>,
+    time: String,
+}
+
+/// What the hooks made of an event, as a line records it.
+#[derive(Serialize)]
+struct Outcome<'a> {
+    action: &'a str,
+    decided_by: Option<&'a str>,
+    failures: Vec<String>,
+    injections: Vec<Injection<'a>>,
+    messages: Vec<Message<'a>>,
+    modified_by: Vec<&'a str>,
+    reason: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Injection<'a> {
+    bytes: usize,
+    ephemeral: bool,
+    hook: &'a str,
+}
+
+#[derive(Serialize)]
+struct Message<'a> {
+    hook: &'a str,
+    level: &'a str,
+    text: String,
+}
+
 impl Log {
     fn wants(&self, event: &str) -> bool {
         let debug = event == LLM_REQUEST_DEBUG || event == LLM_RESPONSE_DEBUG;
@@ -247,21 +282,43 @@ impl Log {
                 .map_or_else(|| text.to_owned(), |(clean, _)| clean),
             None => text.to_owned(),
         };
-        let record = json!({
-            "time": timestamp::now(),
-            "event": event,
-            "data": data,
-            "result": {
-                "action": outcome.action.as_str(),
-                "reason": outcome.reason.as_deref().map(clean),
-                "decided_by": outcome.decided_by.as_deref(),
-                "modified_by": outcome.modifications.iter().map(|m| &*m.hook).collect::<Vec<_>>(),
-                "injections": outcome.injections.iter().map(|i| json!({"hook": &*i.hook, "bytes": i.text.len(), "ephemeral": i.ephemeral})).collect::<Vec<_>>(),
-                "messages": outcome.messages.iter().map(|m| json!({"hook": &*m.hook, "level": m.level.as_str(), "text": clean(&m.text)})).collect::<Vec<_>>(),
-                "failures": outcome.failures.iter().map(|f| clean(&f.to_string())).collect::<Vec<_>>(),
-            }
-        });
-        let mut line = record.to_string();
+        // Written from borrowed parts: the data is not copied into a record first. The fields
+        // are in the order the lines have always had (by name).
+        let record = Record {
+            data,
+            event,
+            result: Outcome {
+                action: outcome.action.as_str(),
+                decided_by: outcome.decided_by.as_deref(),
+                failures: outcome
+                    .failures
+                    .iter()
+                    .map(|f| clean(&f.to_string()))
+                    .collect(),
+                injections: outcome
+                    .injections
+                    .iter()
+                    .map(|i| Injection {
+                        bytes: i.text.len(),
+                        ephemeral: i.ephemeral,
+                        hook: &i.hook,
+                    })
+                    .collect(),
+                messages: outcome
+                    .messages
+                    .iter()
+                    .map(|m| Message {
+                        hook: &m.hook,
+                        level: m.level.as_str(),
+                        text: clean(&m.text),
+                    })
+                    .collect(),
+                modified_by: outcome.modifications.iter().map(|m| &*m.hook).collect(),
+                reason: outcome.reason.as_deref().map(clean),
+            },
+            time: timestamp::now(),
+        };
+        let mut line = serde_json::to_string(&record).ok()?;
         line.push('\n');
         Some(line)
     }

@@ -36,6 +36,67 @@ fn lines(path: &Path) -> Vec<Value> {
 }
 
 #[tokio::test]
+async fn a_line_records_every_part_of_the_result() {
+    let dir = scratch("parts");
+    let path = dir.join("events.jsonl");
+    let registry = HookRegistry::new();
+    let _log = logging(&path, json!({})).mount(&registry).unwrap();
+    registry
+        .register(
+            "prompt:submit",
+            |_: &str, _: &Value| async {
+                HookResult::modify(json!({"prompt": "tidied"}))
+                    .with_user_message("prompt tidied", hooks_core::MessageLevel::Warning)
+            },
+            0,
+            "tidier",
+        )
+        .unwrap();
+    registry
+        .register(
+            "prompt:submit",
+            |_: &str, _: &Value| async { HookResult::inject("remember the tests") },
+            1,
+            "reminder",
+        )
+        .unwrap();
+
+    registry
+        .emit("prompt:submit", json!({"prompt": "untidy"}))
+        .await;
+
+    let logged = lines(&path);
+    let [line] = logged.as_slice() else {
+        panic!("one line expected: {logged:?}")
+    };
+    let keys: Vec<&str> = line
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["data", "event", "result", "time"]);
+    assert_eq!(line["data"]["prompt"], "tidied");
+    let result = &line["result"];
+    assert_eq!(result["modified_by"], json!(["tidier"]));
+    assert_eq!(
+        result["messages"],
+        json!([{"hook": "tidier", "level": "warning", "text": "prompt tidied"}])
+    );
+    assert_eq!(
+        result["injections"],
+        json!([{"hook": "reminder", "bytes": 18, "ephemeral": false}])
+    );
+    assert_eq!(result["failures"], json!([]));
+    assert_eq!(result["reason"], Value::Null);
+    assert!(
+        line["time"]
+            .as_str()
+            .is_some_and(|time| time.ends_with('Z'))
+    );
+}
+
+#[tokio::test]
 async fn every_emit_is_one_line_with_its_result_denials_included() {
     let dir = scratch("lines");
     let path = dir.join("events.jsonl");
