@@ -495,6 +495,7 @@ impl McpProxy {
 }
 
 /// A transport of JSON-RPC lines on `read` and `write`, under the size limit of `settings`.
+#[cfg(feature = "http")]
 fn line_transport<R, Rd, Wr>(
     settings: &Settings,
     read: Rd,
