@@ -9,7 +9,8 @@
 //! - `proxied_bare`: the proxy with no module mounted, its hop alone.
 //!
 //! The server and the proxy are this benchmark's own executable, started again in another
-//! role (`HOOKS_MCP_BENCH_ROLE`): the server is the same code in both cases. With
+//! role (`HOOKS_MCP_BENCH_ROLE`): the server is the same code in both cases, and polls its
+//! stdin and stdout as the proxy does. With
 //! `HOOKS_E2E_MCP_EVERYTHING` naming `mcp-server-everything` (as `.ci/run` installs it), a third
 //! pair (`everything/direct`, `everything/proxied`) calls that real server's `echo` the same two
 //! ways: the echo above is the worst case for the ratio (it costs nothing but the pipes), a
@@ -91,8 +92,10 @@ fn runtime() -> tokio::runtime::Runtime {
 /// The server role: `Echo` on stdio until stdin closes.
 fn serve_echo(stateless: bool) {
     runtime().block_on(async {
+        // Polled by the runtime, as the proxy's own are: no thread between the pipe and the
+        // server, in the direct case and behind the proxy alike.
         let running = Echo { stateless }
-            .serve((tokio::io::stdin(), tokio::io::stdout()))
+            .serve(hooks_mcp::proxy::stdio::stdio())
             .await
             .unwrap();
         let _ = running.waiting().await;

@@ -14,14 +14,20 @@
 //! The adapter's own cost is `wrapped - bare_gate` (and `wrapped - unwrapped` is everything
 //! the hooks add), each with no handler and with one no-op handler on `tool:pre` and
 //! `tool:post`.
+//!
+//! `starter/<module>` is the hooked server with the modules `hooks init` writes into a hooks
+//! file (safety, redaction, logging to a file), each alone and all three: what a policy people
+//! run costs per call, which `hooks mcp-proxy` adds on top of its hop.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use hooks_core::module::Mounted;
 use hooks_core::session::{HookSession, ToolError, tool_fn};
-use hooks_core::{HookRegistry, HookResult};
+use hooks_core::{HookModule, HookRegistry, HookResult};
 use hooks_mcp::{HookedServer, NoHistory, TracingDisplay};
+use hooks_std::catalog::{ModuleCatalog, ModuleContext};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, NumberOrString,
     ServerCapabilities, ServerConfig,
@@ -144,7 +150,47 @@ fn bench(c: &mut Criterion) {
                 .iter(|| hooked.call_tool(counting.clone(), context.clone()));
         });
     }
+    let scratch = std::env::temp_dir().join(format!("hooks-mcp-tool-call-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    for modules in [
+        &["safety"][..],
+        &["redaction"],
+        &["logging"],
+        &["safety", "redaction", "logging"],
+    ] {
+        let (registry, _mounted) = starter(&scratch, modules);
+        let hooked = HookedServer::builder(Echo, registry)
+            .keep_default_fields()
+            .build();
+        let label = if modules.len() > 1 { "all" } else { modules[0] };
+        group.bench_function(format!("starter/{label}"), |b| {
+            b.to_async(&runtime)
+                .iter(|| hooked.call_tool(request.clone(), context.clone()));
+        });
+    }
     group.finish();
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// A registry with `modules` of the starter hooks file mounted (their settings as `hooks init`
+/// writes them; the log in `scratch`), and what keeps them mounted.
+fn starter(scratch: &std::path::Path, modules: &[&str]) -> (HookRegistry, Vec<Mounted>) {
+    let registry = HookRegistry::new();
+    let catalog = ModuleCatalog::standard();
+    let context = ModuleContext::new(scratch);
+    let mounted = modules
+        .iter()
+        .map(|&name| {
+            let config = match name {
+                "safety" => json!({"workspace": "."}),
+                "logging" => json!({"path": "events.jsonl"}),
+                _ => json!({}),
+            };
+            let module = catalog.build(name, &config, &context).unwrap();
+            module.mount(&registry).unwrap()
+        })
+        .collect();
+    (registry, mounted)
 }
 
 criterion_group!(benches, bench);
