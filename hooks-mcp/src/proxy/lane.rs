@@ -1,6 +1,6 @@
-//! The `tools/call` lane: on stdio, once the client and the server both speak the handshake
-//! era, the proxy reads a client's `tools/call`, and forwards it to the server and the
-//! server's answer back, as JSON-RPC lines of its own, beside rmcp rather than through it.
+//! The `tools/call` lane: on stdio, once the server's session is open in the handshake era,
+//! the proxy reads a client's `tools/call`, and forwards it to the server and the server's
+//! answer back, as JSON-RPC lines of its own, beside rmcp rather than through it.
 //!
 //! Why: through rmcp, a call is decoded into rmcp's untagged message enums twice (the client's
 //! request, the server's answer), encoded twice, and handed between four tasks. That was most
@@ -9,9 +9,11 @@
 //! the same gate, pins, asks and deadline as any other (see [`Relay`](super::relay::Relay)):
 //! only the carrying differs.
 //!
-//! Everything else stays with rmcp: the lifecycle, every other request and notification, the
-//! server's requests to the client (an elicitation mid-call included), and every call of a
-//! session where either side speaks the stateless era. The two share each connection:
+//! Everything else stays with rmcp: the lifecycle, every other request and notification, and
+//! the server's requests to the client (an elicitation mid-call included), and every call to a
+//! server of the stateless era (rmcp's client puts the lifecycle metadata on each of its
+//! requests). A client of either era takes the lane: the relay settles the era of each call
+//! from its context, as for a call rmcp carries. The two share each connection:
 //! - the client's lines pass the lane first ([`LineFilter`](super::lines::LineFilter)): it
 //!   takes `tools/call` requests once it is open, and notes a cancellation of a call it
 //!   carries (which it passes on too: rmcp finds nothing to cancel);
@@ -114,6 +116,11 @@ impl Lane {
     /// by `calls`, with `client` as their context's peer.
     pub(crate) fn open(&self, calls: Arc<dyn LaneCalls>, client: Peer<RoleServer>) {
         *lock(&self.open) = Some(Open { calls, client });
+    }
+
+    /// Whether the lane takes calls.
+    pub(crate) fn is_open(&self) -> bool {
+        lock(&self.open).is_some()
     }
 
     /// Closes the lane: no call is taken any more, and its writers are let go (a connection is

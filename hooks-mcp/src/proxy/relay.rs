@@ -91,7 +91,7 @@ where
     T: Transport<RoleClient> + Send + 'static,
 {
     /// A relay to the server on `upstream`, whose session opens when the client initializes;
-    /// with `lane`, its calls are carried by that lane once both sides speak the handshake era.
+    /// with `lane`, its calls are carried by that lane once the server's session is open.
     pub(crate) fn new(
         settings: Arc<Settings>,
         session: Arc<HookSession>,
@@ -135,14 +135,10 @@ where
         request: InitializeRequestParams,
         client: Peer<RoleServer>,
     ) -> Result<ServerConfig, McpError> {
-        let _ = self.client.set(client.clone());
+        let _ = self.client.set(client);
         let asked = request.protocol_version.clone();
         let opened = self.open(request, Era::Handshake, true).await?;
-        if opened.era == Era::Handshake
-            && let Some(lane) = &self.lane
-        {
-            lane.open(Arc::new(self.clone()), client);
-        }
+        self.open_lane();
         let mut config = self.server_config(&opened.info);
         if opened.era == Era::Stateless {
             // The client's own version, which rmcp's negotiation settles.
@@ -218,6 +214,23 @@ where
         self.server
             .get()
             .ok_or_else(|| self.unavailable("its session was lost as it opened"))
+    }
+
+    /// Opens the lane, if there is one and it is not open, once the server's session is open in
+    /// the handshake era and the client can be reached. A server of the stateless era keeps
+    /// rmcp's client: it puts the lifecycle metadata on each request, and answers
+    /// `input_required` rounds.
+    fn open_lane(&self) {
+        let Some(lane) = &self.lane else {
+            return;
+        };
+        let handshake_server = self
+            .server
+            .get()
+            .is_some_and(|opened| opened.era == Era::Handshake);
+        if let (false, true, Some(client)) = (lane.is_open(), handshake_server, self.client.get()) {
+            lane.open(Arc::new(self.clone()), client.clone());
+        }
     }
 
     /// The server's `initialize` answer, as the client gets it.
@@ -581,6 +594,7 @@ where
             _ if era == Era::Stateless => {
                 let _ = self.client.set(context.peer.clone());
                 self.open_for(&context).await?;
+                self.open_lane();
             }
             _ => {}
         }

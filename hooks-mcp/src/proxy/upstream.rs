@@ -110,7 +110,8 @@ impl ClientSlot {
         self.0.set(peer)
     }
 
-    fn get(&self) -> Option<&Peer<RoleServer>> {
+    /// The client, once a request of it opened the way back.
+    pub(crate) fn get(&self) -> Option<&Peer<RoleServer>> {
         self.0.get()
     }
 }
