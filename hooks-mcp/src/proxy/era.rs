@@ -81,6 +81,25 @@ pub(crate) fn meta_for_server(mut meta: RequestMetaObject, server_era: Era) -> R
     meta
 }
 
+/// Puts in `meta` what a server of the stateless era needs on each request and the client did
+/// not send: the session's protocol `version`, and the identity and capabilities of `client`
+/// (for whom the server's session was opened).
+pub(crate) fn fill_lifecycle(
+    meta: &mut RequestMetaObject,
+    client: &InitializeRequestParams,
+    version: &ProtocolVersion,
+) {
+    if meta.protocol_version().is_none() {
+        meta.set_protocol_version(version.clone());
+    }
+    if meta.client_info().is_none() {
+        meta.set_client_info(client.client_info.clone());
+    }
+    if meta.client_capabilities().is_none() {
+        meta.set_client_capabilities(client.capabilities.clone());
+    }
+}
+
 /// Puts a server's answer in the shape a client of `era` expects: a stateless client is told
 /// `resultType` and the cache hints; a handshake client is not sent what its revision lacks
 /// (as rmcp's own servers do).

@@ -1,6 +1,6 @@
-//! The `tools/call` lane: on stdio, once the server's session is open in the handshake era,
-//! the proxy reads a client's `tools/call`, and forwards it to the server and the server's
-//! answer back, as JSON-RPC lines of its own, beside rmcp rather than through it.
+//! The `tools/call` lane: on stdio, once the server's session is open, the proxy reads a
+//! client's `tools/call`, and forwards it to the server and the server's answer back, as
+//! JSON-RPC lines of its own, beside rmcp rather than through it.
 //!
 //! Why: through rmcp, a call is decoded into rmcp's untagged message enums twice (the client's
 //! request, the server's answer), encoded twice, and handed between four tasks. That was most
@@ -10,10 +10,11 @@
 //! only the carrying differs.
 //!
 //! Everything else stays with rmcp: the lifecycle, every other request and notification, and
-//! the server's requests to the client (an elicitation mid-call included), and every call to a
-//! server of the stateless era (rmcp's client puts the lifecycle metadata on each of its
-//! requests). A client of either era takes the lane: the relay settles the era of each call
-//! from its context, as for a call rmcp carries. The two share each connection:
+//! the server's requests to the client (an elicitation mid-call included). Calls of every
+//! pairing of eras take the lane: the relay settles the client's era of each call from its
+//! context, and puts on a call to a server of the stateless era the lifecycle metadata rmcp's
+//! client would (see [`era::fill_lifecycle`](super::era::fill_lifecycle)). The two share each
+//! connection:
 //! - the client's lines pass the lane first ([`LineFilter`](super::lines::LineFilter)): it
 //!   takes `tools/call` requests once it is open, and notes a cancellation of a call it
 //!   carries (which it passes on too: rmcp finds nothing to cancel);
@@ -67,7 +68,7 @@ pub(crate) struct OnLane;
 pub(crate) struct Lane {
     /// The connections' writers; gone once the lane is closed.
     sinks: Mutex<Option<Sinks>>,
-    /// Set once both sides speak the handshake era; taken when the proxy closes.
+    /// Set once the server's session is open; taken when the proxy closes.
     open: Mutex<Option<Open>>,
     /// The lane's requests to the server awaiting their answers, by number.
     replies: Mutex<HashMap<u64, oneshot::Sender<Reply>>>,

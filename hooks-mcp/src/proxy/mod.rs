@@ -149,9 +149,8 @@
 //! # Transports
 //!
 //! stdio on both sides by default ([`McpProxy::serve_command`], [`McpProxy::serve`]). There,
-//! once the client and the server both speak the handshake era, the proxy carries each
-//! `tools/call` and its answer as JSON-RPC lines of its own, beside rmcp (which carries every
-//! other message), for speed: the gate, the pins, the asks, the deadline, the size limit,
+//! once the server's session is open, the proxy carries each `tools/call` and its answer as
+//! JSON-RPC lines of its own, beside rmcp (which carries every other message), for speed: the gate, the pins, the asks, the deadline, the size limit,
 //! cancellation and progress are the same. What a server sees of it: the ids of those requests
 //! are strings starting with `hooks-proxy/` (a server must take string ids, as JSON-RPC and MCP
 //! allow), and a progress token the client set is replaced by one of the proxy's, put back on

@@ -68,6 +68,8 @@ struct Opened {
     info: ServerPeerInfo,
     /// The era the server speaks.
     era: Era,
+    /// The client the server's session was opened for.
+    client: InitializeRequestParams,
 }
 
 impl<T> Clone for Relay<T> {
@@ -198,7 +200,7 @@ where
         let server_era = Era::of_version(&info.protocol_version);
         tracing::debug!(client = ?era, server = ?server_era, "the MCP server's session is open");
         let side = ServerSide {
-            client_info: client,
+            client_info: client.clone(),
             client: self.client.clone(),
             progress: self.progress.clone(),
             pins: self.pins.clone(),
@@ -208,6 +210,7 @@ where
             peer: running.peer().clone(),
             info,
             era: server_era,
+            client,
         };
         let _ = self.server.set(opened);
         *upstream = Upstream::Open(running);
@@ -216,19 +219,15 @@ where
             .ok_or_else(|| self.unavailable("its session was lost as it opened"))
     }
 
-    /// Opens the lane, if there is one and it is not open, once the server's session is open in
-    /// the handshake era and the client can be reached. A server of the stateless era keeps
-    /// rmcp's client: it puts the lifecycle metadata on each request, and answers
-    /// `input_required` rounds.
+    /// Opens the lane, if there is one and it is not open, once the server's session is open and
+    /// the client can be reached.
     fn open_lane(&self) {
         let Some(lane) = &self.lane else {
             return;
         };
-        let handshake_server = self
-            .server
-            .get()
-            .is_some_and(|opened| opened.era == Era::Handshake);
-        if let (false, true, Some(client)) = (lane.is_open(), handshake_server, self.client.get()) {
+        if let (false, Some(_), Some(client)) =
+            (lane.is_open(), self.server.get(), self.client.get())
+        {
             lane.open(Arc::new(self.clone()), client.clone());
         }
     }
@@ -257,15 +256,19 @@ where
         )
     }
 
-    /// The server, when its session is open.
-    fn server(&self) -> Result<&Peer<RoleClient>, McpError> {
-        match self.server.get() {
-            Some(opened) => Ok(&opened.peer),
-            None => Err(McpError::invalid_request(
+    /// The server's session, when it is open.
+    fn opened(&self) -> Result<&Opened, McpError> {
+        self.server.get().ok_or_else(|| {
+            McpError::invalid_request(
                 "the session is not initialized: send `initialize` first",
                 None,
-            )),
-        }
+            )
+        })
+    }
+
+    /// The server, when its session is open.
+    fn server(&self) -> Result<&Peer<RoleClient>, McpError> {
+        self.opened().map(|opened| &opened.peer)
     }
 
     /// Forwards `request` to the server under the deadline, and the client's cancellation.
@@ -473,9 +476,13 @@ where
         request: CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<ServerResult, McpError> {
-        self.server()?;
+        let opened = self.opened()?;
         let _in_flight = self.progress.in_flight(context.id.clone());
-        let mut meta = era::meta_for_server(context.meta.clone(), self.server_era());
+        let mut meta = era::meta_for_server(context.meta.clone(), opened.era);
+        if opened.era == Era::Stateless {
+            // What rmcp's client would put on the request, where the client did not.
+            era::fill_lifecycle(&mut meta, &opened.client, &opened.info.protocol_version);
+        }
         trace_context::name_current_span(&mut meta);
         let deadline = self.settings.call_timeout;
         lane.forward(
