@@ -16,7 +16,8 @@
 //! ways: the echo above is the worst case for the ratio (it costs nothing but the pipes), a
 //! server people run is the usual one. The proxy's added
 //! latency is `proxied - direct`; the goal is a median of `proxied` at most 1.2 times
-//! `direct`'s.
+//! `direct`'s. `HOOKS_MCP_BENCH_MODULES` (a comma-separated list) mounts only some of the
+//! starter modules, to see what each costs through the proxy.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use std::ffi::OsString;
@@ -39,6 +40,10 @@ const ROLE: &str = "HOOKS_MCP_BENCH_ROLE";
 
 /// `server`, `proxy` (the handshake era) or `server-stateless`, `proxy-stateless`.
 const STATELESS: &str = "-stateless";
+
+/// The variable naming the starter modules the proxy mounts (`safety,logging`, say); all three
+/// when it is not set.
+const MODULES: &str = "HOOKS_MCP_BENCH_MODULES";
 
 /// The variable naming the real server's executable.
 const EVERYTHING: &str = "HOOKS_E2E_MCP_EVERYTHING";
@@ -115,7 +120,17 @@ fn serve_proxy(stateless: bool, everything: Option<OsString>, modules: bool) {
         ("logging", json!({"path": "events.jsonl"})),
     ];
     let mut mounted = Vec::new();
-    for (name, config) in starter.into_iter().filter(|_| modules) {
+    // Some of them only, to see what each costs through the proxy.
+    let chosen = std::env::var(MODULES).ok();
+    let chosen = |name: &str| {
+        chosen
+            .as_deref()
+            .is_none_or(|list| list.split(',').any(|chosen| chosen.trim() == name))
+    };
+    for (name, config) in starter
+        .into_iter()
+        .filter(|(name, _)| modules && chosen(name))
+    {
         let module = catalog.build(name, &config, &context).unwrap();
         mounted.push(module.mount(&registry).unwrap());
     }
