@@ -11,14 +11,14 @@ use std::time::Duration;
 use common::proxied::proxy_to;
 use common::{Log, TestServer, call, record, texts};
 use hooks_core::{HookRegistry, HookResult};
-use hooks_mcp::proxy::McpProxyBuilder;
+use hooks_mcp::proxy::{McpProxy, McpProxyBuilder};
 use rmcp::model::{
     CallToolRequest, ClientConfig, ClientRequest, ElicitRequestParams, ElicitResult,
     ElicitationAction, ElicitationCapability, ProgressNotificationParam, ProgressToken,
     ServerResult,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext};
-use rmcp::{ClientHandler, ErrorData as McpError, RoleClient, ServiceError};
+use rmcp::{ClientHandler, ErrorData as McpError, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Value, json};
 
 type Proxied<C = ()> = common::proxied::Proxied<C, TestServer>;
@@ -228,6 +228,68 @@ async fn a_call_the_client_cancels_is_cancelled_at_the_server() {
     // The proxy still serves.
     let result = proxied.call(call("echo", json!({"text": "after"}))).await;
     assert_eq!(texts(&result), ["after"]);
+}
+
+#[tokio::test]
+async fn a_client_that_leaves_mid_call_ends_the_call_at_the_server() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let server = TestServer::default();
+    let (server_io, upstream_io) = tokio::io::duplex(64 * 1024);
+    let serving = server.clone().serve(server_io);
+    tokio::spawn(async move {
+        if let Ok(running) = serving.await {
+            let _ = running.waiting().await;
+        }
+    });
+    // A deadline far beyond the test's patience: only the client's leaving can end the call.
+    let proxy = McpProxy::builder(HookRegistry::new(), "fixture")
+        .call_timeout(Duration::from_secs(600))
+        .build();
+    let (proxy_io, mut client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        let _ = proxy
+            .serve(tokio::io::split(proxy_io), tokio::io::split(upstream_io))
+            .await;
+    });
+    // A client of its own lines, which leaves without a word: no cancellation, its
+    // connection just ends.
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    client_io
+        .write_all(format!("{initialize}\n").as_bytes())
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    while !answer.ends_with(b"\n") {
+        let mut byte = [0];
+        client_io.read_exact(&mut byte).await.unwrap();
+        answer.push(byte[0]);
+    }
+    let lines = [
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "hang", "arguments": {}}}),
+    ];
+    for line in lines {
+        client_io
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    eventually("the call reaching the server", || server.calls() == 1).await;
+    drop(client_io);
+
+    // The server is told the call is not waited for any more: it does not have to find out
+    // when its own connection closes (after rmcp's 5 s wind-down, and its own).
+    for _ in 0..300 {
+        if server.cancelled() == 1 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the server's call did not end within 3 s of its client leaving");
 }
 
 /// Keeps the progress the client is told of: its token and its value.

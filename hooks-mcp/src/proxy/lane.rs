@@ -124,11 +124,13 @@ impl Lane {
         lock(&self.open).is_some()
     }
 
-    /// Closes the lane: no call is taken any more, and its writers are let go (a connection is
-    /// closed once rmcp lets go of it too).
+    /// Closes the lane: no call is taken any more, the calls in flight to the server end (none
+    /// of their answers can be read any more), and its writers are let go (a connection is
+    /// closed once rmcp and those calls let go of it too: the server then sees its input end).
     pub(crate) fn close(&self) {
         lock(&self.open).take();
         lock(&self.sinks).take();
+        self.server_ended();
     }
 
     /// The claim on the client's lines.
@@ -321,8 +323,12 @@ impl Lane {
         let reply = tokio::select! {
             reply = tokio::time::timeout(deadline, reply) => match reply {
                 Ok(Ok(reply)) => reply,
-                // Dropped unanswered: the server's connection ended.
-                Ok(Err(_)) => return Err(ServiceError::TransportClosed),
+                // Dropped unanswered: the server's connection ended, or the client's (then the
+                // server is told that the call is not waited for any more).
+                Ok(Err(_)) => {
+                    cancel_at(&server, &id, "the proxy's client is gone");
+                    return Err(ServiceError::TransportClosed);
+                }
                 Err(_elapsed) => {
                     cancel_at(&server, &id, "the proxy's deadline for it passed");
                     return Err(ServiceError::Timeout { timeout: deadline });

@@ -119,6 +119,9 @@
 //!   the client as an error). A notification over the limit is only dropped.
 //! - **A server that exits or crashes**: the calls in flight, and every request after them,
 //!   are answered with an error saying that the server's connection closed.
+//! - **A client that leaves** (its connection ends) mid-call: on stdio, the calls it had in
+//!   flight are cancelled at the server (`notifications/cancelled`) as the proxy closes, and
+//!   the server's connection is closed after them.
 //!
 //! Nothing is let through on a failure: a call that cannot be gated, forwarded or answered
 //! ends in an error, never in a forwarded call the hooks did not clear.
