@@ -318,7 +318,16 @@ impl Log {
             },
             time: timestamp::now(),
         };
-        let mut line = serde_json::to_string(&record).ok()?;
+        // Text and JSON values always serialize; were one not to, the line is counted as lost.
+        let mut line = match serde_json::to_string(&record) {
+            Ok(line) => line,
+            Err(error) => {
+                self.failed(&format!(
+                    "a line for `{event}` could not be written: {error}"
+                ));
+                return None;
+            }
+        };
         line.push('\n');
         Some(line)
     }
