@@ -153,13 +153,15 @@
 //!
 //! stdio on both sides by default ([`McpProxy::serve_command`], [`McpProxy::serve`]). There,
 //! once the server's session is open, the proxy carries each `tools/call` and its answer as
-//! JSON-RPC lines of its own, beside rmcp (which carries every other message), for speed: the gate, the pins, the asks, the deadline, the size limit,
-//! cancellation and progress are the same. What a server sees of it: the ids of those requests
-//! are strings starting with `hooks-proxy/` (a server must take string ids, as JSON-RPC and MCP
-//! allow), and a progress token the client set is replaced by one of the proxy's, put back on
-//! the server's progress as it reaches the client.
+//! JSON-RPC lines of its own, beside rmcp (which carries every other message), for speed: the
+//! gate, the pins, the asks, the deadline, the size limit, cancellation and progress are the
+//! same. What a server sees of it: the ids of those requests are strings starting with
+//! `hooks-proxy/` (a server must take string ids, as JSON-RPC and MCP allow), and a progress
+//! token the client set is replaced by one of the proxy's, put back on the server's progress
+//! as it reaches the client.
 //!
-//! With the crate's `http` feature (which `hooks mcp-proxy` has), streamable HTTP on either side or both:
+//! With the crate's `http` feature (which `hooks mcp-proxy` has), streamable HTTP on either
+//! side or both:
 //!
 //! - **To the server** (`--upstream URL`, `McpProxy::serve_url`, `Upstream::Url`): rmcp's
 //!   streamable-HTTP client; a POST per message, answers as JSON or as an SSE stream, the
