@@ -225,22 +225,37 @@ fn a_missing_hooks_binary_lets_the_call_run_qwen_fails_open() {
 /// its marker, the model reads why). A key the model prints from a file **reaches the model**:
 /// Qwen Code gives a `PostToolUse` hook no way to change or withhold a tool's output (the block
 /// `hooks qwen` answers is added beside it), so this records the gap.
+///
+/// Qwen Code's shell tool now and then answers a command with no output at all when the machine
+/// is busy (its own `Output: (empty)`, which the hooks' log shows before any hook ran; once in a
+/// full CI run). Such a run shows nothing of the gap, so the scenario then runs once more.
 #[test]
 fn the_starter_file_keeps_the_home_but_a_printed_key_reaches_the_model() {
     isolation::scenario(
         "the_starter_file_keeps_the_home_but_a_printed_key_reaches_the_model",
         &QWEN,
         |qwen, scratch| {
-            let checks = StarterChecks::new();
-            let api = chat_completions::start(QWEN_TOOLS, checks.steps.clone());
-            let project = Project::new(scratch, "qwen", false, STARTER);
-            checks.plant(&project);
+            for attempt in 1..=2 {
+                let checks = StarterChecks::new();
+                let api = chat_completions::start(QWEN_TOOLS, checks.steps.clone());
+                let scratch = scratch.join(format!("attempt-{attempt}"));
+                let project = Project::new(&scratch, "qwen", false, STARTER);
+                checks.plant(&project);
 
-            let run = run_qwen(qwen, &project, &api, "clean up, then read the notes");
+                let run = run_qwen(qwen, &project, &api, "clean up, then read the notes");
 
-            run.assert_finished();
-            checks.assert_home_kept(&project, &run, first_result(&api, &call_id(0)).as_deref());
-            checks.assert_key_reached(&run, &api, first_result(&api, &call_id(1)).as_deref());
+                run.assert_finished();
+                checks.assert_home_kept(&project, &run, first_result(&api, &call_id(0)).as_deref());
+                let read = first_result(&api, &call_id(1));
+                let printed_nothing = read
+                    .as_deref()
+                    .is_some_and(|read| read.contains("Output: (empty)"));
+                if printed_nothing && attempt == 1 {
+                    continue;
+                }
+                checks.assert_key_reached(&run, &api, read.as_deref());
+                return;
+            }
         },
     );
 }
