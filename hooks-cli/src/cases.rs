@@ -1,12 +1,15 @@
 //! `hooks test PATH [--json]`: the tables of cases at PATH (a table, or a directory's
-//! `*.test.yaml` files) run against their hooks files (`hooks_config::cases`). Each failed
+//! `*.test.yaml` files) run against their hooks files (`hooks_config::cases`), decided as the
+//! guard decides (under the managed and user files, with the sessions' state read). Each failed
 //! case is shown as the decision expected and the one given; exit 1 when a case fails or a
 //! table or hooks file cannot run.
 
 use std::path::Path;
 use std::process::ExitCode;
 
+use hooks_config::LayerPaths;
 use hooks_config::cases::{CaseTable, TableError, TableReport, tables_at};
+use hooks_std::state_file::FileState;
 use serde::Serialize;
 
 use crate::modules::catalog;
@@ -46,12 +49,15 @@ pub fn run(path: &Path, json: bool) -> ExitCode {
         }
     };
     let catalog = catalog();
+    let layers = LayerPaths::from_env();
     let mut reports = Vec::new();
     let mut errors = Vec::new();
     for table in &tables {
         let report = CaseTable::load(table)
             .map_err(TableError::Table)
-            .and_then(|loaded| runtime.block_on(loaded.run(&catalog)));
+            .and_then(|loaded| {
+                runtime.block_on(loaded.run_with(&layers, &catalog, FileState::from_env()))
+            });
         match report {
             Ok(report) => reports.push(report),
             // A table's own mistakes name it already, at their lines.

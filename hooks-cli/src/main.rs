@@ -82,7 +82,8 @@ mod serve;
 mod sync;
 use hooks_config::interop::{AGENTS, Agent};
 use hooks_config::{LayersError, Level};
-use hooks_core::{HookModule, HookRegistry, events};
+use hooks_core::events;
+use hooks_std::state_file::FileState;
 use modules::load_layers;
 use serde_json::Value;
 
@@ -103,8 +104,9 @@ struct Cli {
 #[derive(Subcommand)]
 #[command(defer = true)]
 enum Command {
-    /// Emit one event through a hooks file, with the managed and user hooks files over it as
-    /// the agent adapters load them, and print the merged result as JSON.
+    /// Decide one event by a hooks file as the agent adapters decide it (the managed and user
+    /// hooks files over it, the `#[hook]`s, the managed re-check, the sessions' remembered
+    /// answers), and print the merged result as JSON.
     Eval {
         /// The hooks YAML file.
         #[arg(long)]
@@ -460,11 +462,11 @@ fn eval(config: &std::path::Path, event: &str, data: &str, with_provenance: bool
         Ok(runtime) => runtime,
         Err(error) => return fail(format!("cannot start the runtime: {error}")),
     };
-    let registry = HookRegistry::new();
-    if let Err(error) = stack.mount(&registry) {
-        return fail(error);
-    }
-    let outcome = runtime.block_on(registry.emit(&event, data));
+    let policy = match adapter::mount(&stack, FileState::from_env()) {
+        Ok(policy) => policy,
+        Err(problem) => return fail(problem),
+    };
+    let outcome = runtime.block_on(policy.decide(&event, data));
     modules::flush_telemetry();
     let printed = if with_provenance {
         serde_json::to_string(&provenance::WithResult {

@@ -9,8 +9,8 @@
 //! The server's tools are pinned in `.hooks/mcp-pins/` beside FILE (`hooks mcp pins`, `hooks mcp
 //! approve`): a tool that changes after its pin is held back until approved.
 //!
-//! The policy is the file's with the managed and user hooks files over it, as for the agent
-//! adapters. A policy that cannot be loaded is an error before the server starts: the client
+//! The policy is the file's with the managed and user hooks files over it, decided as the agent
+//! adapters decide ([`Policy`]: the same `#[hook]`s, the managed re-check of a rewrite). A policy that cannot be loaded is an error before the server starts: the client
 //! sees the server fail to start, and no call goes through unguarded.
 
 use std::ffi::OsString;
@@ -18,10 +18,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use hooks_core::HookRegistry;
-use hooks_core::module::{HookModule, Mounted};
+use std::sync::Arc;
+
+use hooks_config::Policy;
+use hooks_core::state::MemoryState;
 use hooks_mcp::proxy::{DEFAULT_MAX_MESSAGE_BYTES, MCP_PATH, McpProxy, Upstream, server_name_of};
 
+use crate::adapter;
 use crate::modules::{flush_telemetry, load_layers, unloadable};
 
 /// The arguments of `hooks mcp-proxy`.
@@ -78,13 +81,9 @@ pub fn run(args: McpProxyArgs) -> ExitCode {
 }
 
 fn serve(args: McpProxyArgs) -> Result<(), String> {
-    let policy = load_layers(&args.config).map_err(|error| unloadable(&error))?;
-    // The policy layers, and every #[hook] linked into this binary, as for the agent adapters.
-    let registry = HookRegistry::new();
-    registry
-        .register_annotated(|_| true)
-        .map_err(|error| error.to_string())?;
-    let _mounted: Mounted = policy.mount(&registry).map_err(|error| error.to_string())?;
+    let stack = load_layers(&args.config).map_err(|error| unloadable(&error))?;
+    // The policy the agent adapters decide with: the same layers, `#[hook]`s and re-check.
+    let policy: Arc<Policy> = Arc::new(adapter::mount(&stack, None::<MemoryState>)?);
     let upstream = match (&args.upstream, args.command.is_empty()) {
         (Some(url), _) => Upstream::url(url).map_err(|error| error.to_string())?,
         (None, false) => Upstream::Command(args.command.clone()),
@@ -100,7 +99,8 @@ fn serve(args: McpProxyArgs) -> Result<(), String> {
         (None, _) => return Err("no MCP server was given".to_owned()),
     };
     // The server's tools are pinned in the project of the policy file.
-    let proxy = McpProxy::builder(registry, name)
+    let proxy = McpProxy::builder(policy.registry().clone(), name)
+        .decide_with(policy)
         .pins(crate::mcp::store_of(&args.config))
         .call_timeout(Duration::from_secs_f64(args.call_timeout))
         .max_message_bytes(args.max_message_bytes)

@@ -1,8 +1,9 @@
 //! `hooks replay EVENTS.jsonl... --config NEW.yaml [--baseline OLD.yaml] [--json]`: the tool
 //! calls and prompts the logging module recorded, decided again by NEW.yaml
 //! (`hooks_config::replay`): each decision that would change, the counts, and every line not
-//! decided again with why. The hooks files run alone (not under the managed and user files)
-//! and without their recording modules, so the replay writes nothing into the log.
+//! decided again with why. Each hooks file is decided as the guard decides it (under the
+//! managed and user files, with the `#[hook]`s and the sessions' remembered answers), without
+//! its recording modules and never writing the sessions' state, so the replay writes nothing.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,7 +11,9 @@ use std::process::ExitCode;
 use hooks_config::replay::{read_log, replay};
 use hooks_config::trial::Trial;
 
-use crate::modules::catalog;
+use hooks_std::state_file::FileState;
+
+use crate::modules::{load_layers, unloadable};
 
 /// What `hooks replay` was asked.
 pub struct ReplayArgs {
@@ -24,10 +27,11 @@ pub struct ReplayArgs {
     pub json: bool,
 }
 
+/// `file` under the machine's managed and user files, decided as the guard decides, with the
+/// sessions' state read and never written.
 fn mount(file: &Path) -> Result<Trial, String> {
-    let config = hooks_config::load_file_with(file, &catalog())
-        .map_err(|errors| format!("the hooks file does not load:\n{errors}"))?;
-    Trial::mount(&config)
+    let stack = load_layers(file).map_err(|error| unloadable(&error))?;
+    Trial::mount(&stack, FileState::from_env())
         .map_err(|problem| format!("`{}` does not mount: {problem}", file.display()))
 }
 

@@ -24,9 +24,11 @@
 //!     expect: allow
 //! ```
 //!
-//! Each case is emitted through the hooks file alone (not the managed and user files over it,
-//! which differ from machine to machine), without its recording modules
-//! ([`Trial`]); the merged action is the case's verdict: deny, ask
+//! Each case is decided as the guard decides it ([`Trial`], the guard's
+//! [`Policy`](crate::Policy)), without the recording modules: by [`CaseTable::run`], through the
+//! hooks file alone (a library's tests, the same on every machine); by
+//! [`CaseTable::run_with`], under the managed and user files of the machine and with the
+//! sessions' state, as `hooks test` runs it. The merged action is the case's verdict: deny, ask
 //! (`ask_user`) or allow (anything else). A mistake in the table is an error at its line and
 //! column, like a mistake in a hooks file; a table with no cases is one too, since it would
 //! pass while testing nothing.
@@ -38,8 +40,12 @@ use marked_yaml::types::MarkedMappingNode;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use hooks_core::StateBackend;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
+use hooks_core::state::MemoryState;
 use hooks_std::catalog::ModuleCatalog;
+
+use crate::{LayerPaths, LayersError, Level, PolicyStack};
 
 use crate::modules::json_of;
 use crate::trial::{Trial, Verdict};
@@ -97,6 +103,10 @@ pub enum TableError {
     /// The hooks file it tests does not load.
     #[error("the hooks file does not load:\n{0}")]
     Config(ConfigErrors),
+    /// A managed or user hooks file over it cannot be read or does not load: the guard would
+    /// refuse to run.
+    #[error("{0}")]
+    Layers(LayersError),
     /// The hooks file loads but does not mount.
     #[error("the hooks file `{}` does not mount: {problem}", .file.display())]
     Mount {
@@ -508,10 +518,30 @@ impl CaseTable {
         CaseTable::parse(&text, file)
     }
 
-    /// Runs every case through the hooks file, loaded with the modules of `catalog`.
+    /// Runs every case through the hooks file alone, loaded with the modules of `catalog`.
     pub async fn run(&self, catalog: &ModuleCatalog) -> Result<TableReport, TableError> {
-        let config = crate::load_file_with(&self.config, catalog).map_err(TableError::Config)?;
-        let trial = Trial::mount(&config).map_err(|problem| TableError::Mount {
+        self.run_with(&LayerPaths::none(), catalog, None::<MemoryState>)
+            .await
+    }
+
+    /// Runs every case as the guard decides it: the hooks file under the managed and user
+    /// files of `layers`, loaded with the modules of `catalog`, with the sessions' state in
+    /// `sessions` (read, never written).
+    pub async fn run_with(
+        &self,
+        layers: &LayerPaths,
+        catalog: &ModuleCatalog,
+        sessions: Option<impl StateBackend>,
+    ) -> Result<TableReport, TableError> {
+        let stack =
+            PolicyStack::load(layers, &self.config, catalog).map_err(|error| match error {
+                LayersError::Broken {
+                    level: Level::Project,
+                    errors,
+                } => TableError::Config(errors),
+                other => TableError::Layers(other),
+            })?;
+        let trial = Trial::mount(&stack, sessions).map_err(|problem| TableError::Mount {
             file: self.config.clone(),
             problem,
         })?;

@@ -131,6 +131,7 @@ pub mod cases;
 mod client;
 mod command;
 mod config_error;
+mod decide;
 mod entry;
 mod event_matcher;
 mod failure;
@@ -156,6 +157,7 @@ mod wasm;
 pub use answer::{AnswerError, AnswerProtocol, decision};
 pub use answer_cache::AnswerCache;
 pub use config_error::{ConfigError, ConfigErrors};
+pub use decide::{ManagedRecheck, Policy, PolicyBuilder, RECORDING_MODULES, SettleRemembered};
 pub use entry::{
     CommandHook, ComponentHook, DEFAULT_COMMAND_TIMEOUT, DEFAULT_LLM_TIMEOUT,
     DEFAULT_WASM_MEMORY_MB, DEFAULT_WASM_TIMEOUT, Entry, HookKind, HttpHook, LlmHook,

@@ -1,20 +1,17 @@
 //! A hooks file run on events away from any agent: what a table of test cases
 //! ([`cases`](crate::cases)) and a replay of recorded events ([`replay`](crate::replay)) ask
-//! of it. The decision is reduced to what a person asks of a policy (allow, deny or ask), and
-//! the modules that only record (`logging`, `telemetry`) are left out, so that a trial run
-//! never writes into the log it may be reading.
+//! of it. The decision is the guard's own ([`Policy`]), reduced to what a person asks of a
+//! policy (allow, deny or ask); the modules that only record (`logging`, `telemetry`) are left
+//! out, so that a trial run never writes into the log it may be reading.
 
 use std::fmt;
 
-use hooks_core::module::{HookModule, Mounted};
-use hooks_core::{EmitResult, HookAction, HookRegistry};
+use hooks_core::state::MemoryState;
+use hooks_core::{EmitResult, HookAction, StateBackend};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::HooksConfig;
-
-/// The modules a trial leaves out: they record what happened and decide nothing.
-const RECORDING_MODULES: &[&str] = &["logging", "telemetry"];
+use crate::{HooksConfig, Layer, Level, Policy, PolicyStack};
 
 /// What a policy decided about one event, as a person asks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -73,37 +70,48 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// A hooks file mounted for a trial on a registry of its own, without its recording modules.
+/// A policy mounted for a trial: the [`Policy`] the guard decides with, built from the same
+/// stack, without the recording modules and with the sessions' state read, never written.
 pub struct Trial {
-    registry: HookRegistry,
-    _mounted: Mounted,
+    policy: Policy,
 }
 
 impl Trial {
-    /// Mounts `config` without its `logging` and `telemetry` modules; the problem when it does
-    /// not mount.
-    pub fn mount(config: &HooksConfig) -> Result<Self, String> {
-        let mut quiet = config.clone();
-        quiet
-            .modules
-            .retain(|module| !RECORDING_MODULES.contains(&module.name.as_str()));
-        let registry = HookRegistry::new();
-        let mounted = quiet.mount(&registry).map_err(|error| error.to_string())?;
+    /// Mounts `stack` as the guard would, without its `logging` and `telemetry` modules; the
+    /// sessions' state is `sessions`' (read, never written; `None`: none), so that a call a
+    /// session answered "… always" is settled as the guard settles it. The problem when it
+    /// does not mount.
+    pub fn mount(stack: &PolicyStack, sessions: Option<impl StateBackend>) -> Result<Self, String> {
+        let mut builder = Policy::builder(stack).recording(false);
+        if let Some(sessions) = sessions {
+            builder = builder.state_read_only(sessions);
+        }
         Ok(Trial {
-            registry,
-            _mounted: mounted,
+            policy: builder.build()?,
         })
     }
 
-    /// The outcome of emitting `event` with `data`.
+    /// Mounts the file `config` alone (no managed or user layer, no sessions' state), as
+    /// [`Trial::mount`] does a stack.
+    pub fn mount_file(config: &HooksConfig) -> Result<Self, String> {
+        let stack = PolicyStack::from_layers(vec![Layer {
+            level: Level::Project,
+            config: config.clone(),
+        }]);
+        Trial::mount(&stack, None::<MemoryState>)
+    }
+
+    /// The outcome of emitting `event` with `data`: the guard's [`Policy::decide`].
     pub async fn emit(&self, event: &str, data: Value) -> EmitResult {
-        self.registry.emit(event, data).await
+        self.policy.decide(event, data).await
     }
 }
 
 impl fmt::Debug for Trial {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Trial").finish_non_exhaustive()
+        f.debug_struct("Trial")
+            .field("policy", &self.policy)
+            .finish()
     }
 }
 

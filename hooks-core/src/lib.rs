@@ -79,6 +79,7 @@
 //! driver for handler timeouts.
 
 pub mod annotated;
+mod decide;
 pub mod decision;
 mod error;
 mod guard;
@@ -105,6 +106,7 @@ pub use annotated::{
 };
 // The kernel's types are all at the root, so that no `use` needs to know which module
 // defines them; the session layer's are under `session::`, and the kernel never uses them.
+pub use decide::Decide;
 pub use error::{BoxError, HandlerError};
 pub use handler::{
     BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker, owned_fn,

@@ -1,11 +1,12 @@
 //! Hooks files from Python: `hooks.load("hooks.yaml")` mounts a file's modules and entries on
-//! the Rust kernel and registers, for each event they handle, one Python handler that runs
-//! them there.
+//! the Rust kernel, under the machine's managed and user hooks files as the `hooks` binary
+//! mounts them, and registers, for each event they handle, one Python handler that decides it
+//! there as the binary's guard does ([`hooks_config::Policy`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use hooks_core::module::{HookModule, Mounted};
+use hooks_config::{LayerPaths, LayersError, Level, ModuleCatalog, Policy, PolicyStack};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -14,12 +15,10 @@ use crate::json;
 use crate::registry::HookRegistry;
 use crate::result::HookResult;
 
-/// The mounted file a bridge runs events on.
+/// The mounted policy a bridge decides events by.
 struct Mount {
-    registry: hooks_core::HookRegistry,
+    policy: Policy,
     runtime: tokio::runtime::Runtime,
-    /// Kept for as long as a bridge lives: the file's handlers stay mounted.
-    _mounted: Mounted,
 }
 
 /// The handler `load` registers for one event: runs the file's hooks for it on the kernel
@@ -46,7 +45,7 @@ impl FileHooks {
         let data = json::to_json(data)?;
         let mount = Arc::clone(&self.mount);
         let event = event.to_owned();
-        let outcome = py.detach(move || mount.runtime.block_on(mount.registry.emit(&event, data)));
+        let outcome = py.detach(move || mount.runtime.block_on(mount.policy.decide(&event, data)));
         HookResult::from_kernel(py, &outcome.result)
     }
 
@@ -57,33 +56,43 @@ impl FileHooks {
 
 /// Loads a hooks file (YAML: `modules:` and `hooks:`) into a new `HookRegistry`.
 ///
-/// Each event the file handles gets one handler, named after the file's own handlers for it
-/// (joined by `+`), at `priority`. A file that does not load is a `ValueError` listing every
-/// problem with its line.
+/// With `layers` (the default) the machine's managed and user hooks files apply over it, as
+/// the `hooks` binary applies them; without, the file alone. Each event the policy handles
+/// gets one handler, named after the policy's own handlers for it (joined by `+`), at
+/// `priority`. A file that does not load is a `ValueError` listing every problem with its
+/// line; so is a managed or user file that is there but does not load.
 #[pyfunction]
-#[pyo3(signature = (path, *, priority = 0, registry = None))]
+#[pyo3(signature = (path, *, priority = 0, registry = None, layers = true))]
 pub fn load<'py>(
     py: Python<'py>,
     path: PathBuf,
     priority: i64,
     registry: Option<Bound<'py, HookRegistry>>,
+    layers: bool,
 ) -> PyResult<Bound<'py, HookRegistry>> {
-    let config = hooks_config::load_file(&path)
-        .map_err(|errors| PyValueError::new_err(format!("{}: {errors}", path.display())))?;
+    let paths = if layers {
+        LayerPaths::from_env()
+    } else {
+        LayerPaths::none()
+    };
+    let stack = PolicyStack::load(&paths, &path, &ModuleCatalog::standard()).map_err(|error| {
+        PyValueError::new_err(match error {
+            LayersError::Broken {
+                level: Level::Project,
+                errors,
+            } => format!("{}: {errors}", path.display()),
+            other => other.to_string(),
+        })
+    })?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|error| PyRuntimeError::new_err(format!("cannot start the runtime: {error}")))?;
-    let kernel = hooks_core::HookRegistry::new();
-    let mounted = config
-        .mount(&kernel)
+    let policy = Policy::builder(&stack)
+        .build()
         .map_err(|error| PyValueError::new_err(format!("{}: {error}", path.display())))?;
-    let handled = kernel.list_handlers(None);
-    let mount = Arc::new(Mount {
-        registry: kernel,
-        runtime,
-        _mounted: mounted,
-    });
+    let handled = policy.registry().list_handlers(None);
+    let mount = Arc::new(Mount { policy, runtime });
     let registry = match registry {
         Some(registry) => registry,
         None => {

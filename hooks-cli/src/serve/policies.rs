@@ -17,8 +17,9 @@ use hooks_core::state::{MemoryState, SessionId, StateBackend, StateError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::adapter::Policy;
+use crate::adapter;
 use crate::modules::{catalog, unloadable};
+use hooks_config::Policy;
 
 /// What identifies a version of a file: its modification time and size (`None`: unreadable).
 type FileStamp = Option<(SystemTime, u64)>;
@@ -123,7 +124,7 @@ impl Policies {
         // may load the same new version; either result is the same.
         let loaded = PolicyStack::load(&self.layers, file, &catalog())
             .map_err(|error| unloadable(&error))
-            .and_then(|stack| Policy::mount(&stack, Some(self.state.clone())));
+            .and_then(|stack| adapter::mount(&stack, Some(self.state.clone())));
         let mut slots = self.slots();
         let slot = slots.entry(file.to_path_buf()).or_default();
         slot.stamp = stamp;

@@ -47,7 +47,7 @@ use self::injection::{INJECTION_AUDIT_EVENT, admit, estimate_tokens};
 use crate::events::fields::SESSION_ID;
 use crate::state::{SessionState, StateError};
 use crate::sync::lock;
-use crate::{EmitResult, HookRegistry, MessageLevel, UserMessage, timestamp};
+use crate::{Decide, EmitResult, HookRegistry, MessageLevel, UserMessage, timestamp};
 
 /// The name under which the session's own warnings (truncated or rejected injections) reach
 /// the display.
@@ -186,6 +186,8 @@ struct TurnState {
 /// key of its [state](crate::state), as the events of Claude Code, Gemini CLI and Codex CLI do.
 pub struct HookSession {
     registry: HookRegistry,
+    /// What decides its events when it is more than the registry's emit.
+    decider: Option<Arc<dyn Decide>>,
     session_id: Arc<str>,
     approvals: Approvals,
     policy: InjectionPolicy,
@@ -211,6 +213,7 @@ impl fmt::Debug for HookSession {
 /// `hooks-mcp`) take a builder too, and a registry alone converts into one with every default.
 pub struct HookSessionBuilder {
     registry: HookRegistry,
+    decider: Option<Arc<dyn Decide>>,
     session_id: Option<String>,
     provider: Option<Arc<dyn ApprovalProvider>>,
     policy: InjectionPolicy,
@@ -219,6 +222,16 @@ pub struct HookSessionBuilder {
 }
 
 impl HookSessionBuilder {
+    /// Decides the session's events by `decider` (layers around a registry, such as
+    /// hooks-config's `Policy`) instead of the registry's emit alone; the session's registry
+    /// becomes `decider`'s, where its approvals, audits and state live.
+    #[must_use]
+    pub fn decide_with(mut self, decider: Arc<dyn Decide>) -> Self {
+        self.registry = decider.registry().clone();
+        self.decider = Some(decider);
+        self
+    }
+
     /// Who is asked on `ask_user`. Without one, every request gets its default (deny unless
     /// the hook set allow).
     #[must_use]
@@ -297,6 +310,7 @@ impl HookSessionBuilder {
             approvals,
             session_id,
             registry: self.registry,
+            decider: self.decider,
             policy: self.policy,
             context: self
                 .context
@@ -331,6 +345,7 @@ impl HookSession {
     pub fn builder(registry: HookRegistry) -> HookSessionBuilder {
         HookSessionBuilder {
             registry,
+            decider: None,
             session_id: None,
             provider: None,
             policy: InjectionPolicy::default(),
@@ -355,8 +370,10 @@ impl HookSession {
         self.registry.state().session(&self.session_id)
     }
 
-    /// Emits `event` on the registry with the session's `session_id` added (unless `data`
-    /// has one), without applying the outcome; [`gate`](HookSession::gate) also applies it.
+    /// Emits `event` on the registry (or puts it to the
+    /// [decider](HookSessionBuilder::decide_with)) with the session's `session_id` added
+    /// (unless `data` has one), without applying the outcome; [`gate`](HookSession::gate)
+    /// also applies it.
     pub async fn emit(&self, event: &str, data: Value) -> EmitResult {
         let data = match data {
             Value::Null => Value::Object(Map::new()),
@@ -372,7 +389,10 @@ impl HookSession {
             // Passed on as it is: the registry warns about data that is not an object.
             other => other,
         };
-        self.registry.emit(event, data).await
+        match &self.decider {
+            Some(decider) => decider.decide(event, data).await,
+            None => self.registry.emit(event, data).await,
+        }
     }
 
     fn turn(&self) -> MutexGuard<'_, TurnState> {

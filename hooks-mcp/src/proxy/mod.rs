@@ -253,8 +253,8 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hooks_core::HookRegistry;
 use hooks_core::session::HookSession;
+use hooks_core::{Decide, HookRegistry};
 use rmcp::service::ServiceRole;
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
@@ -389,14 +389,28 @@ struct Settings {
 }
 
 /// Builds an [`McpProxy`].
-#[derive(Debug)]
 pub struct McpProxyBuilder {
     registry: HookRegistry,
+    decider: Option<Arc<dyn Decide>>,
     server: String,
     call_timeout: Duration,
     max_message_bytes: usize,
     pins: Option<PinStore>,
     remote_clients: bool,
+}
+
+impl fmt::Debug for McpProxyBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpProxyBuilder")
+            .field("registry", &self.registry)
+            .field("decider", &self.decider.is_some())
+            .field("server", &self.server)
+            .field("call_timeout", &self.call_timeout)
+            .field("max_message_bytes", &self.max_message_bytes)
+            .field("pins", &self.pins)
+            .field("remote_clients", &self.remote_clients)
+            .finish()
+    }
 }
 
 impl McpProxy {
@@ -406,6 +420,7 @@ impl McpProxy {
     pub fn builder(registry: HookRegistry, server: impl Into<String>) -> McpProxyBuilder {
         McpProxyBuilder {
             registry,
+            decider: None,
             server: server.into(),
             call_timeout: DEFAULT_CALL_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
@@ -577,12 +592,26 @@ impl McpProxyBuilder {
         self
     }
 
+    /// Gates the calls by `decider` (layers around a registry, such as hooks-config's
+    /// `Policy`, which the `hooks` binary mounts) instead of the registry's emit alone; the
+    /// proxy's registry becomes `decider`'s.
+    #[must_use]
+    pub fn decide_with(mut self, decider: Arc<dyn Decide>) -> Self {
+        self.registry = decider.registry().clone();
+        self.decider = Some(decider);
+        self
+    }
+
     /// The proxy. Its session asks the user through the client (see the module docs), keeps
     /// no history, and shows messages in the log; every event carries `mcp_server`.
     pub fn build(self) -> McpProxy {
         self.registry
             .set_default_fields([(SERVER_FIELD, Value::from(self.server.as_str()))]);
-        let session = HookSession::builder(self.registry)
+        let mut session = HookSession::builder(self.registry);
+        if let Some(decider) = self.decider {
+            session = session.decide_with(decider);
+        }
+        let session = session
             .approvals(Arc::new(ask::ElicitingApprovals))
             .default_context(|| Arc::new(NoHistory))
             .default_display(|| Arc::new(TracingDisplay))

@@ -79,15 +79,25 @@ class HookRegistry(_native.HookRegistry):
         return [answer for answer in answers if answer is not None]
 
 
-def load(path: Any, *, priority: int = 0, registry: HookRegistry | None = None) -> HookRegistry:
+def load(
+    path: Any,
+    *,
+    priority: int = 0,
+    registry: HookRegistry | None = None,
+    layers: bool = True,
+) -> HookRegistry:
     """Loads a hooks file (``hooks.yaml``: ``modules:`` and ``hooks:``) into ``registry``
     (a new ``HookRegistry`` by default) and returns it.
 
-    Each event the file handles gets one handler at ``priority`` that runs the file's hooks
-    for it on the Rust kernel (named after them, joined by ``+``). A file that does not load
-    raises ``ValueError`` naming each problem's line."""
+    With ``layers`` (the default) the machine's managed and user hooks files apply over it, and
+    each event is decided as the ``hooks`` binary's guard decides it (a lower file's rewrite is
+    put to the managed rules again); ``layers=False`` loads the file alone. Each event the
+    policy handles gets one handler at ``priority`` that decides it on the Rust kernel (named
+    after the policy's hooks, joined by ``+``). A file that does not load raises
+    ``ValueError`` naming each problem's line; so does a managed or user file that is there
+    but does not load."""
     target = HookRegistry() if registry is None else registry
-    return _native.load(path, priority=priority, registry=target)
+    return _native.load(path, priority=priority, registry=target, layers=layers)
 
 
 async def _awaited(awaitable: Any) -> Any:
