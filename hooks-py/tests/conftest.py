@@ -11,3 +11,12 @@ def run():
         return asyncio.run(coro)
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def no_machine_layers(tmp_path_factory, monkeypatch):
+    """``hooks.load`` applies the machine's managed and user hooks files: each test starts on a
+    machine with neither, whatever the one running it has."""
+    empty = tmp_path_factory.mktemp("no-layers")
+    monkeypatch.setenv("HOOKS_MANAGED_DIR", str(empty / "managed"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(empty / "config"))

@@ -5,7 +5,9 @@
 //!
 //! Each request is routed by its project directory (the `X-Hooks-Project` header, else the
 //! event's `cwd`) to that project's hooks file (`hooks.yaml`, or `?config=FILE`), kept loaded
-//! and reloaded when it changes ([`policies`]). Session state is kept in memory.
+//! and reloaded when it changes ([`policies`]). Session state is kept where `hooks <agent>`
+//! keeps it (`$HOOKS_STATE_DIR`, else the XDG state directory), so that a session's hooks and
+//! its "… always" answers are the same whichever of the two answers it.
 //!
 //! Security: it listens on loopback, or on another address only with TLS (`--tls-cert`,
 //! `--tls-key`: a token sent in clear over a network is no token); every request but `/health`

@@ -14,6 +14,7 @@ use std::time::SystemTime;
 
 use hooks_config::{LayerPaths, Level, PolicyStack};
 use hooks_core::state::{MemoryState, SessionId, StateBackend, StateError};
+use hooks_std::state_file::FileState;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -46,10 +47,21 @@ struct Slot {
     broken: Option<String>,
 }
 
-/// The session states of every project, in memory, shared by the policies as they are
-/// reloaded (an "always" answer outlives an edit of the hooks file).
-#[derive(Clone, Default)]
-struct SharedState(Arc<MemoryState>);
+/// The session states of every project, shared by the policies as they are reloaded (an
+/// "always" answer outlives an edit of the hooks file): the files `hooks <agent>` keeps them
+/// in ([`FileState::from_env`]), so that a session decides the same whichever of the two
+/// answers it; in memory where no state directory is known.
+#[derive(Clone)]
+struct SharedState(Arc<dyn StateBackend>);
+
+impl SharedState {
+    fn from_env() -> Self {
+        match FileState::from_env() {
+            Some(files) => SharedState(Arc::new(files)),
+            None => SharedState(Arc::new(MemoryState::new())),
+        }
+    }
+}
 
 impl StateBackend for SharedState {
     fn load(&self, session: &SessionId) -> Result<Map<String, Value>, StateError> {
@@ -89,7 +101,7 @@ impl Policies {
     pub fn new(layers: LayerPaths) -> Self {
         Policies {
             slots: Mutex::default(),
-            state: SharedState::default(),
+            state: SharedState::from_env(),
             layers,
         }
     }
