@@ -182,7 +182,9 @@ pub struct Origin<'a> {
 }
 
 /// The managed, user and project hooks files as one policy: load it with [`PolicyStack::load`],
-/// mount it as one module.
+/// decide with it through [`Policy`](crate::Policy) (what every front end of the `hooks`
+/// binary does: mounted alone, as a module, the stack has no managed re-check of a lower
+/// layer's rewrite and settles no remembered answer).
 ///
 /// | level | file | who writes it |
 /// |---|---|---|

@@ -111,6 +111,11 @@
 //! is an error ([`LayersError`]), never a guard running without it. [`PolicyStack`] says where
 //! the files are.
 //!
+//! [`Policy`] is the stack mounted and ready to decide, the one entry point of every front end
+//! of the `hooks` binary: the emit, a lower layer's rewrite put to the managed rules again
+//! (their deny and their ask stand), and an `ask_user` settled by the session's remembered
+//! "… always" answer.
+//!
 //! # Features
 //!
 //! `http` and `llm` (both on by default) build the HTTP client that HTTP and LLM hooks need;

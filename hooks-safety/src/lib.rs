@@ -96,6 +96,7 @@
 //! assert!(guard.check_path("/etc/passwd").is_some());
 //! ```
 
+mod budget;
 mod handoff;
 mod inline;
 pub mod lists;
@@ -115,6 +116,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use budget::Budget;
 use lists::{BuiltInLists, strings};
 use packs::builtin as rules;
 pub use packs::{Denial, Severity};
@@ -764,6 +766,7 @@ impl Guard {
             catalog: &rules.catalog,
             rm_policy: rules.config.rm_policy,
             exemptions: RefCell::new(Vec::new()),
+            budget: Budget::default(),
         };
         let denial = check(&walker);
         let mut allowances: Vec<String> = Vec::new();

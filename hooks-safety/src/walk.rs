@@ -11,6 +11,7 @@ use std::path::Path;
 use regex::Regex;
 
 use crate::RmPolicy;
+use crate::budget::Budget;
 use crate::handoff::{self, Unwrapped, unwrap};
 use crate::inline::{self, Finding, Language};
 use crate::packs::builtin as rules;
@@ -46,6 +47,8 @@ pub(crate) struct CommandRules<'a> {
     /// Rules that would have fired but for a policy (deleting in the workspace or a
     /// temporary directory).
     pub exemptions: RefCell<Vec<&'static Rule>>,
+    /// What this check has spent of its work.
+    pub budget: Budget,
 }
 
 /// What a command reads on standard input, as far as the command line shows.
@@ -137,10 +140,10 @@ impl CommandRules<'_> {
                     }
                     denial
                 }
-                Event::Command(command, source) => {
+                Event::Command(command, source) => self.budget.command().or_else(|| {
                     let fed = self.fed(command, source);
                     self.check_command(command, fed, depth, place)
-                }
+                }),
             };
             denial.is_some()
         });
@@ -213,6 +216,16 @@ impl CommandRules<'_> {
             }
             copy
         });
+        if let Some(copy) = &substituted {
+            let built = copy
+                .words
+                .iter()
+                .chain(&copy.redirect_targets)
+                .map(String::len);
+            if let Some(denial) = self.budget.built(built.sum()) {
+                return Some(denial);
+            }
+        }
         let command = substituted.as_ref().unwrap_or(command);
         let unwrapped = unwrap(&command.words);
         let denial = {
@@ -998,13 +1011,19 @@ const READS_ARGUMENTS_AS_DATA: &[&str] = &[
     ":",
 ];
 
+/// The longest directory the check follows `cd` into: a longer one is one no system opens
+/// (`PATH_MAX`), and following `cd a; cd a; …` past it would make each step cost the length of
+/// the path so far.
+const MAX_CWD_BYTES: usize = 4096;
+
 /// Where `cd target` from `place` leads: a target the shell computes (`$dir`, `` `…` ``,
-/// `-`) or cannot resolve leaves the directory unknown.
+/// `-`), cannot resolve, or that is longer than [`MAX_CWD_BYTES`] leaves the directory
+/// unknown.
 fn moved_to(paths: &PathRules, place: &Place, target: &str) -> Place {
     let mut moved = place.clone();
     let computed = target == "-" || target.contains(['$', '`']);
     match paths.absolute_from(target, &place.cwd) {
-        Ok(path) if !computed => moved.cwd = path,
+        Ok(path) if !computed && path.as_os_str().len() <= MAX_CWD_BYTES => moved.cwd = path,
         _ => moved.cwd_known = false,
     }
     moved

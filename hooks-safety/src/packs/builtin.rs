@@ -89,6 +89,9 @@ rule!(/// `shutil.rmtree('/')`, `fs.rmSync('/etc', …)`, `FileUtils.rm_rf('~')`
 rule!(/// Scripts nested past the depth the check reads.
     TOO_DEEP = "input" "too-deep" High,
     "nests shells too deeply to be checked", "run the inner command directly");
+rule!(/// A line that asks more work of the check than its budget.
+    TOO_LONG = "input" "too-long" High,
+    "asks more of the check than it reads in its time", "split it into shorter commands");
 rule!(/// A field of the tool input that is not of the expected type.
     BAD_FIELD = "input" "bad-field" High,
     "cannot be checked", "pass a string");

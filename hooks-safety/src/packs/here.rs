@@ -2,7 +2,9 @@
 //! `system`, `disk` and `secrets` rules on a program's paths, in the order they are tried.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use super::filesystem::windows_root_deletion;
 use super::{Denial, Enabled, Rule};
@@ -20,8 +22,18 @@ pub(crate) struct Place {
     /// runs (`cd "$dir"`, `cd -`), or one inside a substitution.
     pub cwd_known: bool,
     /// Variables assigned earlier in the line, with their value when it is literal text.
-    pub vars: Vec<(String, Option<String>)>,
+    /// Shared until changed: a place is copied at every `cd` and nested script, and a copy
+    /// must not cost the size of everything assigned so far.
+    pub vars: Rc<HashMap<String, Option<String>>>,
 }
+
+/// The longest value of a variable the check follows: a longer one (a line doubling a value
+/// forty times) is taken as unknown, as a computed one is, instead of being built.
+pub(crate) const MAX_VALUE_BYTES: usize = 64 * 1024;
+
+/// The longest word the check builds by putting the variables' values in: past it, the word
+/// is read as written, its variables unknown.
+pub(crate) const MAX_WORD_BYTES: usize = 256 * 1024;
 
 impl Place {
     /// The place of a line that starts in `cwd`.
@@ -29,23 +41,25 @@ impl Place {
         Place {
             cwd: cwd.to_path_buf(),
             cwd_known: true,
-            vars: Vec::new(),
+            vars: Rc::default(),
         }
     }
 
     /// Whether the line assigned `name`.
     pub(crate) fn assigned(&self, name: &str) -> bool {
-        self.vars.iter().any(|(var, _)| var == name)
+        self.vars.contains_key(name)
     }
 
-    /// Records that the line assigns `name` (`value` when it is literal text).
+    /// Records that the line assigns `name` (`value` when it is literal text and not longer
+    /// than [`MAX_VALUE_BYTES`]).
     pub(crate) fn assign(&mut self, name: &str, value: Option<String>) {
-        self.vars.retain(|(var, _)| var != name);
-        self.vars.push((name.to_owned(), value));
+        let value = value.filter(|value| value.len() <= MAX_VALUE_BYTES);
+        Rc::make_mut(&mut self.vars).insert(name.to_owned(), value);
     }
 
     /// `word` with the variables the line assigned literal text to replaced by that text
-    /// (`$NAME`, `${NAME}`); others stay as written.
+    /// (`$NAME`, `${NAME}`); others stay as written. `None` when nothing changes, and when the
+    /// word would grow past [`MAX_WORD_BYTES`] (it is then read as written).
     pub(crate) fn substitute(&self, word: &str) -> Option<String> {
         if self.vars.is_empty() || !word.contains('$') {
             return None;
@@ -68,8 +82,11 @@ impl Place {
                     (&after[..end], end)
                 }
             };
-            match self.vars.iter().find(|(var, _)| var == name) {
-                Some((_, Some(value))) if !name.is_empty() => {
+            match self.vars.get(name) {
+                Some(Some(value)) if !name.is_empty() => {
+                    if out.len() + value.len() > MAX_WORD_BYTES {
+                        return None;
+                    }
                     out.push_str(value);
                     rest = &after[width..];
                     changed = true;
