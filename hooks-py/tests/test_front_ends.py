@@ -36,7 +36,9 @@ def test_the_python_package_decides_as_the_table_says(tmp_path, monkeypatch, run
         }
         result = run(registry.emit("tool:pre", data))
         assert verdict_of(result) == case["verdict"], (case["name"], result)
-        if case["verdict"] != "deny" and case.get("runs") is not None:
+        # The reference's merge keeps no rewrite beside a question (an ask's data is the
+        # event's): the command is compared where the call goes ahead.
+        if case["verdict"] == "allow" and case.get("runs") is not None:
             assert result.data["tool_input"]["command"] == case["runs"], (case["name"], result)
         decided += 1
     assert decided >= 6
