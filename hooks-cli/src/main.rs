@@ -327,10 +327,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// The largest hook input read: an event carries its tool call, a file's whole content
+/// included, and a larger one is no event an agent sends (reading on would only fill memory).
+const MAX_HOOK_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+
 /// One hook call of another agent: stdin in, its protocol out.
 fn serve(agent: &dyn Agent, config: &std::path::Path) -> ExitCode {
     let mut input = String::new();
-    let answer = match std::io::stdin().read_to_string(&mut input) {
+    let answer = match std::io::stdin()
+        .take(MAX_HOOK_INPUT_BYTES + 1)
+        .read_to_string(&mut input)
+    {
+        Ok(read) if read as u64 > MAX_HOOK_INPUT_BYTES => adapter::fail_closed(
+            agent,
+            None,
+            &format!("the hook input is larger than {MAX_HOOK_INPUT_BYTES} bytes"),
+        ),
         Ok(_) => adapter::answer(agent, config, &input),
         Err(error) => {
             adapter::fail_closed(agent, None, &format!("cannot read the hook input: {error}"))

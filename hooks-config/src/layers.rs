@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use hooks_core::HookRegistry;
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_std::catalog::ModuleCatalog;
+use hooks_std::config_file::{MAX_CONFIG_BYTES, read_config_file};
 
 use crate::{ConfigErrors, Entry, HooksConfig};
 
@@ -460,8 +461,9 @@ fn load_layer(
         }
         Ok(_) => {}
     }
-    // Read here, so that a file that is there but unreadable is told apart from a broken one.
-    if let Err(source) = std::fs::File::open(file) {
+    // Read here, so that a file that is there but unreadable (or a FIFO, a device, a huge
+    // file in its place) is told apart from a broken one.
+    if let Err(source) = read_config_file(file, MAX_CONFIG_BYTES) {
         return Err(LayersError::Unreadable {
             level,
             file: file.to_path_buf(),

@@ -11,6 +11,7 @@ use marked_yaml::{LoadError, Node, Span};
 use serde::de::{DeserializeOwned, IntoDeserializer};
 
 use hooks_std::catalog::{ModuleCatalog, ModuleContext};
+use hooks_std::config_file::{MAX_CONFIG_BYTES, read_config_file};
 
 use crate::modules::{self, ConfiguredModule};
 use crate::schema::{self, FileKeys};
@@ -624,7 +625,7 @@ pub fn load_file(path: &Path) -> Result<HooksConfig, ConfigErrors> {
 
 /// [`load_file`] with the modules of `catalog` (the standard ones and an application's own).
 pub fn load_file_with(path: &Path, catalog: &ModuleCatalog) -> Result<HooksConfig, ConfigErrors> {
-    let text = std::fs::read_to_string(path).map_err(|error| {
+    let text = read_config_file(path, MAX_CONFIG_BYTES).map_err(|error| {
         ConfigErrors(vec![ConfigError {
             file: path.to_path_buf(),
             line: 1,

@@ -12,6 +12,8 @@
 //! - [`reminder`]: keeps a todo or status list in front of the model, ephemerally;
 //! - [`state_file`]: session state in files, for per-event processes such as `hooks claude`;
 //! - [`process`]: runs an external process in its own group, bounded in time and output;
+//! - [`config_file`]: reads a file that configures the guard without blocking on a FIFO or
+//!   reading a device or a huge file;
 //! - [`catalog`]: the modules by name, as a hooks file's `modules:` section mounts them, and
 //!   room for an application's own.
 //!
@@ -31,6 +33,7 @@
 
 pub mod approval;
 pub mod catalog;
+pub mod config_file;
 pub mod linter;
 pub mod logging;
 pub mod process;
