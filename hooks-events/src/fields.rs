@@ -64,6 +64,9 @@ pub const DECIDED_BY: &str = "decided_by";
 pub const MESSAGE: &str = "message";
 /// A notification's level (`user:notification`).
 pub const LEVEL: &str = "level";
+/// The directory the agent runs the event in (an absolute path), where the agent reports it:
+/// Claude Code's, Gemini CLI's and Cursor's `cwd`, which follows the `cd`s of the agent's shell.
+pub const CWD: &str = "cwd";
 /// The time of the emit (RFC 3339); every event carries it unless the emitter set one.
 pub const TIMESTAMP: &str = "timestamp";
 

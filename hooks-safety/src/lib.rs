@@ -406,6 +406,10 @@ const READING_TOOLS: &[&str] = &[
     "fs_read",
 ];
 
+/// The fields of a tool call's input that name the directory its command runs in (Codex CLI's
+/// `workdir`, Gemini CLI's `dir_path`, and its earlier `directory`).
+const DIR_FIELDS: &[&str] = &["workdir", "dir_path", "directory"];
+
 /// Tools whose input is a patch: checked file by file, never as a command line.
 const PATCH_TOOLS: &[&str] = &["apply_patch", "applypatch", "patch", "apply_diff"];
 
@@ -708,7 +712,7 @@ impl Guard {
 
     /// Why a file tool must not use `path` as `access` says, if it must not.
     pub fn check_path_access(&self, path: &str, access: Access) -> Option<Denial> {
-        path_denial(&self.rules.paths, path, access)
+        path_denial(&self.rules.paths, path, &self.rules.paths.workspace, access)
     }
 
     /// Why the tool call with input `tool_input` must not run, if it must not: every
@@ -748,12 +752,35 @@ impl Guard {
         self.evaluate_tool_call(tool, tool_input).denial
     }
 
-    /// The full verdict on the call of the tool `tool` with input `tool_input`.
+    /// The full verdict on the call of the tool `tool` with input `tool_input`, run in the
+    /// workspace.
     pub fn evaluate_tool_call(&self, tool: &str, tool_input: &Value) -> Evaluation {
+        let workspace = self.rules.paths.workspace.clone();
+        self.evaluate_tool_call_in(tool, tool_input, &workspace)
+    }
+
+    /// [`Guard::evaluate_tool_call`] for a call the agent runs in the directory `dir` (the
+    /// event's own: Claude Code's `cwd` after a `cd`): relative paths, and commands, start
+    /// there, and a command whose input names its own directory (`workdir`, `dir_path`,
+    /// `directory`) starts there, relative to `dir`. The workspace, what is inside and outside,
+    /// stays the configuration's.
+    ///
+    /// ```
+    /// use hooks_safety::{Guard, SafetyConfig};
+    /// use serde_json::json;
+    /// use std::path::Path;
+    ///
+    /// let config: SafetyConfig = serde_json::from_value(json!({"workspace": "/srv/app"})).unwrap();
+    /// let guard = Guard::new(config).unwrap();
+    /// let emptied = json!({"command": "cp /dev/null settings.json"});
+    /// let in_claude_dir = guard.evaluate_tool_call_in("Bash", &emptied, Path::new("/srv/app/.claude"));
+    /// assert_eq!(in_claude_dir.denial.unwrap().id(), "guard:guard-file");
+    /// ```
+    pub fn evaluate_tool_call_in(&self, tool: &str, tool_input: &Value, dir: &Path) -> Evaluation {
         let Value::Object(fields) = tool_input else {
             return Evaluation::default();
         };
-        self.evaluated(|walker| self.denial(tool, fields, walker))
+        self.evaluated(|walker| self.denial(tool, fields, dir, walker))
     }
 
     /// Runs `check` with a walker over the rules, and gathers the allowances it recorded.
@@ -783,17 +810,28 @@ impl Guard {
         &self,
         tool: &str,
         fields: &serde_json::Map<String, Value>,
+        dir: &Path,
         commands: &CommandRules<'_>,
     ) -> Option<Denial> {
         let rules = &*self.rules;
-        let workspace = &rules.paths.workspace;
         let tool = tool.to_ascii_lowercase();
+        // A command that names its own directory runs there: read as the shell would run it,
+        // `cd` first (a directory the shell computes is one the rules cannot place).
+        let run_in = DIR_FIELDS
+            .iter()
+            .find_map(|field| fields.get(*field).and_then(Value::as_str))
+            .filter(|run_in| !run_in.is_empty());
+        let in_dir = |line: &str| match run_in {
+            Some(run_in) => format!("cd {} && {line}", shell_join(&[run_in])),
+            None => line.to_owned(),
+        };
+
         let patch = match patch_field(&tool, fields) {
             Ok(patch) => patch,
             Err(denial) => return Some(denial),
         };
         if let Some((_, text)) = patch
-            && let Some(denial) = patch_denial(&rules.paths, text)
+            && let Some(denial) = patch_denial(&rules.paths, text, dir)
         {
             return Some(denial);
         }
@@ -808,11 +846,11 @@ impl Guard {
             }
             let denial = match fields.get(field) {
                 None | Some(Value::Null) => None,
-                Some(Value::String(line)) => commands.check(line, workspace),
+                Some(Value::String(line)) => commands.check(&in_dir(line), dir),
                 // Some tools take argv lists; they are checked as the command they form.
                 Some(Value::Array(words)) if words.iter().all(Value::is_string) => {
                     let line: Vec<&str> = words.iter().filter_map(Value::as_str).collect();
-                    commands.check(&shell_join(&line), workspace)
+                    commands.check(&in_dir(&shell_join(&line)), dir)
                 }
                 Some(other) => Some(Denial::new(
                     &rules::BAD_FIELD,
@@ -830,7 +868,7 @@ impl Guard {
         for field in &rules.config.path_fields {
             let denial = match fields.get(field) {
                 None | Some(Value::Null) => None,
-                Some(Value::String(path)) => path_denial(&rules.paths, path, access),
+                Some(Value::String(path)) => path_denial(&rules.paths, path, dir, access),
                 Some(other) => Some(Denial::new(
                     &rules::BAD_FIELD,
                     format!(
@@ -892,11 +930,11 @@ fn patch_field<'f>(
 
 /// Why the patch `text` must not be applied: it cannot be read whole, or a file it changes
 /// is one the `Write` tool could not change.
-fn patch_denial(paths: &PathRules, text: &str) -> Option<Denial> {
+fn patch_denial(paths: &PathRules, text: &str, dir: &Path) -> Option<Denial> {
     match patch::files(text) {
         Ok(files) => files
             .iter()
-            .find_map(|file| path_denial(paths, &file.path, Access::Write)),
+            .find_map(|file| path_denial(paths, &file.path, dir, Access::Write)),
         Err(error) => Some(Denial::new(
             &rules::BAD_PATCH,
             format!(
@@ -907,8 +945,8 @@ fn patch_denial(paths: &PathRules, text: &str) -> Option<Denial> {
     }
 }
 
-fn path_denial(paths: &PathRules, raw: &str, access: Access) -> Option<Denial> {
-    let (rule, message) = match paths.check(raw, access) {
+fn path_denial(paths: &PathRules, raw: &str, dir: &Path, access: Access) -> Option<Denial> {
+    let (rule, message) = match paths.check_from(raw, dir, access) {
         Verdict::Fine => return None,
         Verdict::Guarded(path) => return Some(packs::guard::guard_denial(raw, &path)),
         Verdict::System(path) => (

@@ -190,12 +190,6 @@ impl PathRules {
         })
     }
 
-    /// The absolute, normalised form of `raw` (not following links), relative paths taken from
-    /// the workspace.
-    pub(crate) fn absolute(&self, raw: &str) -> Result<PathBuf, String> {
-        self.absolute_from(raw, &self.workspace)
-    }
-
     /// The absolute, normalised form of `raw`, relative paths taken from `base`.
     pub(crate) fn absolute_from(&self, raw: &str, base: &Path) -> Result<PathBuf, String> {
         if raw.contains('\0') {
@@ -319,16 +313,17 @@ impl PathRules {
         path.starts_with(&self.workspace)
     }
 
-    /// The verdict on a path a file tool is about to use as `access` says.
-    pub(crate) fn check(&self, raw: &str, access: Access) -> Verdict {
-        let lexical = match self.absolute(raw) {
-            Ok(path) => path,
-            Err(why) => return Verdict::Invalid(why),
-        };
-        self.check_absolute(lexical, access)
+    /// The verdict on a path a file tool is about to use as `access` says, `raw` taken from
+    /// the directory `base` when it is relative (the absolute, normalised form, not following
+    /// links, is what [`PathRules::absolute_from`] gives).
+    pub(crate) fn check_from(&self, raw: &str, base: &Path, access: Access) -> Verdict {
+        match self.absolute_from(raw, base) {
+            Ok(path) => self.check_absolute(path, access),
+            Err(why) => Verdict::Invalid(why),
+        }
     }
 
-    /// [`PathRules::check`] of a path already made absolute and normalised.
+    /// [`PathRules::check_from`] of a path already made absolute and normalised.
     pub(crate) fn check_absolute(&self, lexical: PathBuf, access: Access) -> Verdict {
         let resolved = resolve_links(&lexical);
         for path in [&lexical, &resolved] {

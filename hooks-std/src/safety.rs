@@ -23,7 +23,9 @@
 //! assert_eq!(safety.check(&json!({"command": "cargo test"})), None);
 //! ```
 
-use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
+use std::path::Path;
+
+use hooks_core::events::fields::{CWD, TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 pub use hooks_safety::{
@@ -88,7 +90,16 @@ impl Hook for SafetyModule {
     async fn handle(&self, _event: &str, data: &Value) -> HookResult {
         let name = data[TOOL_NAME].as_str().unwrap_or_default();
         let tool = if name.is_empty() { "the tool" } else { name };
-        match self.guard.check_tool_call(name, &data[TOOL_INPUT]) {
+        // The call runs where the agent says it does (Claude Code's `cwd` follows the `cd`s of
+        // its shell); a relative or missing `cwd` says nothing, and the workspace stands.
+        let input = &data[TOOL_INPUT];
+        let denial = match data[CWD].as_str().map(Path::new) {
+            Some(dir) if dir.is_absolute() => {
+                self.guard.evaluate_tool_call_in(name, input, dir).denial
+            }
+            _ => self.guard.check_tool_call(name, input),
+        };
+        match denial {
             Some(denial) => HookResult::deny(denial.to_string()).with_user_message(
                 format!(
                     "safety: blocked a call to `{tool}` (rule {}, {})",
