@@ -98,6 +98,7 @@
 
 mod budget;
 mod handoff;
+mod identity;
 mod inline;
 pub mod lists;
 mod literals;
@@ -882,8 +883,45 @@ impl Guard {
                 return denial;
             }
         }
-        None
+        glob_denial(&rules.paths, &tool, fields, dir)
     }
+}
+
+/// The fields of a search tool's input that hold a glob of the files it reads, by tool.
+const GLOB_FIELDS: &[(&str, &str)] = &[
+    ("grep", "glob"),
+    ("grep", "include"),
+    ("search_file_content", "include"),
+    ("glob", "pattern"),
+];
+
+/// Why a search tool's glob must not be searched: it matches a protected file under the
+/// directory searched (the input's `path`, else where the call runs).
+fn glob_denial(
+    paths: &PathRules,
+    tool: &str,
+    fields: &serde_json::Map<String, Value>,
+    dir: &Path,
+) -> Option<Denial> {
+    let base = match fields.get("path").and_then(Value::as_str) {
+        Some(path) => paths.absolute_from(path, dir).ok()?,
+        None => dir.to_path_buf(),
+    };
+    GLOB_FIELDS
+        .iter()
+        .filter(|(glob_tool, _)| *glob_tool == tool)
+        .filter_map(|(_, field)| fields.get(*field).and_then(Value::as_str))
+        .find_map(|glob| {
+            let found = identity::globbed_secret(paths, &base, glob)?;
+            Some(Denial::new(
+                &rules::PATH_SECRET,
+                format!(
+                    "the glob `{glob}` matches `{}`, which holds secrets and is protected; \
+                     search the other files by a narrower glob",
+                    found.display()
+                ),
+            ))
+        })
 }
 
 /// The field of a tool call's input that holds a patch, with its text: any field of
@@ -947,7 +985,20 @@ fn patch_denial(paths: &PathRules, text: &str, dir: &Path) -> Option<Denial> {
 
 fn path_denial(paths: &PathRules, raw: &str, dir: &Path, access: Access) -> Option<Denial> {
     let (rule, message) = match paths.check_from(raw, dir, access) {
-        Verdict::Fine => return None,
+        Verdict::Fine => {
+            let linked = paths
+                .absolute_from(raw, dir)
+                .ok()
+                .and_then(|path| identity::linked_secret(paths, &path))?;
+            (
+                &rules::PATH_SECRET,
+                format!(
+                    "`{raw}` is another name (a hard link) of `{}`, which holds secrets and is \
+                     protected; ask the user to handle it",
+                    linked.display()
+                ),
+            )
+        }
         Verdict::Guarded(path) => return Some(packs::guard::guard_denial(raw, &path)),
         Verdict::System(path) => (
             &rules::PATH_SYSTEM,

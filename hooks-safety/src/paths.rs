@@ -274,6 +274,12 @@ impl PathRules {
             && !self.allowed.is_match(path).unwrap_or(false)
     }
 
+    /// Whether every file in the directory `path` is a protected one (`~/.ssh` under
+    /// `**/.ssh/**`), whatever its name: a name no pattern singles out stands for them all.
+    pub(crate) fn holds_only_secrets(&self, path: &Path) -> bool {
+        !self.is_secret(path) && self.is_secret(&path.join("hooks-any-file"))
+    }
+
     /// Whether `path` (absolute, normalised) is a write-protected file.
     pub(crate) fn is_guarded(&self, path: &Path) -> bool {
         hinted(&self.guarded_hints, path) && self.guarded.is_match(path).unwrap_or(true)
