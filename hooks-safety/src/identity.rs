@@ -1,7 +1,9 @@
 //! Protected files found by what they are, not by the name a call gives: a hard link to
-//! `.env` under another name is `.env`, and a search tool's glob reads every file it matches.
-//! Both need the file system, looked through with a bound: at most [`MAX_ENTRIES`] entries of
-//! the directories searched, links not followed, `.git` left out.
+//! `.env` or `hooks.yaml` under another name is that file, a glob (`h*.yaml`) names every
+//! file the shell expands it to, a search tool's glob reads every file it matches, and `find`
+//! acts on every file its tests select. All need the file system, looked through with a
+//! bound: at most [`MAX_ENTRIES`] entries of the directories searched, links not followed,
+//! `.git` left out.
 
 use std::path::{Path, PathBuf};
 
@@ -48,10 +50,15 @@ fn search<T>(
     None
 }
 
-/// The protected file `path` is another name of, found in the workspace: `path` is a
-/// regular file with more than one link, and a protected file there is the same file.
+/// The file `path` is another name of, found in its directory or the workspace, for which
+/// `is` holds (a protected file, a guard file): `path` is a regular file with more than one
+/// link, and that file is the same file.
 #[cfg(unix)]
-pub(crate) fn linked_secret(paths: &PathRules, path: &Path) -> Option<PathBuf> {
+pub(crate) fn linked(
+    paths: &PathRules,
+    path: &Path,
+    is: impl Fn(&PathRules, &Path) -> bool,
+) -> Option<PathBuf> {
     use std::os::unix::fs::MetadataExt as _;
     let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() || meta.nlink() < 2 {
@@ -59,7 +66,7 @@ pub(crate) fn linked_secret(paths: &PathRules, path: &Path) -> Option<PathBuf> {
     }
     let (device, inode) = (meta.dev(), meta.ino());
     let same = |other: &Path, other_meta: &std::fs::Metadata| {
-        (other_meta.dev() == device && other_meta.ino() == inode && paths.is_secret(other))
+        (other_meta.dev() == device && other_meta.ino() == inode && is(paths, other))
             .then(|| other.to_path_buf())
     };
     let parent = path.parent()?;
@@ -71,8 +78,92 @@ pub(crate) fn linked_secret(paths: &PathRules, path: &Path) -> Option<PathBuf> {
 
 /// Without the file system's inodes, no file is known to be another's name.
 #[cfg(not(unix))]
-pub(crate) fn linked_secret(_paths: &PathRules, _path: &Path) -> Option<PathBuf> {
+pub(crate) fn linked(
+    _paths: &PathRules,
+    _path: &Path,
+    _is: impl Fn(&PathRules, &Path) -> bool,
+) -> Option<PathBuf> {
     None
+}
+
+/// The protected file `path` is another name of (see [`linked`]).
+pub(crate) fn linked_secret(paths: &PathRules, path: &Path) -> Option<PathBuf> {
+    linked(paths, path, PathRules::is_secret)
+}
+
+/// Whether `word` holds characters the shell expands as a glob.
+pub(crate) fn is_glob(word: &str) -> bool {
+    word.contains(['*', '?', '['])
+}
+
+/// What the shell expands the glob `pattern` to, from the directory `base`, component by
+/// component as `sh` does (a `*` does not match a leading `.` unless the pattern's component
+/// starts with one); empty when nothing matches (the shell then passes the word as it is).
+pub(crate) fn expand(pattern: &str, base: &Path) -> Vec<PathBuf> {
+    let (mut found, rest) = match pattern.strip_prefix('/') {
+        Some(rest) => (vec![PathBuf::from("/")], rest),
+        None => (vec![base.to_path_buf()], pattern),
+    };
+    let mut seen = 0;
+    for component in rest.split('/').filter(|c| !c.is_empty()) {
+        if !is_glob(component) {
+            found = found.into_iter().map(|dir| dir.join(component)).collect();
+            continue;
+        }
+        let Ok(glob) = GlobBuilder::new(component).literal_separator(true).build() else {
+            return Vec::new();
+        };
+        let matcher = glob.compile_matcher();
+        let mut next = Vec::new();
+        for dir in &found {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                seen += 1;
+                if seen > MAX_ENTRIES {
+                    return next;
+                }
+                let name = entry.file_name();
+                let hidden = name.as_encoded_bytes().first() == Some(&b'.');
+                if (!hidden || component.starts_with('.')) && matcher.is_match(&name) {
+                    next.push(dir.join(name));
+                }
+            }
+        }
+        found = next;
+    }
+    found.retain(|path| std::fs::symlink_metadata(path).is_ok());
+    found
+}
+
+/// A file under `roots` (from `base`) that `find` with the name tests `names` (`-name`,
+/// `-iname` patterns; none: every file) selects and for which `is` holds.
+pub(crate) fn found_by_find(
+    paths: &PathRules,
+    base: &Path,
+    roots: &[&str],
+    names: &[(&str, bool)],
+    is: impl Fn(&PathRules, &Path) -> bool,
+) -> Option<PathBuf> {
+    let matchers: Vec<_> = names
+        .iter()
+        .filter_map(|(pattern, folded)| {
+            GlobBuilder::new(pattern)
+                .case_insensitive(*folded)
+                .build()
+                .ok()
+                .map(|glob| glob.compile_matcher())
+        })
+        .collect();
+    roots.iter().find_map(|root| {
+        let root = paths.absolute_from(root, base).ok()?;
+        search(&root, |file, _| {
+            let name = file.file_name()?;
+            let selected = matchers.is_empty() || matchers.iter().any(|m| m.is_match(name));
+            (selected && is(paths, file)).then(|| file.to_path_buf())
+        })
+    })
 }
 
 /// A protected file under `base` that the search glob `glob` matches (by its name when the

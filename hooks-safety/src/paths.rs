@@ -295,15 +295,19 @@ impl PathRules {
     /// directories is not followed, which would cost a system call per directory of every
     /// file a command writes. A link to a guard file cannot be made from inside the agent
     /// (`ln`'s targets and inline code naming the file are refused), and the file tools'
-    /// check (`check_absolute`) follows links in full.
+    /// check (`check_absolute`) follows links in full. A hard link made before the guard ran
+    /// is found by its inode (a file with more than one name, compared with the workspace's).
     pub(crate) fn changes_guarded(&self, path: &Path) -> Option<PathBuf> {
-        self.guarded_at(path).or_else(|| {
-            let is_link =
-                std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
-            is_link
-                .then(|| resolve_links(path))
-                .and_then(|resolved| self.guarded_at(&resolved))
-        })
+        self.guarded_at(path)
+            .or_else(|| {
+                let is_link =
+                    std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
+                is_link
+                    .then(|| resolve_links(path))
+                    .and_then(|resolved| self.guarded_at(&resolved))
+            })
+            // A hard link made earlier is the guard file under another name.
+            .or_else(|| crate::identity::linked(self, path, PathRules::is_guarded))
     }
 
     /// `path` itself, if it is a write-protected file or a directory holding one.
@@ -346,6 +350,7 @@ impl PathRules {
             && let Some(guarded) = self
                 .guarded_at(&lexical)
                 .or_else(|| self.guarded_at(&resolved))
+                .or_else(|| crate::identity::linked(self, &resolved, PathRules::is_guarded))
         {
             return Verdict::Guarded(guarded);
         }

@@ -294,6 +294,9 @@ impl CommandRules<'_> {
                 return Some(denial);
             }
         }
+        if let Some(denial) = here.guard_patch_files(unwrapped.argv, &command.input_files) {
+            return Some(denial);
+        }
         if let Some(line) = &unwrapped.line
             && let Some(denial) = self.check_nested(line, depth + 1, here)
         {
@@ -887,7 +890,8 @@ impl CommandRules<'_> {
                 }
             }
         }
-        None
+        // Last, as it reads the file system: the guard files it would delete or rewrite.
+        here.guard_find(&roots, args)
     }
 
     fn user_rule(&self, program: &str, args: &[String]) -> Option<Denial> {

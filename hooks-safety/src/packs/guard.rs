@@ -9,9 +9,22 @@
 use super::Denial;
 use super::builtin as rules;
 use super::here::Here;
+use crate::identity;
 use crate::inline::{self, Language};
 use crate::patch;
 use crate::programs::operands;
+
+/// The largest patch file read to see what it changes.
+const MAX_PATCH_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The text of the patch file at `path`, when it is a regular file of a readable size.
+fn read_patch(path: &std::path::Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_PATCH_BYTES {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
+}
 
 /// The message for a write-protected file `shown` that a command or tool would change.
 pub(crate) fn guard_denial(shown: &str, resolved: &std::path::Path) -> Denial {
@@ -47,10 +60,93 @@ impl Here<'_> {
             return None;
         }
         let expanded = self.expand_temp(target);
-        let path = self.absolute(expanded.as_deref().unwrap_or(target)).ok()?;
+        let word = expanded.as_deref().unwrap_or(target);
+        // A glob is every file the shell expands it to (`> h*.yaml`, `rm -r .cl*`).
+        if identity::is_glob(word)
+            && let Some(guarded) = identity::expand(word, self.cwd())
+                .iter()
+                .find_map(|path| self.paths.changes_guarded(path))
+        {
+            return Some(guard_denial(target, &guarded));
+        }
+        let path = self.absolute(word).ok()?;
         self.paths
             .changes_guarded(&path)
             .map(|guarded| guard_denial(target, &guarded))
+    }
+
+    /// A `find` that deletes (`-delete`) or runs a command that writes (`-exec rm {} ;`,
+    /// `-exec sed -i … {} +`) on what it finds: a guard file under its roots that its name
+    /// tests select (`-name`, `-iname`; none select every file).
+    pub(crate) fn guard_find(&self, roots: &[&str], args: &[String]) -> Option<Denial> {
+        let actions = crate::handoff::find_actions(args);
+        if !actions.deletes && actions.commands.is_empty() {
+            return None;
+        }
+        let names: Vec<(&str, bool)> = args
+            .windows(2)
+            .filter_map(|pair| match pair[0].as_str() {
+                "-name" => Some((pair[1].as_str(), false)),
+                "-iname" => Some((pair[1].as_str(), true)),
+                _ => None,
+            })
+            .collect();
+        let changed = |file: &std::path::Path| {
+            let shown = file.display().to_string();
+            if actions.deletes {
+                return true;
+            }
+            actions.commands.iter().any(|command| {
+                let argv: Vec<String> = command.iter().map(|w| w.replace("{}", &shown)).collect();
+                argv.split_first().is_some_and(|(program, args)| {
+                    self.guard_writes(crate::programs::program_name(program), args)
+                        .is_some()
+                })
+            })
+        };
+        let found =
+            identity::found_by_find(self.paths, self.cwd(), roots, &names, |paths, file| {
+                paths.changes_guarded(file).is_some() && changed(file)
+            })?;
+        Some(guard_denial(&found.display().to_string(), &found))
+    }
+
+    /// The patch files `argv` applies (`patch -i F`, `patch < F`, `git apply F`), each read and
+    /// checked as [`Here::guard_patch`] checks a patch given as text; a file that cannot be
+    /// read applies nothing.
+    pub(crate) fn guard_patch_files(
+        &self,
+        argv: &[String],
+        input_files: &[String],
+    ) -> Option<Denial> {
+        let (program, args) = argv.split_first()?;
+        let mut files: Vec<&str> = Vec::new();
+        match crate::programs::program_name(program) {
+            "patch" => {
+                for (i, arg) in args.iter().enumerate() {
+                    if arg == "-i" || arg == "--input" {
+                        files.extend(args.get(i + 1).map(String::as_str));
+                    } else if let Some(file) = arg.strip_prefix("--input=") {
+                        files.push(file);
+                    }
+                }
+                files.extend(input_files.iter().map(String::as_str));
+            }
+            "git" => {
+                let (_, words) = operands(args);
+                if words.first() != Some(&"apply") {
+                    return None;
+                }
+                files.extend(words.iter().skip(1));
+                files.extend(input_files.iter().map(String::as_str));
+            }
+            _ => return None,
+        }
+        files.into_iter().find_map(|file| {
+            let path = self.absolute(file).ok()?;
+            let text = read_patch(&path)?;
+            self.guard_patch(&text)
+        })
     }
 
     /// The operands `program` writes, each checked: whatever the packs, a command must not
