@@ -57,6 +57,21 @@ pub fn mount(stack: &PolicyStack, state: Option<impl StateBackend>) -> Result<Po
     .build()
 }
 
+/// Whether the guard's configuration is what it was at the session's first event (see
+/// [`integrity`](crate::integrity)); an event without a session has nothing to compare with.
+pub fn unchanged(
+    agent: &dyn Agent,
+    config: &Path,
+    policy: &Policy,
+    mapped: &MappedEvent,
+    state_dir: Option<&Path>,
+) -> Result<(), String> {
+    match policy.registry().state().for_event(&mapped.data) {
+        Ok(state) => crate::integrity::check(agent, config, &state, state_dir),
+        Err(_) => Ok(()),
+    }
+}
+
 /// The policy's answer to `mapped`, in `agent`'s protocol: the policy's decision
 /// ([`Policy::decide`]) put in the agent's terms.
 pub async fn decide(agent: &dyn Agent, policy: &Policy, mapped: &MappedEvent) -> AgentAnswer {
@@ -82,10 +97,15 @@ pub fn answer(agent: &dyn Agent, config: &Path, input: &str) -> AgentAnswer {
         Err(error) => return fail_closed(unloadable(&error)),
     };
     hooks_config::one_event_per_process();
-    let policy = match mount(&stack, FileState::from_env()) {
+    let files = FileState::from_env();
+    let state_dir = files.as_ref().map(|state| state.dir().to_path_buf());
+    let policy = match mount(&stack, files) {
         Ok(policy) => policy,
         Err(problem) => return fail_closed(problem),
     };
+    if let Err(problem) = unchanged(agent, config, &policy, &mapped, state_dir.as_deref()) {
+        return fail_closed(problem);
+    }
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -65,6 +65,7 @@ mod cases;
 mod demo;
 mod doctor;
 mod init;
+mod integrity;
 mod layers;
 #[cfg(feature = "mcp")]
 mod mcp;
@@ -194,6 +195,14 @@ enum Command {
         #[arg(long, default_value = serve::DEFAULT_LISTEN, requires = "serve")]
         listen: std::net::SocketAddr,
     },
+    /// Accept the guard's configuration as it is now for the sessions running in the project
+    /// of a hooks file (after a change that blocks them); asked at the terminal, outside the
+    /// agent.
+    Trust {
+        /// The hooks file of the project.
+        #[arg(long, default_value = "hooks.yaml")]
+        config: PathBuf,
+    },
     /// Check that each agent here runs the guard, fails closed, and can load the hooks file.
     Doctor {
         /// The project directory.
@@ -313,6 +322,13 @@ fn main() -> ExitCode {
             Err(error) => fail(error),
         },
         Command::Doctor { dir, json } => doctor(&dir, json),
+        Command::Trust { config } => match integrity::trust(&config) {
+            Ok(done) => {
+                println!("{done}");
+                ExitCode::SUCCESS
+            }
+            Err(problem) => fail(problem),
+        },
         Command::Import {
             agent,
             settings,

@@ -160,8 +160,10 @@ fn droids_camel_case_input_is_read_too() {
 #[test]
 fn droids_edit_and_patch_tools_meet_the_path_rules_whatever_their_fields() {
     let config = support::policy("droid", "edits", support::ASK_ON_PUSH);
+    // The call runs in the project: a patch's relative paths are read from there.
+    let project = config.parent().unwrap().to_owned();
     let call = |tool: &str, input: Value| {
-        json!({"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/tmp",
+        json!({"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": project,
                "tool_name": tool, "tool_input": input})
     };
     let denied = |tool: &str, input: Value| {

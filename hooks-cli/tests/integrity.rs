@@ -117,3 +117,138 @@ fn a_find_that_deletes_or_rewrites_what_it_finds_reaches_the_guard_files_it_sele
     passed(&dir, "find . -type f -exec grep -l TODO {} +");
     passed(&dir, "find src -name '*.rs' -exec sed -i s/a/b/ {} +");
 }
+
+/// `hooks claude` on a harmless call of `session`, with the sessions' state in `state`.
+fn call_in(dir: &Path, state: &Path, session: &str) -> std::process::Output {
+    let event = json!({"session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": dir,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_use_id": "t1"});
+    support::spawn_with_state(
+        Some(dir),
+        &["claude", "--config", "hooks.yaml"],
+        &event.to_string(),
+        state,
+    )
+    .wait_with_output()
+    .unwrap()
+}
+
+#[test]
+fn a_change_that_got_through_blocks_the_rest_of_the_session() {
+    let dir = project("snapshot");
+    let state = dir.join("state");
+    assert_eq!(support::claude_denial(&call_in(&dir, &state, "s1")), None);
+    // Changed behind the guard's back (here by the test, as a write the checker missed would).
+    let mut yaml = std::fs::read_to_string(dir.join("hooks.yaml")).unwrap();
+    yaml.push_str("# changed\n");
+    std::fs::write(dir.join("hooks.yaml"), yaml).unwrap();
+    let reason = support::claude_denial(&call_in(&dir, &state, "s1")).unwrap();
+    assert!(
+        reason.contains("changed since this session started")
+            && reason.contains("hooks.yaml")
+            && reason.contains("hooks trust"),
+        "{reason}"
+    );
+    // A session that starts now runs with the file as it is.
+    assert_eq!(support::claude_denial(&call_in(&dir, &state, "s2")), None);
+    // The agent's own settings are watched for their hooks: another setting the agent writes
+    // itself (a theme, a permission) blocks nothing; taking a hook out does.
+    let settings = dir.join(".claude/settings.json");
+    let mut parsed: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    parsed["theme"] = json!("dark");
+    std::fs::write(&settings, parsed.to_string()).unwrap();
+    assert_eq!(support::claude_denial(&call_in(&dir, &state, "s2")), None);
+    parsed["hooks"]
+        .as_object_mut()
+        .unwrap()
+        .remove("PreToolUse");
+    std::fs::write(&settings, parsed.to_string()).unwrap();
+    let reason = support::claude_denial(&call_in(&dir, &state, "s2")).unwrap();
+    assert!(reason.contains("settings.json"), "{reason}");
+}
+
+#[test]
+fn hooks_trust_needs_a_terminal_and_is_refused_to_the_agent() {
+    let dir = project("trust-refused");
+    // No controlling terminal, as an agent's tool process may have none.
+    let output = std::process::Command::new("setsid")
+        .args([
+            "-w",
+            env!("CARGO_BIN_EXE_hooks"),
+            "trust",
+            "--config",
+            "hooks.yaml",
+        ])
+        .current_dir(&dir)
+        .env("HOOKS_STATE_DIR", dir.join("state"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("needs the user at a terminal"), "{stderr}");
+    // Run from the agent's shell, the guard refuses it before it runs.
+    let output = claude(
+        &dir,
+        "Bash",
+        json!({"command": "hooks trust --config hooks.yaml"}),
+    );
+    let reason = support::claude_denial(&output).unwrap_or_else(|| panic!("{output:?}"));
+    assert!(reason.contains("self-admin"), "{reason}");
+}
+
+/// Runs `hooks trust` in a terminal of its own and types back the code it shows (as the
+/// user would), through Python's `pty`.
+const TYPE_BACK: &str = r#"import os, pty, re, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+seen = b""
+while b"to accept: " not in seen:
+    seen += os.read(fd, 1024)
+code = re.search(rb"Type (\w+) to accept", seen).group(1)
+os.write(fd, code + b"\n")
+out = b""
+try:
+    while True:
+        chunk = os.read(fd, 1024)
+        if not chunk:
+            break
+        out += chunk
+except OSError:
+    pass
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(out.decode())
+sys.exit(os.waitstatus_to_exitcode(status))
+"#;
+
+#[test]
+fn a_change_the_user_accepted_at_a_terminal_lets_the_session_go_on() {
+    let dir = project("trust-accepted");
+    let state = dir.join("state");
+    assert_eq!(support::claude_denial(&call_in(&dir, &state, "s1")), None);
+    let mut yaml = std::fs::read_to_string(dir.join("hooks.yaml")).unwrap();
+    yaml.push_str("# reviewed by the user\n");
+    std::fs::write(dir.join("hooks.yaml"), yaml).unwrap();
+    assert!(support::claude_denial(&call_in(&dir, &state, "s1")).is_some());
+    let output = std::process::Command::new("python3")
+        .args([
+            "-c",
+            TYPE_BACK,
+            env!("CARGO_BIN_EXE_hooks"),
+            "trust",
+            "--config",
+            "hooks.yaml",
+        ])
+        .current_dir(&dir)
+        .env("HOOKS_STATE_DIR", &state)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("accepted"),
+        "{output:?}"
+    );
+    assert_eq!(support::claude_denial(&call_in(&dir, &state, "s1")), None);
+}

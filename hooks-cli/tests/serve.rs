@@ -321,15 +321,24 @@ fn the_project_header_and_the_query_name_the_hooks_file() {
 fn an_edit_is_picked_up_and_a_broken_edit_keeps_the_last_good_policy() {
     let served = Served::start("reload", &[]);
     let dir = project("reload", "hooks: {}\n");
-    let event = json!({"session_id": "e", "cwd": dir, "hook_event_name": "PreToolUse",
-                       "tool_name": "Write", "tool_input": {"file_path": "notes.txt", "content": ""}})
-    .to_string();
-    assert_eq!(served.call("claude", &event), (200, String::new()));
+    // An edit is in force for the sessions that start after it; the session running when it
+    // was made is blocked until the user accepts it (see `hooks trust`).
+    let event = |session: &str| {
+        json!({"session_id": session, "cwd": dir, "hook_event_name": "PreToolUse",
+               "tool_name": "Write", "tool_input": {"file_path": "notes.txt", "content": ""}})
+        .to_string()
+    };
+    assert_eq!(served.call("claude", &event("e1")), (200, String::new()));
     std::fs::write(dir.join("hooks.yaml"), POLICY).unwrap();
-    let (_, body) = served.call("claude", &event);
+    let (_, body) = served.call("claude", &event("e1"));
+    assert!(
+        body.contains("changed since this session started"),
+        "{body}"
+    );
+    let (_, body) = served.call("claude", &event("e2"));
     assert!(body.contains("read-only"), "the edit is in force: {body}");
     std::fs::write(dir.join("hooks.yaml"), "hooks:\n  PreToolUse: {oops\n").unwrap();
-    let (_, body) = served.call("claude", &event);
+    let (_, body) = served.call("claude", &event("e3"));
     assert!(
         body.contains("read-only"),
         "the last good policy stays: {body}"
@@ -541,9 +550,13 @@ fn an_edit_of_the_user_or_managed_file_is_picked_up() {
             ("HOOKS_MANAGED_DIR", &managed),
         ],
     );
+    // Each call in a session of its own: an edit is in force for the sessions after it.
+    let sessions = std::cell::Cell::new(0);
     let write = |file: &str| {
-        json!({"session_id": "l", "cwd": dir, "hook_event_name": "PreToolUse",
-               "tool_name": "Write", "tool_input": {"file_path": file, "content": ""}})
+        sessions.set(sessions.get() + 1);
+        json!({"session_id": format!("l{}", sessions.get()), "cwd": dir,
+               "hook_event_name": "PreToolUse", "tool_name": "Write",
+               "tool_input": {"file_path": file, "content": ""}})
         .to_string()
     };
     let rule = |name: &str, message: &str| {

@@ -133,8 +133,16 @@ async fn reply_to(server: &Server, request: Request<Incoming>) -> Reply {
             ),
         );
     };
-    let answer = match server.policies.get(&project.join(config)) {
-        Ok(policy) => adapter::decide(agent, &policy, &mapped).await,
+    let file = project.join(config);
+    let answer = match server.policies.get(&file) {
+        Ok(policy) => {
+            let state_dir =
+                hooks_std::state_file::FileState::from_env().map(|state| state.dir().to_path_buf());
+            match adapter::unchanged(agent, &file, &policy, &mapped, state_dir.as_deref()) {
+                Ok(()) => adapter::decide(agent, &policy, &mapped).await,
+                Err(problem) => adapter::fail_closed(agent, Some(&mapped.agent_event), &problem),
+            }
+        }
         Err(problem) => adapter::fail_closed(agent, Some(&mapped.agent_event), &problem),
     };
     reply::of(agent.name(), Some(&mapped.agent_event), &answer)

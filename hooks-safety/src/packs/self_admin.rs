@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `hooks init <agent>` | rewrites the agent's hook settings and the hooks file (`--dry-run` only prints) |
 //! | `hooks mcp approve` | trusts the tool definitions the pins hold back (a rug pull, a poisoned description) |
+//! | `hooks trust` | accepts a change of the guard's configuration for the sessions running |
 //! | `hooks mcp wrap` / `unwrap` | rewrites the agent's MCP configurations, or takes the proxy out of them (`--dry-run` only prints) |
 //! | `hooks serve --install` / `--uninstall` | writes or removes the resident guard's user service (`--dry-run` only prints) |
 //! | `hooks import … --output FILE` | writes a hooks file (to stdout, it only prints) |
@@ -51,6 +52,7 @@ fn changes_guard(args: &[String]) -> Option<&'static str> {
     match words.as_slice() {
         ["init", ..] if !prints_only => Some("init"),
         ["mcp", "approve", ..] => Some("mcp approve"),
+        ["trust", ..] => Some("trust"),
         ["mcp", "wrap" | "unwrap", ..] if !prints_only => Some("mcp wrap"),
         ["serve", ..] if (has("--install") || has("--uninstall")) && !prints_only => {
             Some("serve --install")
