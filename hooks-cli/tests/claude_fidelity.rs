@@ -360,6 +360,9 @@ fn a_rewrite_is_confirmed_unless_the_entry_applies_it() {
     );
     assert_ne!(marked, yaml, "the rewriter's entry is in the file:\n{yaml}");
     std::fs::write(&imported, marked).unwrap();
+    // An edited hooks file is in force for the sessions that start after the edit.
+    let mut input = input;
+    input["session_id"] = json!("rewrite-after-the-edit");
     let output = support::run(
         Some(&project),
         &["claude", "--config", imported.to_str().unwrap()],

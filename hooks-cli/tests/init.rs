@@ -409,9 +409,12 @@ fn init_codex_in_a_subfolder_names_the_hooks_file_from_the_repository_root() {
 
 /// Runs `command` with `sh -c` in `dir`, `env` set, `stdin` written.
 fn run_sh(command: &str, dir: &Path, stdin: &str, env: &[(&str, &str)]) -> Output {
+    // The sessions' state of this run alone, never the user's own.
+    let state = hooks_testing::scratch_dir("init-sh", "state");
     let mut child = std::process::Command::new("sh")
         .args(["-c", command])
         .current_dir(dir)
+        .env("HOOKS_STATE_DIR", &state)
         .envs(env.iter().copied())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

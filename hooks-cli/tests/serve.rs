@@ -62,10 +62,12 @@ impl Served {
     fn start_on(test: &str, listen: &str, extra: &[&str], env: &[(&str, &Path)]) -> Self {
         let dir = hooks_testing::scratch_dir("serve", test);
         let token_file = dir.join("token");
+        // The sessions' state of this server alone, never the user's own.
         let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
             .args(["serve", "--listen", listen, "--token-file"])
             .arg(&token_file)
             .args(extra)
+            .env("HOOKS_STATE_DIR", dir.join("state"))
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
