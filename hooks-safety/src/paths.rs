@@ -517,7 +517,7 @@ mod tests {
 
     #[test]
     fn the_built_in_lists_compile_so_they_need_no_check_at_start() {
-        let defaults = crate::SafetyConfig::with_built_in_lists();
+        let defaults = crate::SafetyConfig::with_built_in_lists(&crate::SelfProtection::none());
         for (field, list) in [
             ("blocked_paths", &defaults.blocked_paths),
             ("protected_files", &defaults.protected_files),
