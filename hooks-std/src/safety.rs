@@ -30,7 +30,7 @@ use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 pub use hooks_safety::{
-    AdminCommand, AdminProgram, BlockedCommand, Denial, Evaluation, Guard, ResidentProcess,
+    Access, AdminCommand, AdminProgram, BlockedCommand, Denial, Evaluation, Guard, ResidentProcess,
     RmPolicy, SafetyConfig, SafetyConfigError, SelfProtection, Severity, packs,
 };
 use serde_json::Value;
