@@ -23,7 +23,7 @@
 //! `tee`, `sed -i`, `cp`/`install`/`rsync` onto it, `ln` or `mv` to or from it, `rm`, `unlink`,
 //! `shred`, `truncate`, `dd of=`, `curl -o`, `wget -O`, an editor, `patch`, `git
 //! checkout`/`restore`/`rm`/`mv` of it, `chmod`/`chown`
-//! (a hooks file made unreadable switches the guard off for an agent that runs the tool when
+//! (a policy file made unreadable switches the guard off for an agent that runs the tool when
 //! its hook fails), `perl -i`/`ruby -i`, or inline code (`python -c`, `node -e`, ...) that
 //! names the file and calls anything that writes, moves or deletes. Deleting or moving a
 //! directory that holds such files counts too. Reading them

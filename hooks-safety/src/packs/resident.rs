@@ -526,7 +526,7 @@ fn launchctl(guard: &ResidentProcess, args: &[String]) -> bool {
     })
 }
 
-/// `fuser` of the server's default port or of the `hooks` binary; with `killing`, only when it
+/// `fuser` of one of the guard's default ports or of its program; with `killing`, only when it
 /// kills (`-k`).
 fn fuser(guard: &ResidentProcess, args: &[String], killing: bool) -> bool {
     let (options, names) = operands(args);
