@@ -40,7 +40,10 @@ impl Denial {
 fn guard() -> PyResult<&'static Guard> {
     static GUARD: OnceLock<Result<Guard, String>> = OnceLock::new();
     GUARD
-        .get_or_init(|| Guard::with_defaults(&hooks_config::protection::self_protection()).map_err(|error| error.to_string()))
+        .get_or_init(|| {
+            Guard::with_defaults(&hooks_config::protection::self_protection())
+                .map_err(|error| error.to_string())
+        })
         .as_ref()
         .map_err(|error| {
             PyRuntimeError::new_err(format!("the safety rules do not compile: {error}"))
