@@ -20,17 +20,17 @@ mod tests;
 /// The binary's name, as an agent's shell runs it.
 pub const BINARY: &str = env!("CARGO_BIN_NAME");
 
-/// The address `hooks serve` listens on by default (the `serve` module's `DEFAULT_LISTEN`,
-/// which a test holds equal; here so that a binary built without `serve` guards it too).
+/// The address `hooks serve` listens on by default (its `DEFAULT_LISTEN`): here, so that a
+/// binary built without `serve` keeps it from the agent too.
 pub const SERVE_LISTEN: &str = "127.0.0.1:8787";
 
-/// The port of [`SERVE_LISTEN`].
+/// The port of [`SERVE_LISTEN`] (a test holds them equal).
 const SERVE_PORT: u16 = 8787;
 
-/// The systemd unit `hooks serve --install` writes (the `serve` module's `service::UNIT`).
+/// The systemd unit `hooks serve --install` writes (its `service::UNIT`).
 pub const SERVE_UNIT: &str = "hooks-serve.service";
 
-/// The launchd label `hooks serve --install` writes (the `serve` module's `service::LABEL`).
+/// The launchd label `hooks serve --install` writes (its `service::LABEL`).
 pub const SERVE_LABEL: &str = "hooks.serve";
 
 /// Where the MCP proxy keeps a project's tool pins, beside its hooks file (hooks-mcp's

@@ -257,16 +257,24 @@ async fn every_agents_settings_are_refused_to_every_tool_that_writes() {
     );
 }
 
+#[test]
+fn the_servers_port_is_its_addresss() {
+    let listen: std::net::SocketAddr = super::SERVE_LISTEN.parse().unwrap();
+    assert_eq!(listen.port(), super::SERVE_PORT);
+}
+
 #[cfg(feature = "serve")]
 #[test]
-fn the_resident_facts_are_the_servers() {
-    assert_eq!(super::SERVE_LISTEN, crate::serve::DEFAULT_LISTEN);
-    assert_eq!(
-        super::SERVE_LISTEN.rsplit(':').next(),
-        Some(super::SERVE_PORT.to_string().as_str())
-    );
-    assert_eq!(super::SERVE_UNIT, crate::serve::service::UNIT);
-    assert_eq!(super::SERVE_LABEL, crate::serve::service::LABEL);
+fn stopping_the_servers_service_or_freeing_its_port_is_refused() {
+    let port = crate::serve::DEFAULT_LISTEN.rsplit(':').next().unwrap();
+    for line in [
+        format!("systemctl --user stop {}", crate::serve::service::UNIT),
+        format!("launchctl bootout gui/501/{}", crate::serve::service::LABEL),
+        format!("fuser -k {port}/tcp"),
+    ] {
+        let refused = denial(&[], &line).map(|(id, _)| id);
+        assert_eq!(refused.as_deref(), Some("guard:stop-guard"), "{line}");
+    }
 }
 
 #[cfg(feature = "mcp")]
