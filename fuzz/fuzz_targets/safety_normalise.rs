@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use hooks_std::safety::{SafetyConfig, SafetyModule};
+use hooks_std::safety::{SafetyConfig, SafetyModule, SelfProtection};
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 
@@ -18,7 +18,7 @@ fn safety() -> &'static SafetyModule {
             home: Some("/home/user".into()),
             ..SafetyConfig::default()
         };
-        SafetyModule::new(config).expect("the default rules compile")
+        SafetyModule::new(config, &SelfProtection::none()).expect("the default rules compile")
     })
 }
 

@@ -339,10 +339,16 @@ fn record_events(registry: &HookRegistry) -> Arc<Mutex<Vec<Value>>> {
 fn mount_modules(registry: &HookRegistry, root: &Path, log_path: &Path) -> Result<(), String> {
     let reminder = ReminderModule::new(ReminderConfig::default()).map_err(module_error)?;
     reminder.set(["create app.py", "keep secrets out of the repository"]);
-    let safety = SafetyModule::new(SafetyConfig {
-        workspace: Some(root.to_path_buf()),
-        ..SafetyConfig::default()
-    })
+    // Guarding what the binary's hooks files guard.
+    let mut protection = hooks_config::protection::self_protection();
+    protection.extend(crate::protection::self_protection());
+    let safety = SafetyModule::new(
+        SafetyConfig {
+            workspace: Some(root.to_path_buf()),
+            ..SafetyConfig::default()
+        },
+        &protection,
+    )
     .map_err(module_error)?;
     let linter = LinterModule::new(serde_json::from_value::<LinterConfig>(json!({
         "workspace": root,

@@ -76,6 +76,7 @@ mod mcp_wrap;
 mod modules;
 mod ordered_json;
 mod progress;
+mod protection;
 mod provenance;
 mod replay;
 #[cfg(feature = "serve")]

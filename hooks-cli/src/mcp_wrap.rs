@@ -40,7 +40,7 @@ use crate::ordered_json::{Json, indent_of};
 
 /// The MCP configuration files `wrap` looks at, under a project directory, and the key of
 /// their servers (`None`: Codex's TOML).
-const FILES: &[(&str, Option<&str>)] = &[
+pub(crate) const FILES: &[(&str, Option<&str>)] = &[
     (".mcp.json", Some("mcpServers")),
     (".cursor/mcp.json", Some("mcpServers")),
     (".gemini/settings.json", Some("mcpServers")),

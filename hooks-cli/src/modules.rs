@@ -9,9 +9,11 @@ use std::path::Path;
 use hooks_config::{LayerPaths, LayersError, Level, PolicyStack};
 use hooks_std::catalog::ModuleCatalog;
 
-/// The catalog of the `hooks` binary.
+/// The catalog of the `hooks` binary: its `safety` modules keep the binary's own setup,
+/// processes and files from the agent ([`protection`](crate::protection)).
 pub fn catalog() -> ModuleCatalog {
     let mut catalog = ModuleCatalog::standard();
+    catalog.protect(crate::protection::self_protection());
     #[cfg(feature = "otel")]
     let added = hooks_otel::add_to_catalog(&mut catalog);
     #[cfg(not(feature = "otel"))]

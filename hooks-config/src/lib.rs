@@ -150,6 +150,7 @@ mod modules;
 mod mount;
 mod persistent;
 mod policy;
+pub mod protection;
 pub mod replay;
 mod request;
 mod runner;

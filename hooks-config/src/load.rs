@@ -593,9 +593,11 @@ pub fn load_str_with(
         file: file.to_path_buf(),
         errors: Vec::new(),
         catalog,
-        // The file is handed on so that the safety module write-protects it.
+        // The file is handed on so that the safety module write-protects it, with what else
+        // configures the guard (the agents' settings, the other hooks files: `protection`).
         context: ModuleContext::new(project_dir)
-            .with_file(&std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf())),
+            .with_file(&std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf()))
+            .protect(crate::protection::self_protection()),
     };
     let (entries, modules) = loader.load(&root);
     if loader.errors.is_empty() {

@@ -79,7 +79,7 @@ fn refuses(hook: &PolicyHook, call: &Value) -> bool {
 fn the_example_policies_decide_as_the_safety_module() {
     let cedar = policy("cedar", &guides().join("starter.cedar"));
     let rego = policy("rego", &guides().join("starter.rego"));
-    let guard = Guard::with_defaults().unwrap();
+    let guard = Guard::with_defaults(&hooks_config::protection::self_protection()).unwrap();
     let mut disagreements = Vec::new();
     for case in CASES {
         let input = json!({ case.field: case.value });

@@ -46,10 +46,13 @@ fn logging(registry: &HookRegistry, path: &Path) -> LoggingModule {
 async fn no_configured_hook_can_overturn_a_safety_denial() {
     let dir = scratch("overturn");
     let registry = HookRegistry::new();
-    let safety = SafetyModule::new(SafetyConfig {
-        workspace: Some(dir.clone()),
-        ..SafetyConfig::default()
-    })
+    let safety = SafetyModule::new(
+        SafetyConfig {
+            workspace: Some(dir.clone()),
+            ..SafetyConfig::default()
+        },
+        &hooks_config::protection::self_protection(),
+    )
     .unwrap();
     let _safety = safety.mount(&registry).unwrap();
     std::fs::write(

@@ -35,11 +35,15 @@ impl Denial {
     }
 }
 
-/// The guard with the built-in rules, compiled once.
+/// The guard with the built-in rules, compiled once, keeping from the agent what a hooks file's
+/// `safety` module keeps (the agents' settings, the hooks files, the hooks' own state).
 fn guard() -> PyResult<&'static Guard> {
     static GUARD: OnceLock<Result<Guard, String>> = OnceLock::new();
     GUARD
-        .get_or_init(|| Guard::with_defaults().map_err(|error| error.to_string()))
+        .get_or_init(|| {
+            Guard::with_defaults(&hooks_config::protection::self_protection())
+                .map_err(|error| error.to_string())
+        })
         .as_ref()
         .map_err(|error| {
             PyRuntimeError::new_err(format!("the safety rules do not compile: {error}"))

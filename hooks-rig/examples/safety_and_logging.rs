@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use hooks_core::{HookModule, HookRegistry};
 use hooks_rig::RigHooks;
 use hooks_std::logging::{LoggingConfig, LoggingModule};
-use hooks_std::safety::SafetyModule;
+use hooks_std::safety::{SafetyModule, SelfProtection};
 use rig_agent::AgentBuilder;
 use rig_agent::core::completion::{CompletionRequest, CompletionResponse, Usage};
 use rig_agent::core::driver::{Exchange, Model, Opened, Opening, Transport};
@@ -79,7 +79,8 @@ impl Transport<MockScript> for ScriptedModel {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let log = std::env::temp_dir().join("hooks-rig-example.jsonl");
     let registry = HookRegistry::new();
-    let safety = SafetyModule::with_defaults()?.mount(&registry)?;
+    // A rig application is no agent's guard: nothing of a product to keep from the model.
+    let safety = SafetyModule::with_defaults(&SelfProtection::none())?.mount(&registry)?;
     let logging = LoggingModule::new(LoggingConfig {
         path: log.clone(),
         ..LoggingConfig::default()

@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use hooks_safety::{Guard, SafetyConfig};
+use hooks_safety::{Guard, SafetyConfig, SelfProtection};
 use serde_json::{Value, json};
 
 fn module(packs: &[&str]) -> Guard {
@@ -18,7 +18,7 @@ fn module(packs: &[&str]) -> Guard {
         packs: packs.iter().map(|p| (*p).to_owned()).collect(),
         ..SafetyConfig::default()
     };
-    Guard::new(config).expect("the bench config is valid")
+    Guard::new(config, &SelfProtection::none()).expect("the bench config is valid")
 }
 
 fn input(command: &str) -> Value {

@@ -280,13 +280,13 @@ mod tests {
 
     #[test]
     fn file_changes_are_told_from_reads() {
-        assert!(changes_files("open('hooks.yaml', 'w').write('')"));
-        assert!(changes_files("open(F, '>', 'hooks.yaml')"));
+        assert!(changes_files("open('policy.yaml', 'w').write('')"));
+        assert!(changes_files("open(F, '>', 'policy.yaml')"));
         assert!(changes_files("require('fs').writeFileSync('x', '')"));
         assert!(changes_files("os.remove('x')"));
         assert!(changes_files("File.open('x', 'a+')"));
-        assert!(!changes_files("print(open('hooks.yaml').read())"));
-        assert!(!changes_files("open(F, '<', 'hooks.yaml'); print <F>"));
+        assert!(!changes_files("print(open('policy.yaml').read())"));
+        assert!(!changes_files("open(F, '<', 'policy.yaml'); print <F>"));
         assert!(!changes_files(
             "console.log(require('fs').readFileSync('notes.txt', 'utf8'))"
         ));

@@ -16,27 +16,29 @@
 //! as the `Write` tool's path is, and its text is never read as a command line; a patch that
 //! cannot be read whole is denied (`input:bad-patch`).
 //!
-//! The guard protects itself: a command that changes a write-protected file is denied
+//! The guard protects itself, as the product that runs it says ([`SelfProtection`], handed to
+//! [`Guard::new`]: the product's files, resident processes and administration commands; the
+//! checker itself knows none). A command that changes a write-protected file is denied
 //! (`guard:guard-file`) whatever the packs, however it writes: a redirection (`>`, `>>`),
 //! `tee`, `sed -i`, `cp`/`install`/`rsync` onto it, `ln` or `mv` to or from it, `rm`, `unlink`,
 //! `shred`, `truncate`, `dd of=`, `curl -o`, `wget -O`, an editor, `patch`, `git
 //! checkout`/`restore`/`rm`/`mv` of it, `chmod`/`chown`
-//! (a hooks file made unreadable switches the guard off for an agent that runs the tool when
+//! (a policy file made unreadable switches the guard off for an agent that runs the tool when
 //! its hook fails), `perl -i`/`ruby -i`, or inline code (`python -c`, `node -e`, ...) that
 //! names the file and calls anything that writes, moves or deletes. Deleting or moving a
-//! directory that holds such files (`.claude`, `.github/hooks`) counts too. Reading them
+//! directory that holds such files counts too. Reading them
 //! (`cat`, `grep`, `sed -n`, `cp` from them, inline code that only reads) stays allowed. The
 //! denial tells the agent to ask the user, who can edit the file outside the agent.
 //!
-//! It keeps its resident processes running too: a command that stops or kills `hooks serve` or
-//! `hooks mcp-proxy` is denied (`guard:stop-guard`) whatever the packs: `pkill`, `pgrep` and
-//! `killall` patterns that match them, `kill` of the process ids a lookup of them prints (or,
-//! on Linux, of a process id `/proc` shows is one), `systemctl stop|kill|disable|mask` of
-//! `hooks-serve.service`, `launchctl unload|bootout|remove` of `hooks.serve`, `fuser -k` of the
-//! server's port (SAFETY.md, "The guard keeps running", says what counts as naming them).
-//! And the guard's own binary does not reconfigure it for the agent: `hooks init`, `hooks mcp
-//! approve|wrap|unwrap`, `hooks serve --install|--uninstall` and `hooks import --output` are
-//! denied (`guard:self-admin`); reading and `--dry-run` pass.
+//! It keeps the product's resident processes running too: a command that stops or kills one
+//! ([`ResidentProcess`]) is denied (`guard:stop-guard`) whatever the packs: `pkill`, `pgrep`
+//! and `killall` patterns that match it, `kill` of the process ids a lookup of it prints (or,
+//! on Linux, of a process id `/proc` shows is one), `systemctl stop|kill|disable|mask` of its
+//! units, `launchctl unload|bootout|remove` of its labels, `fuser -k` of its ports (SAFETY.md,
+//! "The guard keeps running", says what counts as naming them). And the product's own
+//! programs do not reconfigure the guard for the agent: the subcommands it names
+//! ([`AdminProgram`]) are denied (`guard:self-admin`); asking for help, and the options it
+//! names as only printing, pass.
 //!
 //! Config keys (all optional; unknown keys are an error naming the key). A list with built-in
 //! entries is **added to** them: `protected_files: ["**/secrets.toml"]` protects that file
@@ -48,9 +50,9 @@
 //! | `command_fields` | `command`, `cmd`, `script` | tool-input fields read as shell commands; given ones are added |
 //! | `path_fields` | `file_path`, `path`, `filename`, `notebook_path`, `target`, `destination` | tool-input fields read as paths; given ones are added |
 //! | `blocked_paths` | `/etc`, `/sys`, `/proc`, `/boot`, `/root`, `/bin`, `/sbin`, `/lib`, `/usr/bin`, `/usr/sbin`, `/usr/lib`, `/var/lib` and below | system directories no tool may touch; given ones are added |
-//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers; the hooks' own session states and compiled WebAssembly hooks (`~/.local/state/hooks`, `~/.cache/hooks`, or where `$HOOKS_STATE_DIR`, `$XDG_STATE_HOME`, `$HOOKS_WASM_CACHE` or `$XDG_CACHE_HOME` put them) | secrets no tool may read or write, and what an agent must not forge; given ones are added |
+//! | `protected_files` | `.env`, `.env.*`, keys, certificates, `.ssh/`, cloud, Kubernetes, git and package credentials, `/etc/shadow`, sudoers; and the product's own files ([`SelfProtection::own_files`]: its remembered answers, its caches of code it runs) | secrets no tool may read or write, and what an agent must not forge; given ones are added |
 //! | `allowed_files` | `.env.example`, `.env.sample`, `.env.template`, `*.pub` | exceptions to `protected_files`; given ones are added |
-//! | `guard_files` | the hooks files (`hooks.yaml`, `hooks.yml`, `.hooks.yaml`, `.hooks.yml`, a plugin's `hooks/hooks.json`, and the file an adapter loaded, added by hooks-std's module catalog), every agent's hook settings in a project or the home directory (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/`, `.gemini/settings.json`, `.gemini/config/hooks.json`, `.agents/hooks.json`, `.agents/plugins/`, `.codex/hooks.json`, `.codex/config.toml`, `.cursor/hooks.json`, `.github/hooks/`, `.copilot/hooks/`, `.qwen/settings.json`, `.factory/`'s settings and hooks, `crush.json`, `.augment/settings*.json`, `.clinerules/hooks/`, `.cline/hooks/`, Windsurf's and Devin's `hooks.json`, `.kiro/hooks/`, `.kiro/agents/*.json`, OpenCode's and Amp's plugin folders, `opencode.json`, Goose's `config.yaml`), the MCP proxy's tool pins (`.hooks/mcp-pins/`), the MCP configurations `hooks mcp wrap` rewrites (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`), `hooks serve`'s user service (systemd's `hooks-serve.service`, launchd's `hooks.serve.plist`), and the policy layers' folders (the managed `/Library/Application Support/hooks/` or `$HOOKS_MANAGED_DIR`, Linux's `/etc/hooks/` being a system directory already; the user's `~/.config/hooks/` or `$XDG_CONFIG_HOME/hooks/`) | write-protected files: any tool may read them, none may write, edit, move, delete, truncate them or change their permissions (a hooks file the agent can empty is a guard it can switch off); given ones are added |
+//! | `guard_files` | the product's ([`SelfProtection::guard_files`]: its policy files, the agents' hook settings, whatever configures it), and the file an adapter loaded, added by hooks-std's module catalog | write-protected files: any tool may read them, none may write, edit, move, delete, truncate them or change their permissions (a policy file the agent can empty is a guard it can switch off); given ones are added |
 //! | `packs` | `default` | the rule packs switched on: names, groups (`database`), `default`, `all`; given ones are added; an unknown name is an error listing the valid ones |
 //! | `replace_defaults` | none | the lists above whose built-in entries are left out, e.g. `[allowed_files]`; another name is an error listing them |
 //! | `blocked_commands` | none | extra rules: `{pattern, reason}`, a regex over `program args...` |
@@ -82,11 +84,11 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use hooks_safety::{Guard, SafetyConfig};
+//! use hooks_safety::{Guard, SafetyConfig, SelfProtection};
 //! use serde_json::json;
 //!
 //! let config: SafetyConfig = serde_json::from_value(json!({"workspace": "/srv/app"})).unwrap();
-//! let guard = Guard::new(config).unwrap();
+//! let guard = Guard::new(config, &SelfProtection::none()).unwrap();
 //! let here = Path::new("/srv/app");
 //! let denial = guard.check("bash -c 'cd / && rm -rf *'", here).unwrap();
 //! assert_eq!(denial.id(), "filesystem:rm-root");
@@ -106,6 +108,7 @@ pub mod packs;
 pub mod patch;
 mod paths;
 mod programs;
+pub mod protection;
 mod shell;
 mod walk;
 
@@ -124,6 +127,7 @@ pub use packs::{Denial, Severity};
 use packs::{Enabled, catalog};
 pub use paths::Access;
 use paths::{Globs, PathRules, Verdict};
+pub use protection::{AdminCommand, AdminProgram, ResidentProcess, SelfProtection};
 use walk::{CommandRules, UserRule};
 
 /// Where recursive deletion is allowed.
@@ -164,12 +168,13 @@ pub struct BlockedCommand {
 ///
 /// The lists with built-in entries (`command_fields`, `path_fields`, `blocked_paths`,
 /// `protected_files`, `allowed_files`, `packs`) hold what is added to them: the default
-/// configuration's lists are empty, and the built-in entries come from the module.
+/// configuration's lists are empty, and the built-in entries come from the module and, for
+/// `protected_files` and `guard_files`, from the product's [`SelfProtection`].
 /// `replace_defaults` names the lists whose built-in entries are left out;
 /// [`SafetyConfig::with_built_in_lists`] writes them out, to start a replacement from.
 ///
 /// ```
-/// use hooks_safety::{Guard, SafetyConfig};
+/// use hooks_safety::{Guard, SafetyConfig, SelfProtection};
 /// use serde_json::json;
 ///
 /// // `.env` stays protected: the list is added to the built-in one.
@@ -177,7 +182,7 @@ pub struct BlockedCommand {
 ///     "workspace": "/srv/app",
 ///     "protected_files": ["**/secrets.toml"]
 /// })).unwrap();
-/// let guard = Guard::new(config).unwrap();
+/// let guard = Guard::new(config, &SelfProtection::none()).unwrap();
 /// assert!(guard.check_path("config/secrets.toml").is_some());
 /// assert!(guard.check_path(".env").is_some());
 /// ```
@@ -194,8 +199,8 @@ pub struct SafetyConfig {
     pub protected_files: Vec<String>,
     /// Globs of exceptions to `protected_files`, besides the built-in example files.
     pub allowed_files: Vec<String>,
-    /// Globs of write-protected files, besides the built-in hooks files and agents' hook
-    /// settings: tools may read them, never write, move or delete them.
+    /// Globs of write-protected files, besides the product's ([`SelfProtection::guard_files`]):
+    /// tools may read them, never write, move or delete them.
     pub guard_files: Vec<String>,
     /// Extra command rules.
     pub blocked_commands: Vec<BlockedCommand>,
@@ -270,20 +275,6 @@ const PROTECTED_FILES: &[&str] = &[
     "/etc/sudoers.d/**",
 ];
 
-/// Where hooks keep what an agent must not forge, in their usual places under the home
-/// directory: session states (a remembered "always" answer, what a prompt gate has let
-/// through) and compiled WebAssembly hooks (machine code the next `hooks` process runs).
-const OWN_FILES: &[&str] = &["**/.local/state/hooks/**", "**/.cache/hooks/**"];
-
-/// The environment variables that move those directories: each names the directory itself
-/// (`true`) or the base directory holding `hooks/` (`false`).
-const OWN_DIRS_FROM_ENV: &[(&str, bool)] = &[
-    ("HOOKS_STATE_DIR", true),
-    ("XDG_STATE_HOME", false),
-    ("HOOKS_WASM_CACHE", true),
-    ("XDG_CACHE_HOME", false),
-];
-
 const ALLOWED_FILES: &[&str] = &[
     "**/.env.example",
     "**/.env.sample",
@@ -292,99 +283,6 @@ const ALLOWED_FILES: &[&str] = &[
 ];
 
 const PACKS: &[&str] = &["default"];
-
-/// What configures the guard, which an agent must be able to read but not change: the hooks
-/// files `hooks` loads, and every agent's hook settings, in a project and in the home
-/// directory (`**/` matches both). The file an adapter loads with `--config` is added by the
-/// adapter (`hooks-std`'s module catalog), whatever its name.
-const GUARD_FILES: &[&str] = &[
-    // The hooks files: `hooks.yaml` is what `hooks init` writes and `--config` defaults to.
-    "**/hooks.yaml",
-    "**/hooks.yml",
-    "**/.hooks.yaml",
-    "**/.hooks.yml",
-    // Claude Code (and the VS Code agent and Cursor, which read its settings too), and its
-    // plugins' hooks.
-    "**/.claude/settings.json",
-    "**/.claude/settings.local.json",
-    "**/.claude/hooks/**",
-    "**/hooks/hooks.json",
-    // Gemini CLI and Antigravity.
-    "**/.gemini/settings.json",
-    "**/.gemini/config/hooks.json",
-    "**/.gemini/antigravity-cli/**",
-    "**/.agents/hooks.json",
-    // Codex CLI.
-    "**/.codex/hooks.json",
-    "**/.codex/config.toml",
-    // Cursor.
-    "**/.cursor/hooks.json",
-    // GitHub Copilot CLI, cloud agent, VS Code agent.
-    "**/.github/hooks/**",
-    "**/.copilot/hooks/**",
-    // Qwen Code.
-    "**/.qwen/settings.json",
-    // Factory Droid.
-    "**/.factory/settings.json",
-    "**/.factory/hooks.json",
-    "**/.factory/hooks/**",
-    // Crush.
-    "**/crush.json",
-    "**/.crush.json",
-    // Goose (Open Plugins).
-    "**/.agents/plugins/**",
-    "**/.config/goose/config.yaml",
-    // Augment (Auggie).
-    "**/.augment/settings.json",
-    "**/.augment/settings.local.json",
-    // Cline.
-    "**/.clinerules/hooks/**",
-    // The hooks directory of the SDK-based Cline CLI, in the project and the home directory.
-    "**/.cline/hooks/**",
-    "**/Documents/Cline/Hooks/**",
-    // Windsurf and Devin Desktop.
-    "**/.windsurf/hooks.json",
-    "**/.codeium/hooks.json",
-    "**/.codeium/windsurf/hooks.json",
-    "**/.devin/hooks.json",
-    // Kiro.
-    "**/.kiro/hooks/**",
-    "**/.kiro/agents/*.json",
-    // OpenCode and Amp: in-process plugins.
-    "**/.opencode/plugin/**",
-    "**/.opencode/plugins/**",
-    "**/.config/opencode/plugin/**",
-    "**/.config/opencode/plugins/**",
-    "**/opencode.json",
-    "**/opencode.jsonc",
-    "**/.amp/plugins/**",
-    "**/.config/amp/plugins/**",
-    // The MCP proxy's tool pins: an agent that rewrites them approves its own rug pull.
-    "**/.hooks/mcp-pins/**",
-    // The MCP configurations `hooks mcp wrap` runs through the proxy (Gemini CLI's and Codex
-    // CLI's are their settings, above): an agent that unwraps a server calls it unguarded.
-    "**/.mcp.json",
-    "**/.cursor/mcp.json",
-    "**/.vscode/mcp.json",
-    // `hooks serve`'s user service: an agent that edits it chooses the next server's policy
-    // (its token and log are in the hooks' state folder, a protected file).
-    "**/systemd/user/hooks-serve.service",
-    "**/systemd/user/**/hooks-serve.service",
-    "**/Library/LaunchAgents/hooks.serve.plist",
-    // The policy layers of `hooks`: the managed directory a team deploys on macOS (Linux's,
-    // `/etc/hooks`, is under the system directories, refused whole and named so in the
-    // reason) and the user's hooks directory; the environment's own places are added by
-    // `guard_files()`.
-    "/Library/Application Support/hooks",
-    "/Library/Application Support/hooks/**",
-    "**/.config/hooks/**",
-];
-
-/// The environment variables that move the policy layers' directories, each with whether it
-/// names the directory itself (`HOOKS_MANAGED_DIR`) or the one holding `hooks/`
-/// (`XDG_CONFIG_HOME`).
-const LAYER_DIRS_FROM_ENV: &[(&str, bool)] =
-    &[("HOOKS_MANAGED_DIR", true), ("XDG_CONFIG_HOME", false)];
 
 /// Tools that only read or list the paths they are given: a write-protected file stays
 /// readable through them. Any other tool that names a path is taken as one that may change it.
@@ -417,46 +315,16 @@ const PATCH_TOOLS: &[&str] = &["apply_patch", "applypatch", "patch", "apply_diff
 /// The fields of a patch tool's input that may hold the patch.
 const PATCH_FIELDS: &[&str] = &["command", "input", "patch"];
 
-/// The built-in `protected_files`: secrets, and the hooks' own state and cache, wherever the
-/// environment of this process puts them.
-fn protected_files() -> Vec<String> {
+/// The built-in `protected_files`: secrets, and the product's own files.
+fn protected_files(protection: &SelfProtection) -> Vec<String> {
     let mut globs = strings(PROTECTED_FILES);
-    globs.extend(strings(OWN_FILES));
-    globs.extend(dirs_from_env(OWN_DIRS_FROM_ENV));
+    globs.extend(protection.own_files.iter().cloned());
     globs
 }
 
-/// The globs of each directory `vars` name (with `hooks` added where the variable names the
-/// directory holding it), and of everything under it.
-fn dirs_from_env(vars: &[(&str, bool)]) -> Vec<String> {
-    let mut globs = Vec::new();
-    for (name, is_own_dir) in vars {
-        let Some(value) = std::env::var_os(name).filter(|value| !value.is_empty()) else {
-            continue;
-        };
-        let dir = PathBuf::from(value);
-        let dir = if *is_own_dir { dir } else { dir.join("hooks") };
-        // Paths are checked absolute. A directory whose name is not text cannot be written as
-        // a glob; it is protected only if it lies under one of the usual places above.
-        let Some(dir) = std::path::absolute(&dir)
-            .ok()
-            .and_then(|dir| dir.to_str().map(str::to_owned))
-        else {
-            continue;
-        };
-        let dir = globset::escape(dir.trim_end_matches('/'));
-        globs.push(format!("{dir}/**"));
-        globs.push(dir);
-    }
-    globs
-}
-
-/// The built-in `guard_files`, with the policy layers' directories wherever the environment of
-/// this process puts them.
-fn guard_files() -> Vec<String> {
-    let mut globs = strings(GUARD_FILES);
-    globs.extend(dirs_from_env(LAYER_DIRS_FROM_ENV));
-    globs
+/// The built-in `guard_files`: the product's.
+fn guard_files(protection: &SelfProtection) -> Vec<String> {
+    protection.guard_files.clone()
 }
 
 fn blocked_paths() -> Vec<String> {
@@ -478,29 +346,30 @@ impl SafetyConfig {
         "packs",
     ];
 
-    /// The default configuration with every built-in list written out in its field and named
-    /// in `replace_defaults`: the same module as the default one, and where to start from to
-    /// take a built-in entry out.
+    /// The default configuration with every built-in list written out in its field (those of
+    /// `protection` among them) and named in `replace_defaults`: the same module as the
+    /// default one protecting the same, and where to start from to take a built-in entry out.
     ///
     /// ```
-    /// use hooks_safety::{Guard, SafetyConfig};
+    /// use hooks_safety::{Guard, SafetyConfig, SelfProtection};
     ///
     /// // Public keys protected too: `*.pub` taken out of the exceptions.
-    /// let mut config = SafetyConfig::with_built_in_lists();
+    /// let none = SelfProtection::none();
+    /// let mut config = SafetyConfig::with_built_in_lists(&none);
     /// config.allowed_files.retain(|glob| glob != "**/*.pub");
     /// config.workspace = Some("/srv/app".into());
-    /// let guard = Guard::new(config).unwrap();
+    /// let guard = Guard::new(config, &none).unwrap();
     /// assert!(guard.check_path("deploy/id_ed25519.pub").is_some());
     /// assert!(guard.check_path(".env").is_some());
     /// ```
-    pub fn with_built_in_lists() -> Self {
+    pub fn with_built_in_lists(protection: &SelfProtection) -> Self {
         SafetyConfig {
             command_fields: strings(COMMAND_FIELDS),
             path_fields: strings(PATH_FIELDS),
             blocked_paths: blocked_paths(),
-            protected_files: protected_files(),
+            protected_files: protected_files(protection),
             allowed_files: strings(ALLOWED_FILES),
-            guard_files: guard_files(),
+            guard_files: guard_files(protection),
             packs: strings(PACKS),
             replace_defaults: strings(Self::LISTS),
             ..SafetyConfig::default()
@@ -510,15 +379,15 @@ impl SafetyConfig {
     /// Write-protects the file at `path` (made absolute from the current directory), as
     /// `guard_files` does: what an adapter calls with the hooks file it loaded. A path that is
     /// not text cannot be written as a glob; it stays protected only if a built-in pattern
-    /// (`**/hooks.yaml`, ...) covers it.
+    /// covers it.
     ///
     /// ```
-    /// use hooks_safety::{Access, Guard, SafetyConfig};
+    /// use hooks_safety::{Access, Guard, SafetyConfig, SelfProtection};
     ///
     /// let mut config = SafetyConfig::default();
     /// config.workspace = Some("/srv/app".into());
     /// config.protect_guard_file(std::path::Path::new("/srv/app/policy/guard[1].yml"));
-    /// let guard = Guard::new(config).unwrap();
+    /// let guard = Guard::new(config, &SelfProtection::none()).unwrap();
     /// assert!(guard.check_path("policy/guard[1].yml").is_some());
     /// assert!(guard.check_path_access("policy/guard[1].yml", Access::Read).is_none());
     /// ```
@@ -532,8 +401,9 @@ impl SafetyConfig {
         }
     }
 
-    /// The configuration with the built-in entries merged into its lists, as the module uses it.
-    fn resolved(&self) -> Result<SafetyConfig, SafetyConfigError> {
+    /// The configuration with the built-in entries (the product's in `protection`) merged into
+    /// its lists, as the module uses it.
+    fn resolved(&self, protection: &SelfProtection) -> Result<SafetyConfig, SafetyConfigError> {
         let lists = BuiltInLists::new(&self.replace_defaults, Self::LISTS)
             .map_err(|unknown| SafetyConfigError(unknown.to_string()))?;
         let merge = |list, built_in: Vec<String>, configured: &[String]| {
@@ -547,9 +417,13 @@ impl SafetyConfig {
             ),
             path_fields: merge("path_fields", strings(PATH_FIELDS), &self.path_fields),
             blocked_paths: merge("blocked_paths", blocked_paths(), &self.blocked_paths),
-            protected_files: merge("protected_files", protected_files(), &self.protected_files),
+            protected_files: merge(
+                "protected_files",
+                protected_files(protection),
+                &self.protected_files,
+            ),
             allowed_files: merge("allowed_files", strings(ALLOWED_FILES), &self.allowed_files),
-            guard_files: merge("guard_files", guard_files(), &self.guard_files),
+            guard_files: merge("guard_files", guard_files(protection), &self.guard_files),
             packs: merge("packs", strings(PACKS), &self.packs),
             replace_defaults: strings(Self::LISTS),
             ..self.clone()
@@ -590,6 +464,7 @@ struct Rules {
     user_rules: Vec<UserRule>,
     enabled: Enabled,
     catalog: catalog::Compiled,
+    protection: SelfProtection,
 }
 
 /// The safety checker, compiled from a [`SafetyConfig`]: see the [crate docs](crate).
@@ -600,8 +475,13 @@ pub struct Guard {
 }
 
 impl Guard {
-    /// Compiles `config`; every glob and regex is checked now, not at the first tool call.
-    pub fn new(config: SafetyConfig) -> Result<Self, SafetyConfigError> {
+    /// Compiles `config`, keeping from the agent what `protection` names of the product that
+    /// runs the guard ([`SelfProtection::none`] for nothing); every glob and regex is checked
+    /// now, not at the first tool call.
+    pub fn new(
+        config: SafetyConfig,
+        protection: &SelfProtection,
+    ) -> Result<Self, SafetyConfigError> {
         let workspace = match &config.workspace {
             Some(workspace) => workspace.clone(),
             None => std::env::current_dir().map_err(|e| {
@@ -619,9 +499,9 @@ impl Guard {
         let lists = BuiltInLists::new(&config.replace_defaults, SafetyConfig::LISTS)
             .map_err(|unknown| SafetyConfigError(unknown.to_string()))?;
         let built_in_blocked = lists.kept("blocked_paths", blocked_paths());
-        let built_in_protected = lists.kept("protected_files", protected_files());
+        let built_in_protected = lists.kept("protected_files", protected_files(protection));
         let built_in_allowed = lists.kept("allowed_files", strings(ALLOWED_FILES));
-        let built_in_guarded = lists.kept("guard_files", guard_files());
+        let built_in_guarded = lists.kept("guard_files", guard_files(protection));
         let paths = PathRules::new(
             Globs {
                 built_in: &built_in_blocked,
@@ -644,7 +524,7 @@ impl Guard {
             config.confine_to_workspace,
         )
         .map_err(SafetyConfigError)?;
-        let config = config.resolved()?;
+        let config = config.resolved(protection)?;
         let user_rules = config
             .blocked_commands
             .iter()
@@ -672,13 +552,20 @@ impl Guard {
                 user_rules,
                 enabled,
                 catalog,
+                protection: protection.clone(),
             }),
         })
     }
 
-    /// The guard with the default configuration, the workspace being the current directory.
-    pub fn with_defaults() -> Result<Self, SafetyConfigError> {
-        Guard::new(SafetyConfig::default())
+    /// The guard with the default configuration, the workspace being the current directory,
+    /// keeping what `protection` names from the agent.
+    pub fn with_defaults(protection: &SelfProtection) -> Result<Self, SafetyConfigError> {
+        Guard::new(SafetyConfig::default(), protection)
+    }
+
+    /// What the guard keeps from the agent of the product that runs it.
+    pub fn protection(&self) -> &SelfProtection {
+        &self.rules.protection
     }
 
     /// The configuration in force, built-in lists merged in.
@@ -736,12 +623,16 @@ impl Guard {
     /// read as a patch: each file it changes is checked as the `Write` tool's path is.
     ///
     /// ```
-    /// use hooks_safety::{Guard, SafetyConfig};
+    /// use hooks_safety::{Guard, SafetyConfig, SelfProtection};
     /// use serde_json::json;
     ///
     /// let config: SafetyConfig = serde_json::from_value(json!({"workspace": "/srv/app"})).unwrap();
-    /// let guard = Guard::new(config).unwrap();
-    /// let settings = json!({"file_path": ".claude/settings.json"});
+    /// let protection = SelfProtection {
+    ///     guard_files: vec!["**/.agent/settings.json".to_owned()],
+    ///     ..SelfProtection::none()
+    /// };
+    /// let guard = Guard::new(config, &protection).unwrap();
+    /// let settings = json!({"file_path": ".agent/settings.json"});
     /// assert_eq!(guard.check_tool_call("Read", &settings), None);
     /// let edit = guard.check_tool_call("Edit", &settings).unwrap();
     /// assert_eq!(edit.id(), "guard:guard-file");
@@ -767,12 +658,14 @@ impl Guard {
     /// stays the configuration's.
     ///
     /// ```
-    /// use hooks_safety::{Guard, SafetyConfig};
+    /// use hooks_safety::{Guard, SafetyConfig, SelfProtection};
     /// use serde_json::json;
     /// use std::path::Path;
     ///
     /// let config: SafetyConfig = serde_json::from_value(json!({"workspace": "/srv/app"})).unwrap();
-    /// let guard = Guard::new(config).unwrap();
+    /// let mut product = SelfProtection::none();
+    /// product.guard_files.push("**/.claude/settings.json".to_owned());
+    /// let guard = Guard::new(config, &product).unwrap();
     /// let emptied = json!({"command": "cp /dev/null settings.json"});
     /// let in_claude_dir = guard.evaluate_tool_call_in("Bash", &emptied, Path::new("/srv/app/.claude"));
     /// assert_eq!(in_claude_dir.denial.unwrap().id(), "guard:guard-file");
@@ -793,6 +686,7 @@ impl Guard {
             enabled: &rules.enabled,
             catalog: &rules.catalog,
             rm_policy: rules.config.rm_policy,
+            protection: &rules.protection,
             exemptions: RefCell::new(Vec::new()),
             budget: Budget::default(),
         };

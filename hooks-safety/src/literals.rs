@@ -3,7 +3,7 @@
 //!
 //! A short text is scanned directly, through a table of the literals by first byte; an
 //! Aho-Corasick automaton answers for long texts, built the first time one comes. Building it
-//! costs more than a per-event hook process (`hooks claude`) spends on everything else, and
+//! costs more than a per-event hook process spends on everything else, and
 //! such a process mostly sees short texts; a long-lived application pays it once.
 
 use std::sync::OnceLock;

@@ -105,7 +105,7 @@ impl Globs<'_> {
 }
 
 /// A glob set compiled at its first match. Building the matchers costs more than everything
-/// else `hooks claude` does for an event, and most events (a shell command without a path
+/// else a per-event hook process does for an event, and most events (a shell command without a path
 /// argument, a prompt) never match a path. A configured list is still checked when the rules
 /// are made, so a bad pattern is a configuration error, not a surprise later.
 #[derive(Debug)]
@@ -380,7 +380,7 @@ fn literal_hints(patterns: &[String]) -> Option<Literals> {
     for pattern in patterns {
         let longest = pattern
             .split(|c| "*?[]{}/\\!".contains(c))
-            // The first of the longest: `.kiro` rather than `hooks` in `**/.kiro/hooks/**`,
+            // The first of the longest: `.agent` rather than `rules` in `**/.agent/rules/**`,
             // a rarer word in a path.
             .rev()
             .max_by_key(|part| part.len())
@@ -391,9 +391,9 @@ fn literal_hints(patterns: &[String]) -> Option<Literals> {
 }
 
 /// The directories that hold write-protected files, as globs: each pattern's leading
-/// components, when they name a hidden directory or start at the root (`**/.github/hooks/**`
-/// gives `**/.github` and `**/.github/hooks`). Deleting or moving one takes the files with it.
-/// A pattern's ordinary directories (`**/hooks/hooks.json`) are left out: `src/hooks` is far
+/// components, when they name a hidden directory or start at the root (`**/.agent/rules/**`
+/// gives `**/.agent` and `**/.agent/rules`). Deleting or moving one takes the files with it.
+/// A pattern's ordinary directories (`**/rules/rules.json`) are left out: `src/rules` is far
 /// more often a program's own code than a plugin's settings.
 fn dir_prefixes(patterns: &[String]) -> Vec<String> {
     let mut prefixes: Vec<String> = Vec::new();
@@ -523,7 +523,7 @@ mod tests {
 
     #[test]
     fn the_built_in_lists_compile_so_they_need_no_check_at_start() {
-        let defaults = crate::SafetyConfig::with_built_in_lists();
+        let defaults = crate::SafetyConfig::with_built_in_lists(&crate::SelfProtection::none());
         for (field, list) in [
             ("blocked_paths", &defaults.blocked_paths),
             ("protected_files", &defaults.protected_files),
@@ -568,9 +568,9 @@ mod tests {
     #[test]
     fn the_directories_holding_guard_files_are_hidden_or_absolute_ones() {
         let patterns: Vec<String> = [
-            "**/.github/hooks/**",
-            "**/hooks/hooks.json",
-            "**/hooks.yaml",
+            "**/.agent/rules/**",
+            "**/rules/rules.json",
+            "**/policy.yaml",
             "/srv/ws/policy/guard.yml",
         ]
         .iter()
@@ -579,8 +579,8 @@ mod tests {
         assert_eq!(
             dir_prefixes(&patterns),
             [
-                "**/.github",
-                "**/.github/hooks",
+                "**/.agent",
+                "**/.agent/rules",
                 "/srv",
                 "/srv/ws",
                 "/srv/ws/policy"

@@ -24,6 +24,7 @@ use crate::programs::{
     DISK_TOOL, DOWNLOADER, POWER, PRINTER, RUNNER, SHELL, WRAPPER, WRITER, is, is_assignment,
     program_name, role,
 };
+use crate::protection::SelfProtection;
 use crate::shell::{self, Event, SimpleCommand};
 
 /// How deep scripts may nest (`bash -c "sh -c '…'"`) before the check gives up and denies.
@@ -44,6 +45,8 @@ pub(crate) struct CommandRules<'a> {
     pub enabled: &'a Enabled,
     pub catalog: &'a catalog::Compiled,
     pub rm_policy: RmPolicy,
+    /// The product's processes and programs the guard keeps from the agent.
+    pub protection: &'a SelfProtection,
     /// Rules that would have fired but for a policy (deleting in the workspace or a
     /// temporary directory).
     pub exemptions: RefCell<Vec<&'static Rule>>,
@@ -61,7 +64,7 @@ enum Fed {
     Download(String),
     /// The output of some other command.
     Unknown,
-    /// The process ids of the resident guard (`pgrep -f hooks`).
+    /// The process ids of a resident process of the guard (`pgrep -f NAME`).
     GuardPids,
 }
 
@@ -169,7 +172,7 @@ impl CommandRules<'_> {
                     Fed::Download(source.words.join(" "))
                 } else if program == "cat" && !source.stdin_text.is_empty() {
                     Fed::Text(source.stdin_text.join("\n"))
-                } else if resident::looks_up_guard(argv) {
+                } else if resident::looks_up_any(&self.protection.resident, argv) {
                     Fed::GuardPids
                 } else {
                     Fed::Unknown
@@ -361,8 +364,8 @@ impl CommandRules<'_> {
         };
         if let Some(denial) = here
             .guard_writes(program, args)
-            .or_else(|| resident::stops_guard(program, args))
-            .or_else(|| self_admin::administers_guard(program, args))
+            .or_else(|| resident::stops_guard(&self.protection.resident, program, args))
+            .or_else(|| self_admin::administers_guard(&self.protection.admin, program, args))
             .or_else(|| self.user_rule(program, args))
             .or_else(|| computed_program(self.enabled, program, args))
         {

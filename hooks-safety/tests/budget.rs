@@ -4,11 +4,11 @@
 
 use std::path::Path;
 
-use hooks_safety::Guard;
+use hooks_safety::{Guard, SelfProtection};
 use proptest::prelude::*;
 
 fn guard() -> Guard {
-    Guard::with_defaults().expect("the defaults load")
+    Guard::with_defaults(&SelfProtection::none()).expect("the defaults load")
 }
 
 fn rule_of(line: &str) -> Option<String> {

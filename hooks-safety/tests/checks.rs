@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use hooks_safety::{Guard, SafetyConfig};
+use hooks_safety::{Guard, SafetyConfig, SelfProtection};
 use serde_json::{Value, json};
 
 const WORKSPACE: &str = "/srv/project";
@@ -25,7 +25,7 @@ fn config() -> SafetyConfig {
 }
 
 fn safety() -> Guard {
-    Guard::new(config()).unwrap()
+    Guard::new(config(), &SelfProtection::none()).unwrap()
 }
 
 fn command(line: &str) -> Option<String> {
@@ -290,7 +290,7 @@ fn user_rules_extend_the_command_checks() {
         "blocked_commands": [{"pattern": "^git push .*--force", "reason": "force-push is disabled; push a new branch"}]
     }))
     .unwrap();
-    let safety = Guard::new(config).unwrap();
+    let safety = Guard::new(config, &SelfProtection::none()).unwrap();
     assert_eq!(
         safety.verdict(&json!({"command": "cd repo && sudo git push origin main --force"})),
         Some("force-push is disabled; push a new branch".to_owned())
@@ -311,7 +311,9 @@ fn config_errors_name_the_key() {
     );
     let bad_glob: SafetyConfig =
         serde_json::from_value(json!({"protected_files": ["[unclosed"]})).unwrap();
-    let error = Guard::new(bad_glob).unwrap_err().to_string();
+    let error = Guard::new(bad_glob, &SelfProtection::none())
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("`protected_files`") && error.contains("[unclosed"),
         "{error}"
@@ -320,40 +322,10 @@ fn config_errors_name_the_key() {
         "blocked_commands": [{"pattern": "(", "reason": "x"}]
     }))
     .unwrap();
-    let error = Guard::new(bad_regex).unwrap_err().to_string();
+    let error = Guard::new(bad_regex, &SelfProtection::none())
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("`blocked_commands`"), "{error}");
     let defaults: SafetyConfig = serde_json::from_value(json!({})).unwrap();
     assert_eq!(defaults, SafetyConfig::default());
-}
-
-#[test]
-fn the_hooks_own_state_and_compiled_hooks_cannot_be_forged_from_a_tool_call() {
-    // A session state file holds remembered "always" answers and what a prompt gate let
-    // through; the WebAssembly cache holds machine code the next `hooks` process runs. An agent
-    // running as the user could otherwise write either with a shell redirect or a copy.
-    for line in [
-        r#"echo '{"approvals":{"Bash":"always"}}' > ~/.local/state/hooks/sessions/s1.json"#,
-        "tee /home/dev/.local/state/hooks/sessions/s1.json < forged.json",
-        "cp payload.cwasm ~/.cache/hooks/wasm/0123abcd.cwasm",
-        "cat ~/.local/state/hooks/sessions/s1.json",
-    ] {
-        let denial = command(line);
-        assert!(
-            denial
-                .as_deref()
-                .is_some_and(|d| d.starts_with("[secrets:")),
-            "{line}: {denial:?}"
-        );
-    }
-    // Denied as a protected file, not only as a path outside the workspace.
-    let denial = path("/home/dev/.cache/hooks/wasm/0123abcd.cwasm");
-    assert!(
-        denial
-            .as_deref()
-            .is_some_and(|d| d.starts_with("[secrets:")),
-        "a file tool into the cache: {denial:?}"
-    );
-    // Only those directories: the rest of the home directory is as before.
-    assert_eq!(command("echo note > ~/notes.txt"), None);
-    assert_eq!(command("cat ~/.cache/pip/log.txt"), None);
 }

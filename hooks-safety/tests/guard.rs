@@ -5,15 +5,18 @@
 
 use std::path::Path;
 
-use hooks_safety::{Guard, SafetyConfig};
+use hooks_safety::{Guard, SafetyConfig, SelfProtection};
 use serde_json::json;
 
 fn guard() -> Guard {
-    Guard::new(SafetyConfig {
-        workspace: Some("/srv/project".into()),
-        home: Some("/home/dev".into()),
-        ..SafetyConfig::default()
-    })
+    Guard::new(
+        SafetyConfig {
+            workspace: Some("/srv/project".into()),
+            home: Some("/home/dev".into()),
+            ..SafetyConfig::default()
+        },
+        &SelfProtection::none(),
+    )
     .unwrap()
 }
 

@@ -7,16 +7,19 @@
 
 use std::path::Path;
 
-use hooks_safety::{Guard, SafetyConfig};
+use hooks_safety::{Guard, SafetyConfig, SelfProtection};
 
 const WORKSPACE: &str = "/srv/project";
 
 fn guard() -> Guard {
-    Guard::new(SafetyConfig {
-        workspace: Some(WORKSPACE.into()),
-        home: Some("/home/dev".into()),
-        ..SafetyConfig::default()
-    })
+    Guard::new(
+        SafetyConfig {
+            workspace: Some(WORKSPACE.into()),
+            home: Some("/home/dev".into()),
+            ..SafetyConfig::default()
+        },
+        &SelfProtection::none(),
+    )
     .unwrap()
 }
 

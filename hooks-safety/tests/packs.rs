@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use hooks_safety::{Guard, RmPolicy, SafetyConfig};
+use hooks_safety::{Guard, RmPolicy, SafetyConfig, SelfProtection};
 use serde_json::{Value, json};
 
 /// The text of a denial of a tool call, as the agent reads it.
@@ -31,7 +31,7 @@ fn module(packs: &[&str], policy: RmPolicy) -> Guard {
         rm_policy: policy,
         ..SafetyConfig::default()
     };
-    Guard::new(config).unwrap()
+    Guard::new(config, &SelfProtection::none()).unwrap()
 }
 
 /// The id of the rule that denies `line` with the default packs, if any.
@@ -153,7 +153,7 @@ fn a_workspace_in_a_temporary_directory_and_secrets_there_are_still_kept() {
         home: Some("/tmp/ci-42/home".into()),
         ..SafetyConfig::default()
     };
-    let module = Guard::new(config).unwrap();
+    let module = Guard::new(config, &SelfProtection::none()).unwrap();
     let id = |line: &str| {
         module
             .evaluate_tool_input(&json!({ "command": line }))
@@ -809,10 +809,13 @@ fn a_denial_names_its_pack_rule_and_alternative() {
 
 #[test]
 fn packs_config_rejects_unknown_names_and_accepts_groups() {
-    let bad = Guard::new(SafetyConfig {
-        packs: vec!["default".into(), "databse".into()],
-        ..SafetyConfig::default()
-    })
+    let bad = Guard::new(
+        SafetyConfig {
+            packs: vec!["default".into(), "databse".into()],
+            ..SafetyConfig::default()
+        },
+        &SelfProtection::none(),
+    )
     .unwrap_err()
     .to_string();
     assert!(
@@ -833,7 +836,7 @@ fn packs_config_rejects_unknown_names_and_accepts_groups() {
     // A pack named without `replace_defaults` is switched on besides the default ones.
     let added: SafetyConfig =
         serde_json::from_value(json!({"workspace": WORKSPACE, "packs": ["database"]})).unwrap();
-    let added = Guard::new(added).unwrap();
+    let added = Guard::new(added, &SelfProtection::none()).unwrap();
     assert!(
         added
             .verdict(&json!({"command": "psql -c 'drop database shop'"}))

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_safety::{Guard, SafetyConfig};
+use hooks_safety::{Guard, SafetyConfig, SelfProtection};
 use serde_json::json;
 
 /// A workspace on disk holding a `.env`, a source file and a note; a home of `/home/dev`.
@@ -30,7 +30,7 @@ impl Workspace {
             home: Some("/home/dev".into()),
             ..SafetyConfig::default()
         };
-        let guard = Guard::new(config).expect("a valid configuration");
+        let guard = Guard::new(config, &SelfProtection::none()).expect("a valid configuration");
         Workspace { dir, guard }
     }
 

@@ -10,6 +10,12 @@
 //! against the [`base`](ModuleContext::base) the caller passes, the hooks file's directory; a
 //! path left out keeps the module's default.
 //!
+//! What the `safety` module keeps of the product from the agent (its files, resident processes
+//! and administration commands, [`SelfProtection`]) is what the context says
+//! ([`ModuleContext::protect`], what a loader knows of the files it loads) and what the catalog
+//! says ([`ModuleCatalog::protect`], what an application knows of itself): a catalog and a
+//! context that say nothing protect nothing beyond the checker's own rules.
+//!
 //! ```
 //! use std::path::Path;
 //!
@@ -43,7 +49,7 @@ use crate::logging::{LoggingConfig, LoggingModule};
 use crate::prompt_gate::{PromptGateConfig, PromptGateModule};
 use crate::redaction::{RedactionConfig, RedactionModule};
 use crate::reminder::{ReminderConfig, ReminderModule};
-use crate::safety::{SafetyConfig, SafetyModule};
+use crate::safety::{SafetyConfig, SafetyModule, SelfProtection};
 
 /// A module built from its configuration, ready to mount.
 pub type BoxModule = Box<dyn HookModule>;
@@ -61,6 +67,7 @@ pub type ModuleFactory =
 pub struct ModuleContext {
     base: PathBuf,
     file: Option<PathBuf>,
+    protection: SelfProtection,
 }
 
 impl ModuleContext {
@@ -69,7 +76,20 @@ impl ModuleContext {
         ModuleContext {
             base: base.to_path_buf(),
             file: None,
+            protection: SelfProtection::none(),
         }
+    }
+
+    /// The context with `protection` added to what the `safety` module keeps from the agent.
+    pub fn protect(mut self, protection: SelfProtection) -> Self {
+        self.protection.extend(protection);
+        self
+    }
+
+    /// What the `safety` module keeps from the agent of the product that loads the file: the
+    /// context's and, once the catalog builds a module, the catalog's.
+    pub fn protection(&self) -> &SelfProtection {
+        &self.protection
     }
 
     /// The context with the hooks file the configuration was read from: the `safety` module
@@ -136,12 +156,14 @@ fn suggestion_text(suggestion: &Option<String>) -> String {
 #[derive(Clone, Default)]
 pub struct ModuleCatalog {
     factories: BTreeMap<String, ModuleFactory>,
+    protection: SelfProtection,
 }
 
 impl fmt::Debug for ModuleCatalog {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ModuleCatalog")
             .field("modules", &self.factories.keys().collect::<Vec<_>>())
+            .field("protection", &self.protection)
             .finish()
     }
 }
@@ -201,6 +223,17 @@ impl ModuleCatalog {
         Ok(())
     }
 
+    /// Adds `protection` to what the modules it builds keep from the agent: what the
+    /// application knows of itself (its programs, its resident processes, its files).
+    pub fn protect(&mut self, protection: SelfProtection) {
+        self.protection.extend(protection);
+    }
+
+    /// What the modules it builds keep from the agent, besides what a context says.
+    pub fn protection(&self) -> &SelfProtection {
+        &self.protection
+    }
+
     /// Every module name, sorted.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.factories.keys().map(String::as_str)
@@ -227,6 +260,13 @@ impl ModuleCatalog {
         };
         let empty = Value::Object(Default::default());
         let config = if config.is_null() { &empty } else { config };
+        let protected;
+        let context = if self.protection == SelfProtection::default() {
+            context
+        } else {
+            protected = context.clone().protect(self.protection.clone());
+            &protected
+        };
         factory(config, context).map_err(|error| CatalogError::Config {
             module: name.to_owned(),
             reason: error.to_string(),
@@ -252,7 +292,7 @@ fn safety(config: &Value, context: &ModuleContext) -> Result<BoxModule, BoxError
     if let Some(file) = context.file() {
         parsed.protect_guard_file(file);
     }
-    Ok(Box::new(SafetyModule::new(parsed)?))
+    Ok(Box::new(SafetyModule::new(parsed, context.protection())?))
 }
 
 fn redaction(config: &Value, _: &ModuleContext) -> Result<BoxModule, BoxError> {

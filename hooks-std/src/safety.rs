@@ -7,15 +7,18 @@
 //! module adds only the hook: a denial becomes a `deny` result with the rule's id, and a
 //! warning for the user. The tool's name is handed on, so that reading tools may read the
 //! write-protected files (the hooks files, the agents' hook settings) and a patch tool's
-//! input is read as a patch. Built from a hooks file (the module catalog), the module also
-//! write-protects that file, whatever its name.
+//! input is read as a patch. What it keeps of the product that runs it (its files, resident
+//! processes and administration commands) is the [`SelfProtection`] it is given; built from a
+//! hooks file (the module catalog), it is the catalog's and the loader's
+//! ([`ModuleContext::protection`](crate::catalog::ModuleContext::protection)), and the module
+//! also write-protects that file, whatever its name.
 //!
 //! ```
-//! use hooks_std::safety::{SafetyConfig, SafetyModule};
+//! use hooks_std::safety::{SafetyConfig, SafetyModule, SelfProtection};
 //! use serde_json::json;
 //!
 //! let config: SafetyConfig = serde_json::from_value(json!({"workspace": "/srv/app"})).unwrap();
-//! let safety = SafetyModule::new(config).unwrap();
+//! let safety = SafetyModule::new(config, &SelfProtection::none()).unwrap();
 //! let denial = safety.check(&json!({"command": "bash -c 'cd / && rm -rf *'"}));
 //! assert!(denial.unwrap().starts_with("[filesystem:rm-root]"));
 //! let git = safety.check(&json!({"command": "git -C app reset --hard"}));
@@ -29,8 +32,8 @@ use hooks_core::events::fields::{CWD, TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::{Hook, HookRegistry, HookResult, MessageLevel};
 pub use hooks_safety::{
-    BlockedCommand, Denial, Evaluation, Guard, RmPolicy, SafetyConfig, SafetyConfigError, Severity,
-    packs,
+    Access, AdminCommand, AdminProgram, BlockedCommand, Denial, Evaluation, Guard, ResidentProcess,
+    RmPolicy, SafetyConfig, SafetyConfigError, SelfProtection, Severity, packs,
 };
 use serde_json::Value;
 
@@ -41,14 +44,18 @@ pub struct SafetyModule {
 }
 
 impl SafetyModule {
-    /// Compiles `config`; every glob and regex is checked now, not at the first tool call.
-    pub fn new(config: SafetyConfig) -> Result<Self, SafetyConfigError> {
-        Guard::new(config).map(SafetyModule::from)
+    /// Compiles `config`, keeping what `protection` names of the product from the agent
+    /// ([`Guard::new`]); every glob and regex is checked now, not at the first tool call.
+    pub fn new(
+        config: SafetyConfig,
+        protection: &SelfProtection,
+    ) -> Result<Self, SafetyConfigError> {
+        Guard::new(config, protection).map(SafetyModule::from)
     }
 
     /// The module with the default configuration, the workspace being the current directory.
-    pub fn with_defaults() -> Result<Self, SafetyConfigError> {
-        Guard::with_defaults().map(SafetyModule::from)
+    pub fn with_defaults(protection: &SelfProtection) -> Result<Self, SafetyConfigError> {
+        Guard::with_defaults(protection).map(SafetyModule::from)
     }
 
     /// The checker the module runs.

@@ -8,7 +8,7 @@ use hooks_std::linter::{LinterConfig, LinterModule};
 use hooks_std::logging::{LoggingConfig, LoggingModule};
 use hooks_std::redaction::{RedactionConfig, RedactionModule};
 use hooks_std::reminder::{ReminderConfig, ReminderModule};
-use hooks_std::safety::{SafetyConfig, SafetyModule};
+use hooks_std::safety::{SafetyConfig, SafetyModule, SelfProtection};
 use serde_json::{Value, json};
 
 const WORKSPACE: &str = "/srv/project";
@@ -18,7 +18,11 @@ fn module(config: Value) -> SafetyModule {
     full.as_object_mut()
         .unwrap()
         .extend(config.as_object().unwrap().clone());
-    SafetyModule::new(serde_json::from_value(full).unwrap()).unwrap()
+    SafetyModule::new(
+        serde_json::from_value(full).unwrap(),
+        &SelfProtection::none(),
+    )
+    .unwrap()
 }
 
 fn write(safety: &SafetyModule, path: &str) -> Option<String> {
@@ -98,10 +102,10 @@ fn fields_and_blocked_paths_given_are_read_besides_the_built_in_ones() {
 
 #[test]
 fn the_lists_written_out_make_the_same_module_as_the_defaults() {
-    let mut written_out = SafetyConfig::with_built_in_lists();
+    let mut written_out = SafetyConfig::with_built_in_lists(&SelfProtection::none());
     written_out.workspace = Some(WORKSPACE.into());
     written_out.home = Some("/home/dev".into());
-    let written_out = SafetyModule::new(written_out).unwrap();
+    let written_out = SafetyModule::new(written_out, &SelfProtection::none()).unwrap();
     let defaults = module(json!({}));
     for input in [
         json!({"command": "rm -rf /"}),
@@ -122,7 +126,9 @@ fn the_lists_written_out_make_the_same_module_as_the_defaults() {
 fn replace_defaults_names_only_lists_with_built_in_entries() {
     let config: SafetyConfig =
         serde_json::from_value(json!({"replace_defaults": ["protected_file"]})).unwrap();
-    let error = SafetyModule::new(config).unwrap_err().to_string();
+    let error = SafetyModule::new(config, &SelfProtection::none())
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("`replace_defaults`: `protected_file` is not a list")
             && error.contains("`protected_files`")

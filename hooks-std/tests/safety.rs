@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use hooks_core::{HookAction, HookModule, HookRegistry};
-use hooks_std::safety::{SafetyConfig, SafetyModule};
+use hooks_std::safety::{SafetyConfig, SafetyModule, SelfProtection};
 use hooks_testing::hook_behaviour_tests;
 use serde_json::{Value, json};
 
@@ -14,7 +14,7 @@ const WORKSPACE: &str = "/srv/project";
 
 fn safety() -> SafetyModule {
     let config = serde_json::from_value(json!({"workspace": WORKSPACE, "home": "/home/dev"}));
-    SafetyModule::new(config.unwrap()).unwrap()
+    SafetyModule::new(config.unwrap(), &SelfProtection::none()).unwrap()
 }
 
 #[test]
@@ -30,7 +30,7 @@ fn a_symlink_into_a_blocked_tree_is_still_blocked() {
     std::os::unix::fs::symlink(&root, &outside).unwrap();
     let config: SafetyConfig =
         serde_json::from_value(json!({ "workspace": workspace.clone() })).unwrap();
-    let safety = SafetyModule::new(config).unwrap();
+    let safety = SafetyModule::new(config, &SelfProtection::none()).unwrap();
 
     let into_etc = safety.check(&json!({"path": "config-link/passwd"}));
     let out_of_workspace = safety.check(&json!({"path": "elsewhere/notes.txt"}));
@@ -86,7 +86,7 @@ fn workspace_module() -> SafetyModule {
         workspace: Some(PathBuf::from(WORKSPACE)),
         ..SafetyConfig::default()
     };
-    SafetyModule::new(config).unwrap()
+    SafetyModule::new(config, &SelfProtection::none()).unwrap()
 }
 
 hook_behaviour_tests!(safety_behaviour, workspace_module());
@@ -115,7 +115,10 @@ async fn the_hook_tells_the_user_which_rule_fired() {
         workspace: Some("/srv/project".into()),
         ..SafetyConfig::default()
     };
-    let _mounted = SafetyModule::new(config).unwrap().mount(&registry).unwrap();
+    let _mounted = SafetyModule::new(config, &SelfProtection::none())
+        .unwrap()
+        .mount(&registry)
+        .unwrap();
     let result = registry
         .emit(
             "tool:pre",
@@ -141,7 +144,17 @@ async fn the_hook_tells_the_user_which_rule_fired() {
 #[tokio::test]
 async fn mounted_it_lets_tools_read_the_agent_settings_but_not_change_them() {
     let registry = HookRegistry::new();
-    let _mounted = safety().mount(&registry).unwrap();
+    // The product says what the agent's settings are.
+    let protection = SelfProtection {
+        guard_files: vec!["**/.claude/settings.json".to_owned()],
+        ..SelfProtection::none()
+    };
+    let config = SafetyConfig {
+        workspace: Some(WORKSPACE.into()),
+        ..SafetyConfig::default()
+    };
+    let safety = SafetyModule::new(config, &protection).unwrap();
+    let _mounted = safety.mount(&registry).unwrap();
     let call = |tool: &str, input: Value| {
         registry.emit("tool:pre", json!({"tool_name": tool, "tool_input": input}))
     };
@@ -202,4 +215,53 @@ async fn built_from_a_hooks_file_it_write_protects_that_file() {
     assert_eq!(written.action, HookAction::Deny);
     assert_eq!(read.action, HookAction::Continue);
     assert_eq!(ordinary.action, HookAction::Continue);
+}
+
+#[tokio::test]
+async fn what_the_catalog_and_the_context_protect_reaches_the_module() {
+    use hooks_std::catalog::{ModuleCatalog, ModuleContext};
+    use hooks_std::safety::{AdminCommand, AdminProgram};
+    use std::path::Path;
+    let mut catalog = ModuleCatalog::standard();
+    // What an application knows of itself, and what a loader knows of the files it loads.
+    catalog.protect(SelfProtection {
+        admin: vec![AdminProgram::new("warden").command(AdminCommand::writes(&["apply"]))],
+        ..SelfProtection::none()
+    });
+    let context = ModuleContext::new(Path::new(WORKSPACE)).protect(SelfProtection {
+        guard_files: vec!["**/warden.toml".to_owned()],
+        ..SelfProtection::none()
+    });
+    let config = json!({"workspace": WORKSPACE});
+    let registry = HookRegistry::new();
+    let built = catalog.build("safety", &config, &context).unwrap();
+    let _mounted = built.mount(&registry).unwrap();
+    let bash = |command: &str| json!({"tool_name": "Bash", "tool_input": {"command": command}});
+    let applied = registry.emit("tool:pre", bash("warden apply")).await;
+    let written = registry
+        .emit("tool:pre", bash("echo x > warden.toml"))
+        .await;
+    // Neither alone: a bare catalog and context protect nothing of the product.
+    let plain = HookRegistry::new();
+    let bare = ModuleCatalog::standard()
+        .build("safety", &config, &ModuleContext::new(Path::new(WORKSPACE)))
+        .unwrap();
+    let _plain = bare.mount(&plain).unwrap();
+    let unguarded = plain.emit("tool:pre", bash("echo x > warden.toml")).await;
+
+    assert!(
+        applied
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("[guard:self-admin]")),
+        "{applied:?}"
+    );
+    assert!(
+        written
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("[guard:guard-file]")),
+        "{written:?}"
+    );
+    assert_eq!(unguarded.action, HookAction::Continue);
 }

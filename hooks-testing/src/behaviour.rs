@@ -417,7 +417,10 @@ fn abbreviate(data: &Value) -> String {
 /// Generates one `#[test]` per behavioural check for a hook module.
 ///
 /// ```ignore
-/// hooks_testing::hook_behaviour_tests!(safety_behaviour, SafetyModule::new(SafetyConfig::default()));
+/// hooks_testing::hook_behaviour_tests!(
+///     safety_behaviour,
+///     SafetyModule::new(SafetyConfig::default(), &SelfProtection::none())
+/// );
 /// // with another time budget per emit:
 /// hooks_testing::hook_behaviour_tests!(slow_behaviour, LinterModule::default(), budget = Duration::from_secs(5));
 /// ```

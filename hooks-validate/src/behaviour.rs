@@ -61,10 +61,13 @@ pub fn std_modules(scratch: &Path) -> Vec<Result<ModuleUnderTest, Finding>> {
             format!("the configuration is rejected: {error}"),
         )
     };
-    let safety = SafetyModule::new(SafetyConfig {
-        workspace: Some(scratch.to_path_buf()),
-        ..SafetyConfig::default()
-    });
+    let safety = SafetyModule::new(
+        SafetyConfig {
+            workspace: Some(scratch.to_path_buf()),
+            ..SafetyConfig::default()
+        },
+        &hooks_config::protection::self_protection(),
+    );
     let approval = ApprovalModule::new(ApprovalConfig {
         tools: vec!["bash".to_owned(), "write_file".to_owned()],
         ..ApprovalConfig::default()

@@ -270,7 +270,9 @@ fn measure(
                 replace_defaults: vec!["packs".to_owned()],
                 ..SafetyConfig::default()
             };
-            let guard = Guard::new(config).map_err(|e| Failure::Failed(format!("{name}: {e}")))?;
+            // As a hooks file's `safety` module is built: what the loader protects with it.
+            let guard = Guard::new(config, &hooks_config::protection::self_protection())
+                .map_err(|e| Failure::Failed(format!("{name}: {e}")))?;
             guards.insert(packs.clone(), guard);
         }
         let guard = &guards[&packs];

@@ -53,8 +53,9 @@ use tokio::sync::Semaphore;
 use handler::Server;
 use token::Token;
 
-/// The address `hooks serve` listens on by default.
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:8787";
+/// The address `hooks serve` listens on by default (the guard keeps its port from the agent:
+/// [`protection`](crate::protection), which holds it in every build).
+pub const DEFAULT_LISTEN: &str = crate::protection::SERVE_LISTEN;
 
 /// The most connections `hooks serve` serves at once by default.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 256;

@@ -8,11 +8,12 @@
 
 use std::path::{Path, PathBuf};
 
-/// The systemd unit's name.
-pub const UNIT: &str = "hooks-serve.service";
+/// The systemd unit's name (the guard keeps it from the agent: [`protection`](crate::protection),
+/// which holds it in every build).
+pub const UNIT: &str = crate::protection::SERVE_UNIT;
 
 /// The launchd agent's label (its file is `<label>.plist`).
-pub const LABEL: &str = "hooks.serve";
+pub const LABEL: &str = crate::protection::SERVE_LABEL;
 
 /// Which service manager the file is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -189,6 +189,7 @@ pub struct Profile {
     pub(crate) tested_against_real_program: bool,
     pub(crate) limits: Option<&'static str>,
     pub(crate) trust_note: Option<&'static str>,
+    pub(crate) also_guarded: &'static [&'static str],
 }
 
 impl Profile {
@@ -216,6 +217,7 @@ impl Profile {
             tested_against_real_program: false,
             limits: None,
             trust_note: None,
+            also_guarded: &[],
         }
     }
 
@@ -265,6 +267,40 @@ impl Profile {
     pub const fn trust_note(mut self, note: &'static str) -> Self {
         self.trust_note = Some(note);
         self
+    }
+
+    /// The other files that configure its hooks besides its settings (a local settings
+    /// file, a hooks folder, its plugins), as globs relative to a project or the home
+    /// directory: write-protected with them ([`Profile::guard_globs`]).
+    pub const fn also_guards(mut self, globs: &'static [&'static str]) -> Self {
+        self.also_guarded = globs;
+        self
+    }
+
+    /// The globs of every file that configures its hooks, in a project or the home directory
+    /// (`**/` matches both): its settings, project and user (a folder with all under it, for
+    /// an [`Executables`](Layout::Executables) layout), and the files
+    /// [`also_guards`](Profile::also_guards) names. The guard write-protects them: an agent
+    /// that edits its own hook settings switches the guard off.
+    pub fn guard_globs(&self) -> Vec<String> {
+        let folder = matches!(self.settings.layout, Layout::Executables(_));
+        let mut globs: Vec<String> = Vec::new();
+        let settings = [self.settings.project, self.settings.user];
+        let named = settings.iter().map(|path| {
+            let path = path.trim_end_matches('/');
+            if folder {
+                format!("**/{path}/**")
+            } else {
+                format!("**/{path}")
+            }
+        });
+        let also = self.also_guarded.iter().map(|glob| format!("**/{glob}"));
+        for glob in named.chain(also) {
+            if !globs.contains(&glob) {
+                globs.push(glob);
+            }
+        }
+        globs
     }
 }
 

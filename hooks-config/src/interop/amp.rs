@@ -75,6 +75,8 @@ const TOOLS: &[ToolName] = &[
 /// Its plugin's events.
 static EVENTS: PluginEvents = PluginEvents {
     profile: Profile::new(&AMP, "Amp", &CAPABILITIES, &SETTINGS)
+        // Every plugin.
+        .also_guards(&[".amp/plugins/**", ".config/amp/plugins/**"])
         .tools(TOOLS)
         .binaries(&["amp"])
         // The plugin blocks on any failure of `hooks`.

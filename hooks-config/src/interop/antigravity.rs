@@ -116,6 +116,8 @@ fn decision(decision: &str, reason: Option<String>) -> AgentAnswer {
 
 /// What Antigravity CLI is, as data.
 static PROFILE: Profile = Profile::new(&ANTIGRAVITY, "Antigravity CLI", &CAPABILITIES, &SETTINGS)
+    // The CLI's own folder under Gemini's.
+    .also_guards(&[".gemini/antigravity-cli/**"])
     .tools(TOOLS)
     .binaries(&["agy"])
     // It blocks a call whose hook fails, by itself (reported, not documented).

@@ -90,6 +90,8 @@ static SETTINGS: HookSettings = HookSettings {
 
 /// What Augment Auggie is, as data.
 static PROFILE: Profile = Profile::new(&AUGGIE, "Augment Auggie", &CAPABILITIES, &SETTINGS)
+    // Its local settings.
+    .also_guards(&[".augment/settings.local.json"])
     .tools(TOOLS)
     // Auggie reads a command's `timeout` in milliseconds.
     .timeout_unit(TimeUnit::Milliseconds);

@@ -125,6 +125,12 @@ const BLOCKS_BY_DECISION: &[&str] = &["UserPromptSubmit", "PostToolUse", "Stop",
 
 /// What Claude Code is, as data.
 static PROFILE: Profile = Profile::new(&CLAUDE, "Claude Code", &CAPABILITIES, &SETTINGS)
+    // Its local settings, its hooks folder, and a plugin's hooks file.
+    .also_guards(&[
+        ".claude/settings.local.json",
+        ".claude/hooks/**",
+        "hooks/hooks.json",
+    ])
     .binaries(&["claude"])
     // `"onFailure": "block"` makes a failed hook block, from Claude Code 2.1.295; an older
     // version ignores it, and a value it does not know makes it skip the whole settings file.

@@ -280,6 +280,8 @@ fn command_line(commands: Option<&Value>) -> Option<String> {
 
 /// What Cline is, as data.
 static PROFILE: Profile = Profile::new(&CLINE, "Cline", &CAPABILITIES, &SETTINGS)
+    // The hooks folder of the SDK-based Cline CLI.
+    .also_guards(&[".cline/hooks/**"])
     .tools(TOOLS)
     .binaries(&["cline"])
     // The scripts block when `hooks` cannot answer; only a hang past Cline's own timeout,

@@ -254,6 +254,8 @@ fn without_our_script(data: &Value, mut input: Value) -> Value {
 
 /// What Codex CLI is, as data.
 static PROFILE: Profile = Profile::new(&CODEX, "Codex CLI", &CAPABILITIES, &SETTINGS)
+    // Its configuration, which can hold hooks and MCP servers too.
+    .also_guards(&[".codex/config.toml"])
     .binaries(&["codex"])
     // Run headless against the real CLI, offline, by this project's end-to-end tests
     // (`hooks-cli/tests/codex_cli_e2e.rs`, when `HOOKS_E2E_CODEX` names the binary).

@@ -172,6 +172,8 @@ with `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; otherwise it skips them witho
 
 /// What GitHub Copilot is, as data.
 static PROFILE: Profile = Profile::new(&COPILOT, "GitHub Copilot", &CAPABILITIES, &SETTINGS)
+    // Every hooks file in its folders, whatever its name.
+    .also_guards(&[".github/hooks/**", ".copilot/hooks/**"])
     .tools(TOOLS)
     // Copilot reads `timeoutSec`, the VS Code agent `timeout`, both in seconds.
     .timeout_keys(&["timeoutSec", "timeout"])

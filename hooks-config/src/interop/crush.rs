@@ -89,6 +89,8 @@ const ANSWER_KEYS: &[&str] = &[
 
 /// What Crush is, as data.
 static PROFILE: Profile = Profile::new(&CRUSH, "Crush", &CAPABILITIES, &SETTINGS)
+    // Its hidden settings file in a project.
+    .also_guards(&[".crush.json"])
     .tools(TOOLS)
     .binaries(&["crush"]);
 

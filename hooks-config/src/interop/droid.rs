@@ -115,8 +115,10 @@ static SETTINGS: HookSettings = HookSettings {
 };
 
 /// What Factory Droid is, as data.
-static PROFILE: Profile =
-    Profile::new(&DROID, "Factory Droid", &CAPABILITIES, &SETTINGS).tools(TOOLS);
+static PROFILE: Profile = Profile::new(&DROID, "Factory Droid", &CAPABILITIES, &SETTINGS)
+    // Its hooks file and folder beside its settings.
+    .also_guards(&[".factory/hooks.json", ".factory/hooks/**"])
+    .tools(TOOLS);
 
 impl Agent for FactoryDroid {
     fn profile(&self) -> &'static Profile {

@@ -99,6 +99,8 @@ static SETTINGS: HookSettings = HookSettings {
 
 /// What Goose is, as data.
 static PROFILE: Profile = Profile::new(&GOOSE, "Goose", &CAPABILITIES, &SETTINGS)
+    // Every Open Plugin, and its configuration.
+    .also_guards(&[".agents/plugins/**", ".config/goose/config.yaml"])
     .tools(TOOLS)
     .binaries(&["goose"])
     // `"on_failure": "block"` makes a hook that fails or says nothing readable block.

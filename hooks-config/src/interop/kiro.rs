@@ -105,6 +105,8 @@ static SETTINGS: HookSettings = HookSettings {
 
 /// What Kiro is, as data.
 static PROFILE: Profile = Profile::new(&KIRO, "Kiro", &CAPABILITIES, &SETTINGS)
+    // Every hook file, and its agents, which can hold hooks.
+    .also_guards(&[".kiro/hooks/**", ".kiro/agents/*.json"])
     .tools(TOOLS)
     .binaries(&["kiro-cli"]);
 

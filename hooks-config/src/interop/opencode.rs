@@ -83,6 +83,15 @@ const TOOLS: &[ToolName] = &[
 /// Its plugin's events.
 static EVENTS: PluginEvents = PluginEvents {
     profile: Profile::new(&OPENCODE, "OpenCode", &CAPABILITIES, &SETTINGS)
+        // Every plugin, in both folder spellings, and its configuration, which can load one.
+        .also_guards(&[
+            ".opencode/plugin/**",
+            ".opencode/plugins/**",
+            ".config/opencode/plugin/**",
+            ".config/opencode/plugins/**",
+            "opencode.json",
+            "opencode.jsonc",
+        ])
         .tools(TOOLS)
         .binaries(&["opencode"])
         // The plugin blocks on any failure of `hooks`.

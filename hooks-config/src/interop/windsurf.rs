@@ -108,6 +108,8 @@ fn blocks(agent_event: &str) -> bool {
 
 /// What Windsurf is, as data.
 static PROFILE: Profile = Profile::new(&WINDSURF, "Windsurf", &CAPABILITIES, &SETTINGS)
+    // The other places Windsurf and Devin Desktop read hooks from.
+    .also_guards(&[".codeium/hooks.json", ".devin/hooks.json"])
     .tools(TOOLS)
     // Its entries take no timeout.
     .timeout_keys(&[]);

@@ -104,7 +104,7 @@ rule!(/// A path a file tool uses that holds secrets.
 rule!(/// A path a file tool uses outside the workspace.
     PATH_OUTSIDE = "workspace" "outside" High,
     "is outside the workspace", "keep file operations inside the project");
-rule!(/// Writing, moving or deleting the hooks files or an agent's hook settings.
+rule!(/// Writing, moving or deleting a write-protected file (`guard_files`).
     GUARD_FILE = "guard" "guard-file" Critical,
     "changes a file that configures this guard or an agent's hooks, which would switch the guard off",
     "ask the user to edit it themselves, outside the agent");

@@ -1,9 +1,9 @@
 //! The guard protects itself: a command that writes, edits, moves, deletes or truncates a
-//! write-protected file (the hooks files, an agent's hook settings; `guard_files`) is refused,
+//! write-protected file (`guard_files`: what the product says configures it) is refused,
 //! whatever the packs, while reading one stays allowed. Each program's written operands are
 //! named here; the rest of its arguments are read, not changed.
 //!
-//! Permission and owner changes (`chmod`, `chown`, `chgrp`) count as changes: a hooks file
+//! Permission and owner changes (`chmod`, `chown`, `chgrp`) count as changes: a policy file
 //! made unreadable switches the guard off for an agent that runs a tool when its hook fails.
 
 use super::Denial;
@@ -241,7 +241,7 @@ impl Here<'_> {
     }
 
     /// Code that names a write-protected file and calls something that writes, moves or
-    /// deletes (`open('hooks.yaml', 'w')`, `fs.writeFileSync('.claude/settings.json', …)`):
+    /// deletes (`open('policy.yaml', 'w')`, `fs.writeFileSync('settings.json', …)`):
     /// the call cannot be tied to the file without running the code, so both together are
     /// refused; code that only reads the file passes.
     pub(crate) fn guard_code(&self, language: Language, code: &str) -> Option<Denial> {

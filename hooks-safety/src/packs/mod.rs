@@ -10,13 +10,13 @@
 //! (`system:system-path`), on a secret (`secrets:secret-file`) or outside the workspace
 //! (`workspace:outside`); a field of the wrong type or a command nested too deeply is refused
 //! (`input:bad-field`, `input:too-deep`), and so is a patch that cannot be read whole
-//! (`input:bad-patch`); a change to a write-protected file (`guard_files`: the hooks files and
-//! the agents' hook settings), by a file tool, a command, inline code or a patch, is
-//! `guard:guard-file`; a command that stops or kills the resident guard (`hooks serve`,
-//! `hooks mcp-proxy`, their user service) is `guard:stop-guard`; the `hooks` binary changing the
-//! guard's own setup (`init`, `mcp approve|wrap|unwrap`, `serve --install|--uninstall`) is
-//! `guard:self-admin`; a `blocked_commands` rule is
-//! `user:blocked-command`.
+//! (`input:bad-patch`); a change to a write-protected file (`guard_files`, the product's
+//! [`SelfProtection`](crate::SelfProtection) giving the built-in ones: its policy files, the
+//! agents' hook settings), by a file tool, a command, inline code or a patch, is
+//! `guard:guard-file`; a command that stops or kills a resident process of the guard (a
+//! server, a proxy, their user service, as the product names them) is `guard:stop-guard`; a
+//! program of the guard changing the guard's own setup (the subcommands the product names) is
+//! `guard:self-admin`; a `blocked_commands` rule is `user:blocked-command`.
 //!
 //! ## Default packs
 //!
@@ -241,12 +241,18 @@ impl Denial {
 
     /// A denial by `rule` about `what`, told with the rule's reason and alternative.
     pub(crate) fn explained(rule: &Rule, what: &str) -> Self {
+        Denial::explained_as(rule, what, None)
+    }
+
+    /// [`Denial::explained`] with `reason` instead of the rule's, when there is one: the words
+    /// of the product whose process or program the rule keeps.
+    pub(crate) fn explained_as(rule: &Rule, what: &str, reason: Option<&str>) -> Self {
         Denial::new(
             rule,
             format!(
                 "`{}` {}; instead, {}",
                 shorten(what),
-                rule.reason,
+                reason.unwrap_or(rule.reason),
                 rule.alternative
             ),
         )

@@ -1,24 +1,26 @@
-//! The guard keeps its resident processes running: a command that stops or kills `hooks serve`
-//! (the server answering the agents' HTTP hooks) or `hooks mcp-proxy` is refused whatever the
-//! packs (`guard:stop-guard`). With the server down every call the agent makes is blocked, or,
-//! worse, answered by whatever the agent starts on the server's port.
+//! The guard keeps its resident processes running: a command that stops or kills one of the
+//! processes the product names ([`ResidentProcess`]: a server answering the agents' HTTP hooks,
+//! a proxy in front of their tools) is refused whatever the packs (`guard:stop-guard`). With
+//! such a server down every call the agent makes is blocked, or, worse, answered by whatever
+//! the agent starts on the server's port.
 //!
 //! What counts as naming the guard, since a command sees no process table:
 //!
-//! - `pkill`, `pgrep` and `killall` patterns are tried on what those tools match: the process
-//!   name `hooks`, and with `-f` the command lines `hooks serve …` and `hooks mcp-proxy …` (with
-//!   the directory the pattern itself puts before `hooks`). `pkill -f my-hooks-test-server`
-//!   names another program and passes; `pkill -f serve` would kill the server and is refused.
-//!   A pattern-less selection of a whole user's processes (`pkill -u me`, `killall -u me`) and
-//!   an inverted one (`pkill -v …`) take the guard with them.
+//! - `pkill`, `pgrep` and `killall` patterns are tried on what those tools match: the
+//!   process's program name, and with `-f` its command lines (with the directory the pattern
+//!   itself puts before the name). A pattern that names another program passes; one that a
+//!   command line matches in part (`pkill -f serve` for a `NAME serve …` line) is refused. A
+//!   pattern-less selection of a whole user's processes (`pkill -u me`, `killall -u me`) and an
+//!   inverted one (`pkill -v …`) take the guard with them.
 //! - `kill` of every process (`kill -9 -1`), or of the process ids a lookup of the guard prints
-//!   (`kill $(pgrep -f hooks)`, `pgrep hooks | xargs kill`, `kill $(lsof -t -i :8787)`); on
-//!   Linux, a literal process id is looked up in `/proc` (`kill 4242` where 4242 is the
-//!   server). A job (`kill %1`), a variable, or another lookup passes.
-//! - the service managers: `systemctl stop|kill|disable|mask` of `hooks-serve.service` (globs
+//!   (`kill $(pgrep -f NAME)`, `pgrep NAME | xargs kill`, `kill $(lsof -t -i :PORT)`); on
+//!   Linux, a literal process id is looked up in `/proc` (`kill 4242` where 4242 runs the
+//!   program with one of its command lines' subcommands). A job (`kill %1`), a variable, or
+//!   another lookup passes.
+//! - the service managers: `systemctl stop|kill|disable|mask` of its systemd units (globs
 //!   included) and `systemctl --user exit`; `launchctl unload|bootout|remove|stop|kill|disable`
-//!   of `hooks.serve`.
-//! - `fuser -k` of the server's default port (`8787/tcp`) or of the `hooks` binary.
+//!   of its launchd labels.
+//! - `fuser -k` of its default ports (`PORT/tcp`) or of its program.
 //!
 //! Signal 0 (`kill -0`, which only asks whether a process exists) stops nothing and passes.
 
@@ -27,6 +29,7 @@ use regex::RegexBuilder;
 use super::{Denial, Rule, Severity};
 use crate::handoff::unwrap;
 use crate::programs::{operands, program_name};
+use crate::protection::ResidentProcess;
 use crate::shell;
 
 /// Stopping or killing the resident guard.
@@ -34,70 +37,75 @@ pub(crate) const STOP_GUARD: Rule = Rule {
     pack: "guard",
     name: "stop-guard",
     severity: Severity::Critical,
-    reason: "stops the resident guard (`hooks serve`, `hooks mcp-proxy`) that answers this \
-             agent's hooks, which would switch the guard off",
+    reason: "stops a resident process of the guard that answers this agent's hooks, which would \
+             switch the guard off",
     alternative: "ask the user to stop or restart it themselves, outside the agent",
 };
 
-/// The guard's process name, as `pkill` and `killall` see it.
-const NAME: &str = "hooks";
-
-/// The guard's command lines, as `pkill -f` sees them: the binary's directory, the proxy's
-/// upstream command and the options a given server runs with cannot be known here, and are
-/// left out (`pkill -f server-everything` passes, though it may match a proxy's upstream).
-const COMMAND_LINES: &[&str] = &["hooks serve --listen 127.0.0.1:8787", "hooks mcp-proxy"];
-
-/// The port `hooks serve` listens on by default.
-const PORT: &str = "8787";
-
-/// The unit `hooks serve --install` writes (systemd) and its label (launchd).
-const UNIT: &str = "hooks-serve.service";
-const LABEL: &str = "hooks.serve";
-
 /// What a lookup of the guard's process ids stands for when its output is handed on through a
-/// pipe (`pgrep hooks | xargs kill`): the items `xargs` adds are this word.
-pub(crate) const GUARD_PIDS: &str = "$(pgrep -x hooks)";
+/// pipe (`pgrep NAME | xargs kill`): the items `xargs` adds are this word, a substitution
+/// (so that no other rule takes it for a plain name) that [`is_guard_pid`] knows.
+pub(crate) const GUARD_PIDS: &str = "$(pgrep -x resident-guard)";
 
-/// Why `program` with `args` must not run, if it stops the resident guard.
-pub(crate) fn stops_guard(program: &str, args: &[String]) -> Option<Denial> {
-    let stops = match program {
-        "kill" => kill(args),
-        "pkill" => Selection::read(args).names_guard(),
-        "killall" => killall(args),
-        "systemctl" => systemctl(args),
-        "launchctl" => launchctl(args),
-        "fuser" => fuser(args, true),
+/// Why `program` with `args` must not run, if it stops one of the `resident` processes.
+pub(crate) fn stops_guard(
+    resident: &[ResidentProcess],
+    program: &str,
+    args: &[String],
+) -> Option<Denial> {
+    let stopped = resident.iter().find(|guard| match program {
+        "kill" => kill(guard, args),
+        "pkill" => Selection::read(args).names_guard(guard),
+        "killall" => killall(guard, args),
+        "systemctl" => systemctl(guard, args),
+        "launchctl" => launchctl(guard, args),
+        "fuser" => fuser(guard, args, true),
         _ => false,
-    };
-    stops.then(|| {
-        let mut shown = vec![program.to_owned()];
-        shown.extend(args.iter().cloned());
-        Denial::explained(&STOP_GUARD, &shown.join(" "))
-    })
+    })?;
+    let mut shown = vec![program.to_owned()];
+    shown.extend(args.iter().cloned());
+    Some(Denial::explained_as(
+        &STOP_GUARD,
+        &shown.join(" "),
+        stopped.reason.as_deref(),
+    ))
+}
+
+/// Whether `words` (a command) prints the process ids of one of the `resident` processes.
+pub(crate) fn looks_up_any(resident: &[ResidentProcess], words: &[String]) -> bool {
+    resident.iter().any(|guard| looks_up_guard(guard, words))
 }
 
 /// Whether `words` (a command) prints the guard's process ids: `pgrep` or `pidof` naming it,
-/// `lsof` or `fuser` of its port, `grep` of its command line (`ps aux | grep 'hooks serve'`).
-pub(crate) fn looks_up_guard(words: &[String]) -> bool {
+/// `lsof` or `fuser` of its port, `grep` of its command line (`ps aux | grep 'NAME serve'`).
+fn looks_up_guard(guard: &ResidentProcess, words: &[String]) -> bool {
     let Some((program, args)) = unwrap(words).argv.split_first() else {
         return false;
     };
     match program_name(program) {
-        "pgrep" => Selection::read(args).names_guard(),
-        "pidof" => operands(args).1.iter().any(|name| is_guard_binary(name)),
-        "lsof" => args.iter().any(|arg| arg.ends_with(&format!(":{PORT}"))),
-        "fuser" => fuser(args, false),
+        "pgrep" => Selection::read(args).names_guard(guard),
+        "pidof" => operands(args)
+            .1
+            .iter()
+            .any(|name| is_guard_binary(guard, name)),
+        "lsof" => args.iter().any(|arg| {
+            guard
+                .ports
+                .iter()
+                .any(|port| arg.ends_with(&format!(":{port}")))
+        }),
+        "fuser" => fuser(guard, args, false),
         "grep" | "egrep" | "fgrep" | "rg" => operands(args)
             .1
             .first()
-            .is_some_and(|pattern| matches_guard(pattern, true, false, false)),
+            .is_some_and(|pattern| matches_guard(guard, pattern, true, false, false)),
         _ => false,
     }
 }
 
-/// `word` names the guard binary: `hooks`, `/usr/local/bin/hooks`.
-fn is_guard_binary(word: &str) -> bool {
-    program_name(word) == NAME
+/// `word` names the guard's program: `NAME`, `/usr/local/bin/NAME`.
+fn is_guard_binary(guard: &ResidentProcess, word: &str) -> bool {
+    program_name(word) == guard.name
 }
 
 /// Whether a signal option's value stops nothing (`0`: the process is only looked for).
@@ -122,7 +130,14 @@ fn signal_option(arg: &str) -> Option<&str> {
 
 /// Whether the regular expression `pattern` (as `pkill`, `pgrep`, `killall -r`, `grep` read it)
 /// matches the guard: its name, or with `full` its command lines.
-fn matches_guard(pattern: &str, full: bool, exact: bool, ignore_case: bool) -> bool {
+fn matches_guard(
+    guard: &ResidentProcess,
+    pattern: &str,
+    full: bool,
+    exact: bool,
+    ignore_case: bool,
+) -> bool {
+    let name = guard.name.as_str();
     let anchored = if exact {
         format!("^(?:{pattern})$")
     } else {
@@ -133,17 +148,17 @@ fn matches_guard(pattern: &str, full: bool, exact: bool, ignore_case: bool) -> b
         .build()
     else {
         // A pattern this reader does not take: refused when it spells the name at all.
-        return pattern.to_ascii_lowercase().contains(NAME);
+        return pattern.to_ascii_lowercase().contains(name);
     };
     if !full {
-        return regex.is_match(NAME);
+        return regex.is_match(name);
     }
-    // `^/opt/tools/hooks serve`: the directory the pattern puts before the name is tried too.
+    // `^/opt/tools/NAME serve`: the directory the pattern puts before the name is tried too.
     let directory: String = pattern
-        .find(NAME)
+        .find(name)
         .map(|at| pattern[..at].replace(['^', '\\'], ""))
         .unwrap_or_default();
-    COMMAND_LINES.iter().any(|line| {
+    guard.command_lines.iter().any(|line| {
         regex.is_match(line)
             || (!directory.is_empty() && regex.is_match(&format!("{directory}{line}")))
     })
@@ -241,13 +256,14 @@ impl Selection {
     }
 
     /// Whether the selection takes in the guard.
-    fn names_guard(&self) -> bool {
+    fn names_guard(&self, guard: &ResidentProcess) -> bool {
         if self.null_signal {
             return false;
         }
         match &self.pattern {
             Some(pattern) => {
-                matches_guard(pattern, self.full, self.exact, self.ignore_case) != self.inverse
+                matches_guard(guard, pattern, self.full, self.exact, self.ignore_case)
+                    != self.inverse
             }
             None => self.by_owner,
         }
@@ -255,7 +271,7 @@ impl Selection {
 }
 
 /// `kill`: every process (`-1`), or process ids that are the guard's.
-fn kill(args: &[String]) -> bool {
+fn kill(guard: &ResidentProcess, args: &[String]) -> bool {
     let mut signal_given = false;
     let mut only_operands = false;
     let mut pids = Vec::new();
@@ -287,41 +303,43 @@ fn kill(args: &[String]) -> bool {
             }
         }
     }
-    pids.into_iter().any(is_guard_pid)
+    pids.into_iter().any(|pid| is_guard_pid(guard, pid))
 }
 
 /// Whether the process id word `pid` is, or may be, the guard's.
-fn is_guard_pid(pid: &str) -> bool {
-    if pid == "-1" {
+fn is_guard_pid(guard: &ResidentProcess, pid: &str) -> bool {
+    if pid == "-1" || pid == GUARD_PIDS {
         // Every process the user may signal, the guard among them.
         return true;
     }
     if pid.contains("$(") || pid.contains('`') {
-        return substitution_looks_up_guard(pid);
+        return substitution_looks_up_guard(guard, pid);
     }
-    pid.parse::<u32>().is_ok_and(running_guard)
+    pid.parse::<u32>()
+        .is_ok_and(|pid| running_guard(guard, pid))
 }
 
-/// The substitutions in `word` (`$(pgrep -f hooks)`, `` `pidof hooks` ``): whether one of
+/// The substitutions in `word` (`$(pgrep -f NAME)`, `` `pidof NAME` ``): whether one of
 /// their commands prints the guard's process ids.
-fn substitution_looks_up_guard(word: &str) -> bool {
+fn substitution_looks_up_guard(guard: &ResidentProcess, word: &str) -> bool {
     let script = shell::parse(&format!("echo {word}"));
     script.nested.iter().any(|inner| {
         let inner = shell::parse(inner);
         inner
             .commands
             .iter()
-            .any(|command| looks_up_guard(&command.words))
+            .any(|command| looks_up_guard(guard, &command.words))
             || inner
                 .nested
                 .iter()
-                .any(|line| substitution_looks_up_guard(&format!("$({line})")))
+                .any(|line| substitution_looks_up_guard(guard, &format!("$({line})")))
     })
 }
 
-/// Whether the process `pid` runs `hooks serve` or `hooks mcp-proxy` (Linux: its command line
-/// in `/proc`; elsewhere a process id cannot be looked up here, and it passes).
-fn running_guard(pid: u32) -> bool {
+/// Whether the process `pid` runs the guard's program with one of its command lines'
+/// subcommands (Linux: its command line in `/proc`; elsewhere a process id cannot be looked up
+/// here, and it passes).
+fn running_guard(guard: &ResidentProcess, pid: u32) -> bool {
     #[cfg(target_os = "linux")]
     {
         let Ok(line) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
@@ -330,19 +348,30 @@ fn running_guard(pid: u32) -> bool {
         let mut words = line
             .split(|byte| *byte == 0)
             .map(|word| String::from_utf8_lossy(word).into_owned());
-        let binary = words.next().is_some_and(|word| is_guard_binary(&word));
-        binary && words.any(|word| word == "serve" || word == "mcp-proxy")
+        let binary = words
+            .next()
+            .is_some_and(|word| is_guard_binary(guard, &word));
+        binary && words.any(|word| subcommands(guard).any(|subcommand| subcommand == word))
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let _ = pid;
+        let _ = (guard, pid);
         false
     }
 }
 
-/// `killall`: a name that is the guard's (`hooks`, a path to it, a `-r` pattern matching it),
+/// The subcommands of the guard's command lines: each one's word after the program's name.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn subcommands(guard: &ResidentProcess) -> impl Iterator<Item = &str> {
+    guard
+        .command_lines
+        .iter()
+        .filter_map(|line| line.split_whitespace().nth(1))
+}
+
+/// `killall`: a name that is the guard's (its name, a path to it, a `-r` pattern matching it),
 /// or every process of a user.
-fn killall(args: &[String]) -> bool {
+fn killall(guard: &ResidentProcess, args: &[String]) -> bool {
     const VALUED: &str = "suoyZnct";
     let (mut regex, mut ignore_case, mut by_owner) = (false, false, false);
     let mut names = Vec::new();
@@ -404,18 +433,18 @@ fn killall(args: &[String]) -> bool {
     }
     names.into_iter().any(|name| {
         if regex {
-            matches_guard(name, false, false, ignore_case)
+            matches_guard(guard, name, false, false, ignore_case)
         } else if ignore_case {
-            program_name(name).eq_ignore_ascii_case(NAME)
+            program_name(name).eq_ignore_ascii_case(&guard.name)
         } else {
-            is_guard_binary(name)
+            is_guard_binary(guard, name)
         }
     })
 }
 
-/// `systemctl stop|kill|disable|mask hooks-serve.service` (a glob naming it too), and
+/// `systemctl stop|kill|disable|mask UNIT` of one of the guard's units (a glob naming it too), and
 /// `systemctl --user exit`, which stops every user service.
-fn systemctl(args: &[String]) -> bool {
+fn systemctl(guard: &ResidentProcess, args: &[String]) -> bool {
     const VALUED: &[&str] = &[
         "-t",
         "--type",
@@ -454,31 +483,33 @@ fn systemctl(args: &[String]) -> bool {
         return false;
     };
     match *verb {
-        "stop" | "kill" | "disable" | "mask" | "freeze" => units.iter().any(|unit| is_unit(unit)),
+        "stop" | "kill" | "disable" | "mask" | "freeze" => {
+            units.iter().any(|unit| is_unit(guard, unit))
+        }
         "exit" => user,
         _ => false,
     }
 }
 
 /// Whether `unit` (a name, with or without `.service`, or a glob) is the server's unit.
-fn is_unit(unit: &str) -> bool {
+fn is_unit(guard: &ResidentProcess, unit: &str) -> bool {
     let name = unit.rsplit('/').next().unwrap_or(unit);
-    if name == UNIT || Some(name) == UNIT.strip_suffix(".service") {
-        return true;
-    }
-    name.contains(['*', '?', '['])
-        && globset::Glob::new(name).is_ok_and(|glob| {
-            let glob = glob.compile_matcher();
-            glob.is_match(UNIT)
-                || UNIT
-                    .strip_suffix(".service")
-                    .is_some_and(|u| glob.is_match(u))
-        })
+    guard.systemd_units.iter().any(|known| {
+        let bare = known.strip_suffix(".service");
+        if name == known || Some(name) == bare {
+            return true;
+        }
+        name.contains(['*', '?', '['])
+            && globset::Glob::new(name).is_ok_and(|glob| {
+                let glob = glob.compile_matcher();
+                glob.is_match(known) || bare.is_some_and(|u| glob.is_match(u))
+            })
+    })
 }
 
-/// `launchctl unload|bootout|remove|stop|kill|disable` naming `hooks.serve` (its label, its
-/// plist, a `gui/501/hooks.serve` target).
-fn launchctl(args: &[String]) -> bool {
+/// `launchctl unload|bootout|remove|stop|kill|disable` naming one of the guard's labels (the
+/// label, its plist, a `gui/501/LABEL` target).
+fn launchctl(guard: &ResidentProcess, args: &[String]) -> bool {
     let (_, operands) = operands(args);
     let Some((verb, rest)) = operands.split_first() else {
         return false;
@@ -488,13 +519,16 @@ fn launchctl(args: &[String]) -> bool {
         "unload" | "bootout" | "remove" | "stop" | "kill" | "disable"
     ) && rest.iter().any(|operand| {
         let last = operand.rsplit('/').next().unwrap_or(operand);
-        last == LABEL || last == format!("{LABEL}.plist")
+        guard
+            .launchd_labels
+            .iter()
+            .any(|label| last == label || last == format!("{label}.plist"))
     })
 }
 
-/// `fuser` of the server's default port or of the `hooks` binary; with `killing`, only when it
+/// `fuser` of one of the guard's default ports or of its program; with `killing`, only when it
 /// kills (`-k`).
-fn fuser(args: &[String], killing: bool) -> bool {
+fn fuser(guard: &ResidentProcess, args: &[String], killing: bool) -> bool {
     let (options, names) = operands(args);
     if killing
         && !options
@@ -509,13 +543,25 @@ fn fuser(args: &[String], killing: bool) -> bool {
     names.iter().any(|name| {
         let (port, space) = name.split_once('/').unwrap_or((name, ""));
         let port = port.split(',').next().unwrap_or(port);
-        (port == PORT && (space == "tcp" || tcp)) || is_guard_binary(name)
+        let ours = guard.ports.iter().any(|ours| ours.to_string() == port);
+        (ours && (space == "tcp" || tcp)) || is_guard_binary(guard, name)
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A product of this test's own: `warden daemon` on port 7070 as `warden-daemon.service`
+    /// and `warden.daemon`, and `warden relay`.
+    fn warden() -> ResidentProcess {
+        ResidentProcess::new("warden")
+            .command_line("warden daemon --listen 127.0.0.1:7070")
+            .command_line("warden relay")
+            .port(7070)
+            .systemd_unit("warden-daemon.service")
+            .launchd_label("warden.daemon")
+    }
 
     /// The words of `line`'s first command, as the walker reads them.
     fn words(line: &str) -> Vec<String> {
@@ -529,66 +575,97 @@ mod tests {
 
     #[test]
     fn patterns_are_tried_on_the_name_and_the_command_lines() {
-        assert!(matches_guard("hooks", false, false, false));
-        assert!(matches_guard("^hook", false, false, false));
-        assert!(!matches_guard("hooks-test", false, false, false));
-        assert!(matches_guard("HOOKS", false, true, true));
-        assert!(matches_guard("hooks serve", true, false, false));
-        assert!(matches_guard("mcp-proxy", true, false, false));
-        assert!(matches_guard("^/opt/tools/hooks serve", true, false, false));
-        assert!(!matches_guard("my-hooks-test-server", true, false, false));
+        let guard = &warden();
+        assert!(matches_guard(guard, "warden", false, false, false));
+        assert!(matches_guard(guard, "^ward", false, false, false));
+        assert!(!matches_guard(guard, "warden-test", false, false, false));
+        assert!(matches_guard(guard, "WARDEN", false, true, true));
+        assert!(matches_guard(guard, "warden daemon", true, false, false));
+        assert!(matches_guard(guard, "relay", true, false, false));
+        assert!(matches_guard(
+            guard,
+            "^/opt/tools/warden daemon",
+            true,
+            false,
+            false
+        ));
+        assert!(!matches_guard(
+            guard,
+            "my-warden-test-server",
+            true,
+            false,
+            false
+        ));
         assert!(
-            !matches_guard("hooks serve", true, true, false),
+            !matches_guard(guard, "warden daemon", true, true, false),
             "whole line"
         );
         // Not a regular expression here: the name spelled in it decides.
-        assert!(matches_guard("hooks(", true, false, false));
-        assert!(!matches_guard("vite(", true, false, false));
+        assert!(matches_guard(guard, "warden(", true, false, false));
+        assert!(!matches_guard(guard, "vite(", true, false, false));
     }
 
     #[test]
     fn lookups_of_the_guard_are_known_by_their_command() {
+        let guard = &warden();
         for line in [
-            "pgrep -f hooks",
-            "pgrep -x hooks",
-            "pidof hooks",
-            "lsof -t -i :8787",
-            "lsof -ti tcp:8787",
-            "fuser 8787/tcp",
-            "grep hooks.serve",
+            "pgrep -f warden",
+            "pgrep -x warden",
+            "pidof warden",
+            "lsof -t -i :7070",
+            "lsof -ti tcp:7070",
+            "fuser 7070/tcp",
+            "grep 'warden daemon'",
         ] {
-            assert!(looks_up_guard(&words(line)), "{line}");
+            assert!(looks_up_guard(guard, &words(line)), "{line}");
         }
         for line in ["pgrep -f vite", "pidof node", "lsof -ti :3000", "grep TODO"] {
-            assert!(!looks_up_guard(&words(line)), "{line}");
+            assert!(!looks_up_guard(guard, &words(line)), "{line}");
         }
-        assert!(is_guard_pid(GUARD_PIDS));
+        assert!(is_guard_pid(guard, GUARD_PIDS));
+        assert!(!looks_up_any(&[], &words("pgrep -f warden")));
     }
 
     #[test]
     fn the_signal_comes_first_and_then_only_process_ids() {
-        assert!(kill(&words("-9 -1")));
-        assert!(kill(&words("-- -1")));
+        let guard = &warden();
+        assert!(kill(guard, &words("-9 -1")));
+        assert!(kill(guard, &words("-- -1")));
         // `-1` first is the signal SIGHUP, sent to process 1234.
-        assert!(!kill(&words("-1 1234")));
-        assert!(!kill(&words("-0 $(pgrep hooks)")));
-        assert!(!kill(&words("-s 0 $(pgrep hooks)")));
-        assert!(kill(&words("-s KILL $(pgrep hooks)")));
+        assert!(!kill(guard, &words("-1 1234")));
+        assert!(!kill(guard, &words("-0 $(pgrep warden)")));
+        assert!(!kill(guard, &words("-s 0 $(pgrep warden)")));
+        assert!(kill(guard, &words("-s KILL $(pgrep warden)")));
     }
 
     #[test]
     fn units_are_matched_by_name_and_glob() {
+        let guard = &warden();
         for unit in [
-            "hooks-serve",
-            "hooks-serve.service",
-            "hooks-*",
-            "*serve*",
-            "/home/u/.config/systemd/user/hooks-serve.service",
+            "warden-daemon",
+            "warden-daemon.service",
+            "warden-*",
+            "*daemon*",
+            "/home/u/.config/systemd/user/warden-daemon.service",
         ] {
-            assert!(is_unit(unit), "{unit}");
+            assert!(is_unit(guard, unit), "{unit}");
         }
-        for unit in ["hooks-server", "nginx", "web-*"] {
-            assert!(!is_unit(unit), "{unit}");
+        for unit in ["warden-server", "nginx", "web-*"] {
+            assert!(!is_unit(guard, unit), "{unit}");
         }
+    }
+
+    #[test]
+    fn the_product_says_what_stopping_it_does() {
+        let args = words("-f 'warden relay'");
+        let told = warden().reason("stops the warden");
+        let denial = stops_guard(&[told], "pkill", &args).unwrap();
+        assert_eq!(denial.id(), "guard:stop-guard");
+        assert!(
+            denial.message.contains("stops the warden"),
+            "{}",
+            denial.message
+        );
+        assert!(stops_guard(&[], "pkill", &args).is_none());
     }
 }

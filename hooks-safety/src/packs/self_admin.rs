@@ -1,122 +1,144 @@
-//! The guard's own commands that change the guard are the user's (`guard:self-admin`): run by
-//! the agent, the `hooks` binary would rewrite the files the guard-file rule protects on its
-//! behalf, or trust what the pins hold back.
-//!
-//! | command | why it is the user's |
-//! |---|---|
-//! | `hooks init <agent>` | rewrites the agent's hook settings and the hooks file (`--dry-run` only prints) |
-//! | `hooks mcp approve` | trusts the tool definitions the pins hold back (a rug pull, a poisoned description) |
-//! | `hooks trust` | accepts a change of the guard's configuration for the sessions running |
-//! | `hooks mcp wrap` / `unwrap` | rewrites the agent's MCP configurations, or takes the proxy out of them (`--dry-run` only prints) |
-//! | `hooks serve --install` / `--uninstall` | writes or removes the resident guard's user service (`--dry-run` only prints) |
-//! | `hooks import … --output FILE` | writes a hooks file (to stdout, it only prints) |
-//!
-//! Everything else the binary does reads or decides and passes: `check`, `eval`, `test`,
-//! `replay`, `doctor`, `events`, `mcp pins`, `serve` itself, `--help` anywhere.
+//! The guard's own programs that change the guard are the user's (`guard:self-admin`): run by
+//! the agent, such a program would rewrite the files the guard-file rule protects on its
+//! behalf, or trust what the guard holds back. Which programs and subcommands these are is
+//! the product's to say ([`AdminProgram`]); a request for help, and a run whose options say it
+//! only prints, pass.
 
 use super::{Denial, Rule, Severity};
-use crate::programs::operands;
+use crate::programs::{operands, program_name};
+use crate::protection::{AdminCommand, AdminProgram};
 
-/// Changing the guard's own setup through its binary.
+/// Changing the guard's own setup through its own programs.
 pub(crate) const SELF_ADMIN: Rule = Rule {
     pack: "guard",
     name: "self-admin",
     severity: Severity::Critical,
-    reason: "changes the guard's own setup (the agents' hook settings, the hooks file, the MCP \
-             servers it wraps or the tools it trusts) through the `hooks` binary, which is the \
+    reason: "changes the guard's own setup through the guard's own program, which is the \
              user's to do",
     alternative: "tell the user the command, and let them run it outside the agent",
 };
 
-/// The guard's binary, as [`program_name`](crate::programs::program_name) gives it.
-const BINARY: &str = "hooks";
-
-/// Why `program` with `args` must not run, if it is the guard's binary changing the guard.
-pub(crate) fn administers_guard(program: &str, args: &[String]) -> Option<Denial> {
-    if program != BINARY || changes_guard(args).is_none() {
-        return None;
-    }
+/// Why `program` with `args` must not run, if it is one of `programs` changing the guard.
+pub(crate) fn administers_guard(
+    programs: &[AdminProgram],
+    program: &str,
+    args: &[String],
+) -> Option<Denial> {
+    let admin = programs
+        .iter()
+        .find(|admin| program_name(&admin.name) == program && changes_guard(admin, args))?;
     let mut shown = vec![program.to_owned()];
     shown.extend(args.iter().cloned());
-    Some(Denial::explained(&SELF_ADMIN, &shown.join(" ")))
+    Some(Denial::explained_as(
+        &SELF_ADMIN,
+        &shown.join(" "),
+        admin.reason.as_deref(),
+    ))
 }
 
-/// The subcommand of `hooks` in `args` that changes the guard, if it does.
-fn changes_guard(args: &[String]) -> Option<&'static str> {
+/// Whether `args`, given to `admin`, run a subcommand of it that changes the guard.
+fn changes_guard(admin: &AdminProgram, args: &[String]) -> bool {
     let (options, words) = operands(args);
-    let has = |flag: &str| options.contains(&flag);
-    if has("-h") || has("--help") || words.first() == Some(&"help") {
-        return None;
-    }
-    let prints_only = has("--dry-run");
-    match words.as_slice() {
-        ["init", ..] if !prints_only => Some("init"),
-        ["mcp", "approve", ..] => Some("mcp approve"),
-        ["trust", ..] => Some("trust"),
-        ["mcp", "wrap" | "unwrap", ..] if !prints_only => Some("mcp wrap"),
-        ["serve", ..] if (has("--install") || has("--uninstall")) && !prints_only => {
-            Some("serve --install")
-        }
-        ["import", ..] if writes_output(&options) => Some("import --output"),
-        _ => None,
-    }
+    let asks_help = options
+        .iter()
+        .any(|option| admin.help_options.iter().any(|help| help == option))
+        || words.first().copied() == admin.help_command.as_deref();
+    !asks_help
+        && admin
+            .commands
+            .iter()
+            .any(|command| runs_and_writes(command, &words, &options))
 }
 
-/// Whether `hooks import`'s options name a file to write (`-o FILE`, `-oFILE`,
-/// `--output FILE`, `--output=FILE`).
-fn writes_output(options: &[&str]) -> bool {
-    options.iter().any(|option| {
-        *option == "-o"
-            || *option == "--output"
-            || option.starts_with("--output=")
-            || (option.starts_with("-o") && !option.starts_with("--"))
-    })
+/// Whether the operands `words` run `command` and the options say this run writes.
+fn runs_and_writes(command: &AdminCommand, words: &[&str], options: &[&str]) -> bool {
+    let runs = words.len() >= command.path.len()
+        && command
+            .path
+            .iter()
+            .zip(words)
+            .all(|(want, word)| want == word);
+    let given = |names: &[String]| {
+        names
+            .iter()
+            .any(|name| options.iter().any(|option| is_option(option, name)))
+    };
+    runs && (command.when_any.is_empty() || given(&command.when_any)) && !given(&command.unless_any)
+}
+
+/// Whether the word `option` gives the option `name`: itself, or with a value attached
+/// (`--output=F`, `-oF`).
+fn is_option(option: &str, name: &str) -> bool {
+    let Some(rest) = option.strip_prefix(name) else {
+        return false;
+    };
+    let short = name.len() == 2 && !name.starts_with("--");
+    rest.is_empty() || rest.starts_with('=') || short
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A product of this test's own: `warden`, whose `apply` writes unless `--check`, whose
+    /// `key add` always writes and whose `export` writes with `-o`/`--out`.
+    fn warden() -> Vec<AdminProgram> {
+        vec![
+            AdminProgram::new("warden")
+                .command(AdminCommand::writes(&["apply"]).unless_any(&["--check"]))
+                .command(AdminCommand::writes(&["key", "add"]))
+                .command(AdminCommand::writes(&["export"]).when_any(&["-o", "--out"]))
+                .reason("rewrites the warden's rules"),
+        ]
+    }
+
     fn denied(command: &str) -> bool {
         let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
         let (program, args) = words.split_first().unwrap();
-        administers_guard(program, args).is_some()
+        administers_guard(&warden(), program, args).is_some()
     }
 
     #[test]
-    fn commands_that_change_the_guard_are_refused() {
+    fn the_subcommands_the_product_names_are_refused() {
         for command in [
-            "hooks init claude",
-            "hooks init codex --config lax.yaml",
-            "hooks mcp approve --all",
-            "hooks mcp approve filesystem",
-            "hooks mcp unwrap",
-            "hooks mcp wrap --config other.yaml",
-            "hooks serve --uninstall",
-            "hooks serve --install --listen 127.0.0.1:9000",
-            "hooks import claude .claude/settings.json -o hooks.yaml",
-            "hooks import claude settings.json --output=hooks.yaml",
+            "warden apply",
+            "warden apply --force rules.toml",
+            "warden key add k1",
+            "warden export -o rules.toml",
+            "warden export -orules.toml",
+            "warden export --out=rules.toml",
         ] {
             assert!(denied(command), "{command} passed");
         }
     }
 
     #[test]
-    fn commands_that_read_or_only_print_pass() {
+    fn reading_printing_and_help_pass() {
         for command in [
-            "hooks check hooks.yaml",
-            "hooks doctor --json",
-            "hooks mcp pins",
-            "hooks init claude --dry-run",
-            "hooks mcp unwrap --dry-run",
-            "hooks serve --install --dry-run",
-            "hooks serve --ensure",
-            "hooks import claude .claude/settings.json",
-            "hooks init --help",
-            "hooks help init",
-            "hooks-dev init",
+            "warden status",
+            "warden apply --check",
+            "warden key list",
+            "warden export",
+            "warden export --outline",
+            "warden apply --help",
+            "warden help apply",
+            "wardens apply",
+            "other apply",
         ] {
             assert!(!denied(command), "{command} was refused");
         }
+    }
+
+    #[test]
+    fn the_reason_is_the_products() {
+        let args = vec!["apply".to_owned()];
+        let denial = administers_guard(&warden(), "warden", &args).unwrap();
+        assert_eq!(denial.id(), "guard:self-admin");
+        assert!(
+            denial.message.contains("rewrites the warden's rules"),
+            "{}",
+            denial.message
+        );
+        assert!(administers_guard(&[], "warden", &args).is_none());
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hooks_safety::{Guard, SafetyConfig};
+use hooks_safety::{Guard, SelfProtection, SafetyConfig};
 
 /// The workspace every command is checked in.
 pub const WORKSPACE: &str = "/srv/project";
@@ -16,7 +16,7 @@ pub fn denial(packs: &[&str], line: &str) -> Option<(String, String)> {
         packs: packs.iter().map(|pack| (*pack).to_owned()).collect(),
         ..SafetyConfig::default()
     };
-    Guard::new(config)
+    Guard::new(config, &SelfProtection::none())
         .expect("the test's configuration is valid")
         .check(line, Path::new(WORKSPACE))
         .map(|denial| (denial.id(), denial.to_string()))

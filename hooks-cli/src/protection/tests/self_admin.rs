@@ -3,11 +3,7 @@
 //! --output` are the user's, whatever the packs and however the command is wrapped, while the
 //! commands that read or only print stay allowed.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
-use common::denial as check_with;
+use super::denial as check_with;
 
 #[test]
 fn the_binary_changing_the_guard_is_refused_however_it_is_run() {
@@ -49,5 +45,39 @@ fn reading_checking_and_printing_pass() {
         "grep -r 'hooks init' docs",
     ] {
         assert_eq!(check_with(&["default"], line), None, "{line}");
+    }
+}
+
+#[test]
+fn each_subcommand_that_changes_the_guard_and_each_that_only_prints() {
+    for line in [
+        "hooks init claude",
+        "hooks init codex --config lax.yaml",
+        "hooks mcp approve --all",
+        "hooks mcp approve filesystem",
+        "hooks mcp unwrap",
+        "hooks mcp wrap --config other.yaml",
+        "hooks serve --uninstall",
+        "hooks serve --install --listen 127.0.0.1:9000",
+        "hooks import claude .claude/settings.json -o hooks.yaml",
+        "hooks import claude settings.json --output=hooks.yaml",
+    ] {
+        let refused = check_with(&[], line).map(|(id, _)| id);
+        assert_eq!(refused.as_deref(), Some("guard:self-admin"), "{line}");
+    }
+    for line in [
+        "hooks check hooks.yaml",
+        "hooks doctor --json",
+        "hooks mcp pins",
+        "hooks init claude --dry-run",
+        "hooks mcp unwrap --dry-run",
+        "hooks serve --install --dry-run",
+        "hooks serve --ensure",
+        "hooks import claude .claude/settings.json",
+        "hooks init --help",
+        "hooks help init",
+        "hooks-dev init",
+    ] {
+        assert_eq!(check_with(&[], line), None, "{line}");
     }
 }

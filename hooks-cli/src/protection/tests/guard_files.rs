@@ -1,12 +1,12 @@
 //! The guard protects itself: the hooks files and the agents' hook settings can be read by
 //! any tool, and changed by none, whichever way in a tool call takes.
 
-#![allow(clippy::unwrap_used)]
-
 use std::path::Path;
 
-use hooks_safety::{Access, Guard, SafetyConfig};
+use hooks_std::safety::{Access, Guard, SafetyConfig};
 use serde_json::json;
+
+use super::product_protection;
 
 const WORKSPACE: &str = "/srv/project";
 
@@ -18,7 +18,7 @@ fn guard() -> Guard {
     };
     // As the adapter does with the file given to `--config`.
     config.protect_guard_file(Path::new("/srv/project/policy/agent-guard.yaml"));
-    Guard::new(config).unwrap()
+    Guard::new(config, &product_protection()).unwrap()
 }
 
 fn command(line: &str) -> Option<String> {
@@ -216,7 +216,7 @@ fn the_list_extends_and_can_be_replaced() {
         "guard_files": ["**/policy.toml"],
     }))
     .unwrap();
-    let guard = Guard::new(config).unwrap();
+    let guard = Guard::new(config, &product_protection()).unwrap();
     assert!(guard.check_path("conf/policy.toml").is_some());
     assert!(guard.check_path("hooks.yaml").is_some());
     let config: SafetyConfig = serde_json::from_value(json!({
@@ -225,11 +225,11 @@ fn the_list_extends_and_can_be_replaced() {
         "replace_defaults": ["guard_files"],
     }))
     .unwrap();
-    let guard = Guard::new(config).unwrap();
+    let guard = Guard::new(config, &product_protection()).unwrap();
     assert!(guard.check_path("conf/policy.toml").is_some());
     assert!(guard.check_path("hooks.yaml").is_none());
     assert!(
-        SafetyConfig::with_built_in_lists()
+        SafetyConfig::with_built_in_lists(&product_protection())
             .guard_files
             .iter()
             .any(|glob| glob == "**/.claude/settings.json")
@@ -401,10 +401,13 @@ fn a_symbolic_link_to_a_guard_file_is_refused_and_followed_by_file_tools() {
     std::fs::create_dir_all(root.join(".claude")).unwrap();
     std::fs::write(root.join(".claude/settings.json"), "{}").unwrap();
     std::os::unix::fs::symlink(".claude/settings.json", root.join("innocent.json")).unwrap();
-    let guard = Guard::new(SafetyConfig {
-        workspace: Some(root.clone()),
-        ..SafetyConfig::default()
-    })
+    let guard = Guard::new(
+        SafetyConfig {
+            workspace: Some(root.clone()),
+            ..SafetyConfig::default()
+        },
+        &product_protection(),
+    )
     .unwrap();
     let linking = guard
         .check("ln -s .claude/settings.json other.json", &root)
@@ -457,10 +460,13 @@ fn a_write_through_an_existing_link_to_a_guard_file_is_refused() {
     // Links already in the tree: one to the agent's settings, one to an ordinary file.
     std::os::unix::fs::symlink(".claude/settings.json", workspace.join("notes.txt")).unwrap();
     std::os::unix::fs::symlink("plain.txt", workspace.join("other.txt")).unwrap();
-    let guard = Guard::new(SafetyConfig {
-        workspace: Some(workspace.clone()),
-        ..SafetyConfig::default()
-    })
+    let guard = Guard::new(
+        SafetyConfig {
+            workspace: Some(workspace.clone()),
+            ..SafetyConfig::default()
+        },
+        &product_protection(),
+    )
     .unwrap();
     let check = |line: &str| guard.check(line, &workspace).map(|denial| denial.id());
     for line in [

@@ -2,14 +2,10 @@
 //! `hooks mcp-proxy`, or stopping the user service that runs the server, is refused whatever
 //! the packs, while stopping other programs stays allowed.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 const STOP: &str = "guard:stop-guard";
 
 fn check_with(packs: &[&str], line: &str) -> Option<String> {
-    common::denial(packs, line).map(|(id, _)| id)
+    super::denial(packs, line).map(|(id, _)| id)
 }
 
 fn check(line: &str) -> Option<String> {
