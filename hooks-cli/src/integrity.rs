@@ -5,11 +5,13 @@
 //! every call of the session is blocked, and the reason tells the user how to accept the change
 //! (`hooks trust`, at a terminal) or to start a new session.
 //!
-//! The files watched: the hooks file given (`--config`), the managed and user hooks files, the
-//! agent's hook settings in the project and the home directory, and the `hooks` binary that
-//! runs. Each is known by its metadata (device, inode, size, modification and change times):
-//! a write, a replacement, a new link or a `chmod` changes one of them, and reading them costs
-//! one `stat` each per event.
+//! The files watched: the hooks file given (`--config`), the managed and user hooks files, and
+//! the agent's hook settings in the project and the home directory. A hooks file is known by
+//! its metadata (device, inode, size, modification and change times: a write, a replacement, a
+//! new link or a `chmod` changes one of them, for one `stat` per event), the settings by what
+//! their `hooks` hold. The binary is not among them: one replaced by another program runs none
+//! of this, and one replaced by another `hooks` (an upgrade) is the user's; keeping the binary
+//! the settings name from being replaced is the guard-file rules' work.
 //!
 //! Where it is kept: the session's state (the snapshot) and, for what the user accepted, a
 //! file per project beside the sessions' states; both in the state directory, which the
@@ -141,7 +143,6 @@ fn watched_for<'a>(agents: impl IntoIterator<Item = &'a dyn Agent>, config: &Pat
     )];
     files.extend(layers.managed.clone().map(file));
     files.extend(layers.user.clone().map(file));
-    files.extend(std::env::current_exe().ok().map(file));
     for agent in agents {
         let settings = agent.settings();
         let mut paths = vec![project.join(settings.project)];
