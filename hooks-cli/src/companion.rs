@@ -51,8 +51,8 @@ pub const MISSING: Missing = Missing {
 pub enum Handover {
     /// Its subcommand is not in this build: without the companion it cannot run.
     Required,
-    /// This build runs it with less (`hooks doctor` without the server's check): the companion
-    /// runs it when it is there.
+    /// This build runs it with less (`hooks doctor` without the server's check, `hooks init`
+    /// without `--serve`): the companion runs it when it is there.
     IfPresent,
 }
 
@@ -79,7 +79,9 @@ pub fn handover(args: &[OsString], missing: Missing) -> Option<Handover> {
         "init" if missing.serve && (flagged("--serve") || flagged("--listen")) => {
             Some(Handover::Required)
         }
-        "doctor" if missing.serve => Some(Handover::IfPresent),
+        // The companion's `init` takes `--serve` (and its help says so) and `doctor` checks the
+        // server too; this build's do the rest as well.
+        "init" | "doctor" if missing.serve => Some(Handover::IfPresent),
         _ => None,
     }
 }
@@ -200,10 +202,13 @@ mod tests {
         ] {
             assert_eq!(handover_of(line, LEAN), Some(Handover::Required), "{line}");
         }
-        assert_eq!(
-            handover_of("hooks doctor --json", LEAN),
-            Some(Handover::IfPresent)
-        );
+        for line in [
+            "hooks doctor --json",
+            "hooks init claude",
+            "hooks init --help",
+        ] {
+            assert_eq!(handover_of(line, LEAN), Some(Handover::IfPresent), "{line}");
+        }
     }
 
     #[test]
@@ -211,7 +216,6 @@ mod tests {
         for line in [
             "hooks claude --config hooks.yaml",
             "hooks codex --config serve",
-            "hooks init claude",
             "hooks check serve",
             "hooks eval --config hooks.yaml --event serve",
             "hooks --help",
