@@ -47,26 +47,34 @@ fn documents() -> Vec<PathBuf> {
     found
 }
 
-/// Each `hooks ...` command line of `text`: inline code spans and code block lines.
+/// Each `hooks ...` command line of `text`: inline code spans (which may wrap across lines) and
+/// code block lines.
 fn command_lines(text: &str) -> Vec<String> {
     let mut lines = Vec::new();
+    let mut prose = String::new();
     let mut in_block = false;
     for line in text.lines() {
         if line.trim_start().starts_with("```") {
             in_block = !in_block;
+            // A block closes any span: the prose before it stands alone.
+            prose.push_str("\n\n");
         } else if in_block {
             let command = line.split('#').next().unwrap_or_default().trim();
             if command.starts_with("hooks ") {
                 lines.push(command.to_owned());
             }
         } else {
-            let spans = line.split('`').skip(1).step_by(2);
-            lines.extend(
-                spans
-                    .filter(|span| span.starts_with("hooks "))
-                    .map(str::to_owned),
-            );
+            prose.push_str(line);
+            prose.push('\n');
         }
+    }
+    for paragraph in prose.split("\n\n") {
+        let spans = paragraph.split('`').skip(1).step_by(2);
+        lines.extend(
+            spans
+                .map(|span| span.split_whitespace().collect::<Vec<_>>().join(" "))
+                .filter(|span| span.starts_with("hooks ")),
+        );
     }
     lines
 }
