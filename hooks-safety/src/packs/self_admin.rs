@@ -27,12 +27,13 @@ pub(crate) const SELF_ADMIN: Rule = Rule {
     alternative: "tell the user the command, and let them run it outside the agent",
 };
 
-/// The guard's binary, as [`program_name`](crate::programs::program_name) gives it.
-const BINARY: &str = "hooks";
+/// The guard's binaries, as [`program_name`](crate::programs::program_name) gives them: the
+/// guard, and the companion installed beside it that runs its `init`, `mcp` and `serve`.
+const BINARIES: &[&str] = &["hooks", "hooks-full"];
 
 /// Why `program` with `args` must not run, if it is the guard's binary changing the guard.
 pub(crate) fn administers_guard(program: &str, args: &[String]) -> Option<Denial> {
-    if program != BINARY || changes_guard(args).is_none() {
+    if !BINARIES.contains(&program) || changes_guard(args).is_none() {
         return None;
     }
     let mut shown = vec![program.to_owned()];
@@ -94,6 +95,9 @@ mod tests {
             "hooks serve --install --listen 127.0.0.1:9000",
             "hooks import claude .claude/settings.json -o hooks.yaml",
             "hooks import claude settings.json --output=hooks.yaml",
+            "hooks-full init claude",
+            "hooks-full serve --uninstall",
+            "hooks-full mcp approve --all",
         ] {
             assert!(denied(command), "{command} passed");
         }
