@@ -26,10 +26,6 @@ pub const HELP: &str = "Also: `hooks mcp-proxy`, `hooks mcp`, `hooks serve` and 
                         run by the companion `hooks-full` installed beside this binary \
                         (`hooks <subcommand> --help`).";
 
-/// Set in the companion's environment by the hand-over: a companion that lacks the subcommand
-/// too says so instead of handing it on again.
-const HANDED_OVER: &str = "HOOKS_HANDED_OVER";
-
 /// What this build leaves to the companion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Missing {
@@ -115,9 +111,8 @@ pub fn hand_over(args: &[OsString], handover: Handover) -> Option<ExitCode> {
         .find(|word| *word != "help")
         .map(|word| word.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let companion = std::env::current_exe()
-        .ok()
-        .and_then(|exe| companion_beside(&exe));
+    let exe = std::env::current_exe().ok();
+    let companion = exe.as_deref().and_then(companion_beside);
     let missing = |why: String| {
         eprintln!(
             "hooks: `hooks {subcommand}` is not in this build of the guard; {why} (`cargo \
@@ -134,13 +129,37 @@ pub fn hand_over(args: &[OsString], handover: Handover) -> Option<ExitCode> {
             ));
         }
     };
-    if std::env::var_os(HANDED_OVER).is_some() {
+    // A lean build installed as the companion would hand the command to itself.
+    if exe.and_then(|exe| std::fs::canonicalize(exe).ok()) == Some(companion.clone()) {
         return missing(format!("`{COMPANION}` lacks it too"));
     }
     let mut command = std::process::Command::new(&companion);
-    command.args(&args[1..]).env(HANDED_OVER, "1");
+    command.args(&args[1..]);
     Some(run_in_place(command, &args[0], &companion))
 }
+
+/// In the companion, takes the guard's process name (Linux's `comm`, which `killall` and `pkill`
+/// match; the command line keeps the guard's from the hand-over): the process is `hooks serve`
+/// to whoever looks, as it was before the hand-over, so that the guard's own rules about
+/// stopping it (`guard:stop-guard`) hold for it alike. Only a build with every subcommand can
+/// be the companion.
+#[cfg(all(feature = "mcp", feature = "serve"))]
+pub fn take_the_guards_name() {
+    let is_companion = std::env::current_exe()
+        .ok()
+        .is_some_and(|exe| exe.file_stem().is_some_and(|name| name == COMPANION));
+    #[cfg(target_os = "linux")]
+    if is_companion {
+        // The main thread's name is the process's; at the start it is the only thread.
+        let _ = std::fs::write("/proc/self/comm", "hooks");
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = is_companion;
+}
+
+/// A build that hands subcommands over is never the companion.
+#[cfg(not(all(feature = "mcp", feature = "serve")))]
+pub fn take_the_guards_name() {}
 
 /// Executes `command` in place of this process, its program name kept (`ps` and `pgrep` see
 /// `hooks serve`, as they would without the hand-over).

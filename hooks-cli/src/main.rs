@@ -251,6 +251,7 @@ fn main() -> ExitCode {
         return serve(agent, &config);
     }
     // A lean guard build runs its heavy subcommands through the companion beside it.
+    companion::take_the_guards_name();
     if let Some(handover) = companion::handover(&args, companion::MISSING)
         && let Some(exit) = companion::hand_over(&args, handover)
     {
