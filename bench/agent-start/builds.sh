@@ -7,7 +7,8 @@
 # Builds, each into a scratch root:
 #   dist-dynamic  cargo install --path hooks-cli --profile dist --no-default-features
 #   guard         cargo install-guard   (the same, glibc linked statically as a static PIE)
-#   dist-http     cargo install --path hooks-cli --profile dist   (with the HTTP client)
+#   dist-http     its companion hooks-full, installed with it: cargo install --path hooks-cli
+#                 --profile dist (the default build: the HTTP client, the MCP proxy, the server)
 # then runs ratio.py three times over all of them, interleaved with /bin/true.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -18,7 +19,8 @@ trap 'rm -rf "$scratch"' EXIT
 echo "==> building" >&2
 cargo install --quiet --path hooks-cli --profile dist --no-default-features --root "$scratch/dist-dynamic"
 cargo install-guard --quiet --root "$scratch/guard"
-cargo install --quiet --path hooks-cli --profile dist --root "$scratch/dist-http"
+mkdir -p "$scratch/dist-http/bin"
+ln -s "$scratch/guard/bin/hooks-full" "$scratch/dist-http/bin/hooks"
 
 mkdir "$scratch/project"
 cd "$scratch/project"

@@ -200,11 +200,12 @@ pub fn installed_version(binary: &str) -> Option<String> {
     Some(printed)
 }
 
-/// The `hooks` binary this process runs from, as an absolute path without symbolic links.
+/// The `hooks` binary this process runs from, as an absolute path without symbolic links; from
+/// the companion of a guard install, the guard beside it (`crate::companion`).
 pub fn this_binary() -> Result<PathBuf, InitError> {
     let io = |error| InitError::Binary(error);
-    let exe = std::env::current_exe().map_err(io)?;
-    std::fs::canonicalize(exe).map_err(io)
+    let exe = std::fs::canonicalize(std::env::current_exe().map_err(io)?).map_err(io)?;
+    Ok(crate::companion::guard_beside(&exe).unwrap_or(exe))
 }
 
 /// One file `hooks init` creates or changes.

@@ -62,6 +62,7 @@ use clap::{Parser, Subcommand};
 mod adapter;
 mod agent_args;
 mod cases;
+mod companion;
 mod demo;
 mod doctor;
 mod init;
@@ -93,7 +94,12 @@ use serde_json::Value;
 #[command(
     name = "hooks",
     version,
-    about = "Evaluate and check hooks configuration files."
+    about = "The guard coding agents run on every tool call (`hooks claude`, `hooks codex`, ...), \
+             and an evaluator and checker of hooks files."
+)]
+#[cfg_attr(
+    not(all(feature = "mcp", feature = "serve")),
+    command(after_help = companion::HELP)
 )]
 struct Cli {
     #[command(subcommand)]
@@ -255,6 +261,13 @@ fn main() -> ExitCode {
     // An agent runs this at every tool call: its one form is read without building clap.
     if let Some((agent, config)) = agent_args::agent_invocation(&args) {
         return serve(agent, &config);
+    }
+    // A lean guard build runs its heavy subcommands through the companion beside it.
+    companion::take_the_guards_name();
+    if let Some(handover) = companion::handover(&args, companion::MISSING)
+        && let Some(exit) = companion::hand_over(&args, handover)
+    {
+        return exit;
     }
     match Cli::parse_from(args).command {
         Command::Eval {

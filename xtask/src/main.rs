@@ -9,12 +9,15 @@
 //! - `secrets-corpus`: measures the redaction module against secret scanners' test data in
 //!   `../shared/peer/secrets/` (secrets masked and look-alikes kept per provider and class).
 //! - `bench`: runs the criterion benchmarks and refreshes the generated table of BENCHMARKS.md.
+//! - `install-guard`: installs the agent guard, `hooks`, and its companion `hooks-full` beside
+//!   it (`cargo install-guard` is this task).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod bench;
 mod ci;
+mod install_guard;
 mod safety_corpus;
 mod secrets_corpus;
 mod validate;
@@ -42,7 +45,11 @@ tasks:
             class, on a prompt and on a tool result, misses listed (--corpus: its folder)
   bench [--tables-only]
             run the benchmarks and refresh BENCHMARKS.md's generated table
-            (--tables-only: from the results already in target/criterion)";
+            (--tables-only: from the results already in target/criterion)
+  install-guard [--root DIR] [cargo install options...]
+            install the agent guard `hooks` (static, without HTTP client, MCP proxy or server)
+            and beside it its companion `hooks-full` (the default build), which runs the
+            guard's `mcp-proxy`, `mcp` and `serve`; `cargo install-guard` is this task";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -57,6 +64,7 @@ fn main() -> ExitCode {
         "validate" => return validate::run(rest),
         "ci" => no_arguments(task, rest).and_then(|()| ci::run()),
         "bench" => bench::run(rest),
+        "install-guard" => install_guard::run(rest),
         "safety-corpus" => safety_corpus::run(rest),
         "secrets-corpus" => secrets_corpus::run(rest),
         "-h" | "--help" | "help" => {

@@ -134,7 +134,8 @@ pub fn self_protection() -> SelfProtection {
         guard_files,
         own_files: Vec::new(),
         resident: vec![resident()],
-        admin: vec![admin()],
+        // The guard and its companion, which runs the guard's `init`, `mcp` and `serve`.
+        admin: vec![admin(BINARY), admin(crate::companion::COMPANION)],
     }
 }
 
@@ -154,11 +155,11 @@ fn resident() -> ResidentProcess {
         ))
 }
 
-/// The binary, with the subcommands of [`SUBCOMMANDS`] that change the setup.
-fn admin() -> AdminProgram {
-    let mut program = AdminProgram::new(BINARY).reason(&format!(
+/// The binary called `name`, with the subcommands of [`SUBCOMMANDS`] that change the setup.
+fn admin(name: &str) -> AdminProgram {
+    let mut program = AdminProgram::new(name).reason(&format!(
         "changes the guard's own setup (the agents' hook settings, the hooks file, the MCP \
-         servers it wraps or the tools it trusts) through the `{BINARY}` binary, which is the \
+         servers it wraps or the tools it trusts) through the `{name}` binary, which is the \
          user's to do"
     ));
     for (path, setup) in SUBCOMMANDS {

@@ -324,7 +324,7 @@ async fn stop_signal() {
 /// The arguments that run the server as `args` asks, binary first: what `--ensure` starts
 /// and a user service runs.
 fn server_command(args: &ServeArgs, token_file: &std::path::Path) -> Result<Vec<String>, String> {
-    let binary = std::env::current_exe()
+    let binary = crate::init::this_binary()
         .map_err(|error| format!("cannot find this binary to start it: {error}"))?;
     let text = |path: &std::path::Path| {
         path.to_str()

@@ -61,6 +61,11 @@ fn each_subcommand_that_changes_the_guard_and_each_that_only_prints() {
         "hooks serve --install --listen 127.0.0.1:9000",
         "hooks import claude .claude/settings.json -o hooks.yaml",
         "hooks import claude settings.json --output=hooks.yaml",
+        "hooks trust --config hooks.yaml",
+        // The companion installed beside the guard runs the same subcommands.
+        "hooks-full init claude",
+        "hooks-full serve --uninstall",
+        "hooks-full mcp approve --all",
     ] {
         let refused = check_with(&[], line).map(|(id, _)| id);
         assert_eq!(refused.as_deref(), Some("guard:self-admin"), "{line}");
