@@ -559,6 +559,7 @@ fn check(files: &[PathBuf]) -> ExitCode {
                 for warning in trust_warnings(file) {
                     eprintln!("{warning}");
                 }
+                eprintln!("{SESSION_NOTE}");
             }
             Err(LayersError::Broken {
                 level: Level::Project,
@@ -582,6 +583,13 @@ fn check(files: &[PathBuf]) -> ExitCode {
 
 /// The trust warnings for the project of a hooks file: for each agent whose project settings
 /// there run `hooks <agent>` and that will not run that project's hooks.
+/// What changed this release for a user's hooks file, said where the file is checked
+/// (CHANGELOG, "Breaking").
+const SESSION_NOTE: &str = "note: an edit of a hooks file during an agent's session blocks \
+     that session's calls until you run `hooks trust` at a terminal (or start a new session); \
+     `hooks eval`, `test` and `replay` decide under the managed and user hooks files, as the \
+     guard does";
+
 fn trust_warnings(file: &std::path::Path) -> Vec<String> {
     let Some(project) = std::fs::canonicalize(file)
         .ok()

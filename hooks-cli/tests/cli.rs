@@ -262,6 +262,12 @@ fn check_validates_every_file_and_prints_every_problem() {
 
     assert!(ok.status.success());
     assert!(text(&ok.stdout).contains("ok (1 hook)"));
+    // What changed this release for a user's file is said where the file is checked.
+    assert!(
+        text(&ok.stderr).contains("hooks trust"),
+        "{}",
+        text(&ok.stderr)
+    );
     assert_eq!(failed.status.code(), Some(1));
     let errors = text(&failed.stderr);
     assert!(

@@ -141,7 +141,7 @@ impl<'a> PolicyBuilder<'a> {
         let registry = HookRegistry::new();
         match (self.state, self.state_read_only) {
             (Some(state), true) => registry.set_state_backend(ReadOnlyState::over(state)),
-            (Some(state), false) => registry.set_state_backend(Shared(state)),
+            (Some(state), false) => registry.set_state_backend(state),
             (None, _) => {}
         }
         if self.annotated {
@@ -343,23 +343,6 @@ fn settle(registry: &HookRegistry, event: &str, session: Option<&Value>, outcome
             ));
         }
         None => {}
-    }
-}
-
-/// A backend shared with its owner, as the registry takes one.
-struct Shared(Arc<dyn StateBackend>);
-
-impl StateBackend for Shared {
-    fn load(&self, session: &SessionId) -> Result<Map<String, Value>, StateError> {
-        self.0.load(session)
-    }
-
-    fn update(
-        &self,
-        session: &SessionId,
-        change: &mut dyn FnMut(&mut Map<String, Value>),
-    ) -> Result<(), StateError> {
-        self.0.update(session, change)
     }
 }
 

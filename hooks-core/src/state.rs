@@ -146,6 +146,22 @@ pub trait StateBackend: Send + Sync + 'static {
     ) -> Result<(), StateError>;
 }
 
+/// A backend shared with its owner (`Arc<dyn StateBackend>`, `Arc<FileState>`): the same
+/// states, through another handle.
+impl<B: StateBackend + ?Sized> StateBackend for Arc<B> {
+    fn load(&self, session: &SessionId) -> Result<Map<String, Value>, StateError> {
+        (**self).load(session)
+    }
+
+    fn update(
+        &self,
+        session: &SessionId,
+        change: &mut dyn FnMut(&mut Map<String, Value>),
+    ) -> Result<(), StateError> {
+        (**self).update(session, change)
+    }
+}
+
 /// Session states in memory, for a long-lived application: the default backend.
 #[derive(Debug, Default)]
 pub struct MemoryState {

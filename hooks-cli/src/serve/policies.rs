@@ -12,15 +12,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use hooks_config::{LayerPaths, Level, PolicyStack};
-use hooks_core::state::{MemoryState, SessionId, StateBackend, StateError};
+use hooks_config::{LayerPaths, Level, Policy, PolicyStack};
+use hooks_core::state::{MemoryState, StateBackend};
 use hooks_std::state_file::FileState;
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::adapter;
 use crate::modules::{catalog, unloadable};
-use hooks_config::Policy;
 
 /// What identifies a version of a file: its modification time and size (`None`: unreadable).
 type FileStamp = Option<(SystemTime, u64)>;
@@ -51,36 +49,17 @@ struct Slot {
 /// "always" answer outlives an edit of the hooks file): the files `hooks <agent>` keeps them
 /// in ([`FileState::from_env`]), so that a session decides the same whichever of the two
 /// answers it; in memory where no state directory is known.
-#[derive(Clone)]
-struct SharedState(Arc<dyn StateBackend>);
-
-impl SharedState {
-    fn from_env() -> Self {
-        match FileState::from_env() {
-            Some(files) => SharedState(Arc::new(files)),
-            None => SharedState(Arc::new(MemoryState::new())),
-        }
-    }
-}
-
-impl StateBackend for SharedState {
-    fn load(&self, session: &SessionId) -> Result<Map<String, Value>, StateError> {
-        self.0.load(session)
-    }
-
-    fn update(
-        &self,
-        session: &SessionId,
-        change: &mut dyn FnMut(&mut Map<String, Value>),
-    ) -> Result<(), StateError> {
-        self.0.update(session, change)
+fn shared_state() -> Arc<dyn StateBackend> {
+    match FileState::from_env() {
+        Some(files) => Arc::new(files),
+        None => Arc::new(MemoryState::new()),
     }
 }
 
 /// The hooks files in use, by path.
 pub struct Policies {
     slots: Mutex<HashMap<PathBuf, Slot>>,
-    state: SharedState,
+    state: Arc<dyn StateBackend>,
     /// Where the managed and user files are.
     layers: LayerPaths,
 }
@@ -101,7 +80,7 @@ impl Policies {
     pub fn new(layers: LayerPaths) -> Self {
         Policies {
             slots: Mutex::default(),
-            state: SharedState::from_env(),
+            state: shared_state(),
             layers,
         }
     }
