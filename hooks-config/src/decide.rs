@@ -185,8 +185,9 @@ impl Policy {
         }
     }
 
-    /// The decision on `event` with `data`: the emit, the managed re-check of a rewrite, the
-    /// remembered answers (see the [module docs](self)).
+    /// The decision on `event` with `data`: the emit, then a lower layer's rewrite put to the
+    /// managed rules again ([`ManagedRecheck`]), then an `ask_user` settled by the session's
+    /// remembered answer ([`SettleRemembered`]).
     pub async fn decide(&self, event: &str, data: Value) -> EmitResult {
         self.layers.decide(event, data).await
     }
