@@ -8,7 +8,7 @@ use hooks_core::EmitResult;
 use serde_json::Value;
 
 use super::tools::ToolName;
-use super::{AgentAnswer, Rewrites};
+use super::{AgentAnswer, Dialect, Rewrites};
 use crate::ConfigErrors;
 use crate::agent_protocol::{InputError, MappedEvent, Protocol};
 use crate::settings::Imported;
@@ -54,31 +54,38 @@ pub trait Agent: std::fmt::Debug + Sync {
         self.protocol().event_in(input)
     }
 
-    /// Our merged result for its event `agent_event`, in its protocol; `input` is the event
-    /// data as it was emitted, `rewrites` the hooks whose rewrites run unconfirmed. A question
-    /// or a rewrite it cannot take is a deny whose reason says what would have been asked or
-    /// run, never an allow.
+    /// Our merged result for its event `agent_event`, in its protocol, as its
+    /// [dialect](Profile::dialect) writes it; `input` is the event data as it was emitted,
+    /// `rewrites` the hooks whose rewrites run unconfirmed. A question or a rewrite it cannot
+    /// take is a deny whose reason says what would have been asked or run, never an allow.
     fn answer(
         &self,
         agent_event: &str,
         input: &Value,
         outcome: &EmitResult,
         rewrites: &Rewrites,
-    ) -> AgentAnswer;
+    ) -> AgentAnswer {
+        let profile = self.profile();
+        profile
+            .dialect
+            .answer(profile, agent_event, input, outcome, rewrites)
+    }
 
     /// The answer when the policy cannot decide (unreadable input, a broken hooks file):
     /// a block with `reason` wherever it lets a hook block; `agent_event` is `None` when the
-    /// input could not be read. By default exit 2 with the reason on stderr.
+    /// input could not be read.
     fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
-        let _ = agent_event;
-        AgentAnswer::block(reason)
+        let profile = self.profile();
+        profile.dialect.fail_closed(profile, agent_event, reason)
     }
 
-    /// What it does with `answer` to its event `agent_event`, read by its documented rules; an
-    /// error when it would reject the answer (and count the hook as failed, which most agents
-    /// take as "go on"). Narrowed to what a guard may say. Every answer in the tests of an
-    /// agent goes through this.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String>;
+    /// What it does with `answer` to its event `agent_event`, as its dialect's validator reads
+    /// it (see [`Dialect::accepts`]).
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        let profile = self.profile();
+        profile.dialect.accepts(profile, agent_event, answer)
+    }
 
     /// Converts a hooks file of its own into our entries (`hooks import <name>`); `None` when
     /// it has no hooks file to import.
@@ -179,6 +186,7 @@ pub trait Agent: std::fmt::Debug + Sync {
 pub struct Profile {
     pub(crate) protocol: &'static Protocol,
     pub(crate) display_name: &'static str,
+    pub(crate) dialect: &'static dyn Dialect,
     pub(crate) capabilities: &'static Capabilities,
     pub(crate) settings: &'static HookSettings,
     pub(crate) tools: &'static [ToolName],
@@ -192,20 +200,22 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// The agent that speaks `protocol`, is called `display_name`, takes what `capabilities`
-    /// says and keeps its hooks as `settings` says; as the common case has it until a setter
-    /// says otherwise: its tools have the canonical names, no executable is known, it runs a
-    /// call whose hook failed ([`OnFailure::Open`]), its timeouts are seconds under `timeout`,
-    /// and it was checked against its documentation only.
+    /// The agent that speaks `protocol`, is called `display_name`, answers in `dialect`,
+    /// takes what `capabilities` says and keeps its hooks as `settings` says; as the common
+    /// case has it until a setter says otherwise: its tools have the canonical names, no
+    /// executable is known, it runs a call whose hook failed ([`OnFailure::Open`]), its
+    /// timeouts are seconds under `timeout`, and it was checked against its documentation only.
     pub const fn new(
         protocol: &'static Protocol,
         display_name: &'static str,
+        dialect: &'static dyn Dialect,
         capabilities: &'static Capabilities,
         settings: &'static HookSettings,
     ) -> Self {
         Profile {
             protocol,
             display_name,
+            dialect,
             capabilities,
             settings,
             tools: &[],

@@ -21,10 +21,11 @@
 
 use hooks_core::events::{PROMPT_COMPLETE, SESSION_START, TOOL_POST, TOOL_PRE};
 
-use super::plugin::{PluginAgent, PluginEvents};
+use super::plugin::{self, PluginEvents};
 use super::tools::ToolName;
 use super::{
-    Capabilities, HookSettings, Layout, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport,
+    Agent, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure, Profile,
+    ProjectDir, Protocol, RewriteSupport,
 };
 
 /// Amp.
@@ -72,13 +73,15 @@ const TOOLS: &[ToolName] = &[
     },
 ];
 
+/// What Amp is, as data.
+static PROFILE: Profile = Profile::new(&AMP, "Amp", &DIALECT, &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    .binaries(&["amp"])
+    // The plugin blocks on any failure of `hooks`.
+    .on_failure(OnFailure::Closed);
+
 /// Its plugin's events.
-static EVENTS: PluginEvents = PluginEvents {
-    profile: Profile::new(&AMP, "Amp", &CAPABILITIES, &SETTINGS)
-        .tools(TOOLS)
-        .binaries(&["amp"])
-        // The plugin blocks on any failure of `hooks`.
-        .on_failure(OnFailure::Closed),
+static DIALECT: PluginEvents = PluginEvents {
     tool_call: "tool.call",
     prompt: None,
     args: "input",
@@ -104,8 +107,13 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["tool.call"],
 };
 
-impl PluginAgent for Amp {
-    fn plugin(&self) -> &'static PluginEvents {
-        &EVENTS
+impl Agent for Amp {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    /// The plugin's JSON, its tools made canonical.
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        plugin::event_in(&PROFILE, input)
     }
 }

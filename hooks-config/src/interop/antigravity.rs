@@ -34,13 +34,14 @@ use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
 use super::exit_two;
-use super::hook_output::{non_empty, printed};
 use super::reasons::question_of;
 use super::tools::{self, ToolName};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure,
-    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, InputError, Layout, MappedEvent,
+    OnFailure, Profile, ProjectDir, Protocol, RewriteSupport, Rewrites,
 };
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
 /// Antigravity CLI.
 #[derive(Debug, Clone, Copy)]
@@ -115,11 +116,21 @@ fn decision(decision: &str, reason: Option<String>) -> AgentAnswer {
 }
 
 /// What Antigravity CLI is, as data.
-static PROFILE: Profile = Profile::new(&ANTIGRAVITY, "Antigravity CLI", &CAPABILITIES, &SETTINGS)
-    .tools(TOOLS)
-    .binaries(&["agy"])
-    // It blocks a call whose hook fails, by itself (reported, not documented).
-    .on_failure(OnFailure::Closed);
+static PROFILE: Profile = Profile::new(
+    &ANTIGRAVITY,
+    "Antigravity CLI",
+    &AntigravityDialect,
+    &CAPABILITIES,
+    &SETTINGS,
+)
+.tools(TOOLS)
+.binaries(&["agy"])
+// It blocks a call whose hook fails, by itself (reported, not documented).
+.on_failure(OnFailure::Closed);
+
+/// Antigravity CLI's answers: a `decision` on every event, never silence.
+#[derive(Debug)]
+pub(crate) struct AntigravityDialect;
 
 impl Agent for Antigravity {
     fn profile(&self) -> &'static Profile {
@@ -159,10 +170,13 @@ impl Agent for Antigravity {
         }
         tools::event_in(&ANTIGRAVITY, &[], TOOLS, &Value::Object(fields).to_string())
     }
+}
 
+impl Dialect for AntigravityDialect {
     /// Our merged result for Antigravity's event `agent_event` (see the [module docs](self)).
     fn answer(
         &self,
+        _profile: &'static Profile,
         agent_event: &str,
         input: &Value,
         outcome: &EmitResult,
@@ -185,7 +199,12 @@ impl Agent for Antigravity {
     }
 
     /// A deny: the same as Antigravity's own reading of a failure, with the reason.
-    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
+    fn fail_closed(
+        &self,
+        _profile: &'static Profile,
+        _agent_event: Option<&str>,
+        reason: String,
+    ) -> AgentAnswer {
         decision("deny", Some(reason))
     }
 
@@ -194,7 +213,13 @@ impl Agent for Antigravity {
     /// reason for the model, so it is refused here like the others: a guard answers with a
     /// decision. Refused too: `allow` on `PreToolUse` (a later version may let it skip the
     /// user's review), a deny without a reason, and any key but `decision` and `reason`.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(
+        &self,
+        _profile: &'static Profile,
+        agent_event: &str,
+        answer: &AgentAnswer,
+    ) -> Result<Verdict, String> {
         let unreadable = |why: &str| {
             Err(format!(
                 "{why}: Antigravity CLI blocks the call without a reason: {answer:?}"

@@ -46,13 +46,14 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::exit_two::{notes, refusal};
-use super::hook_output::non_empty;
 use super::reasons::context_of;
 use super::tools::{ToolName, canonical_event, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure,
-    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, InputError, Layout, MappedEvent,
+    OnFailure, Profile, ProjectDir, Protocol, RewriteSupport, Rewrites,
 };
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::non_empty};
 
 /// Cline.
 #[derive(Debug, Clone, Copy)]
@@ -279,13 +280,17 @@ fn command_line(commands: Option<&Value>) -> Option<String> {
 }
 
 /// What Cline is, as data.
-static PROFILE: Profile = Profile::new(&CLINE, "Cline", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&CLINE, "Cline", &ClineDialect, &CAPABILITIES, &SETTINGS)
     .tools(TOOLS)
     .binaries(&["cline"])
     // The scripts block when `hooks` cannot answer; only a hang past Cline's own timeout,
     // which the scripts' deadline stays under, would let the call run.
     .on_failure(OnFailure::Closed)
     .limits(LIMITS);
+
+/// Cline's answers: `{cancel, errorMessage, contextModification}` on stdout, read by both its generations.
+#[derive(Debug)]
+pub(crate) struct ClineDialect;
 
 impl Agent for Cline {
     fn profile(&self) -> &'static Profile {
@@ -349,10 +354,13 @@ impl Agent for Cline {
         }
         canonical_event(&CLINE, TOOLS, &Value::Object(data).to_string())
     }
+}
 
+impl Dialect for ClineDialect {
     /// Our merged result for Cline's event `agent_event` (see the [module docs](self)).
     fn answer(
         &self,
+        _profile: &'static Profile,
         agent_event: &str,
         input: &Value,
         outcome: &EmitResult,
@@ -385,7 +393,12 @@ impl Agent for Cline {
     }
 
     /// A cancel wherever one stops something: Cline reads JSON, not the exit code.
-    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
+    fn fail_closed(
+        &self,
+        _profile: &'static Profile,
+        _agent_event: Option<&str>,
+        reason: String,
+    ) -> AgentAnswer {
         ClineAnswer::cancel(reason)
     }
 
@@ -396,7 +409,13 @@ impl Agent for Cline {
     /// wrong type (the extension then fails the hook: the call runs), `review` and
     /// `overrideInput` (the extension ignores them: the call would run unasked or unchanged),
     /// and a non-zero exit (a failed hook, if its JSON were unreadable).
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(
+        &self,
+        _profile: &'static Profile,
+        agent_event: &str,
+        answer: &AgentAnswer,
+    ) -> Result<Verdict, String> {
         if answer.exit_code != 0 {
             return Err(format!(
                 "exit code {}: a failed hook unless its JSON is read, which Cline runs",

@@ -48,15 +48,16 @@ use hooks_core::events::{
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
-use super::hook_output::{non_empty, printed};
 use super::reasons::{
     context_of, inapplicable, messages_of, modifiers, question_of, reason_of, unconfirmed_rewrite,
 };
 use super::tools::{ToolName, canonical_event, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, InputError, Layout, MappedEvent,
+    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites,
 };
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
 /// GitHub Copilot CLI and cloud agent.
 #[derive(Debug, Clone, Copy)]
@@ -132,6 +133,7 @@ const TOOLS: &[ToolName] = &[
 const PRE_TOOL: &[&str] = &["preToolUse", "PreToolUse"];
 
 /// The fields of an answer to a tool event (`preToolUse` and `permissionRequest`).
+#[cfg(any(test, feature = "validate"))]
 const PERMISSION_FIELDS: &[&str] = &[
     "permissionDecision",
     "permissionDecisionReason",
@@ -171,14 +173,24 @@ const TRUST_NOTE: &str = "GitHub Copilot CLI runs a repository's `.github/hooks/
 with `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; otherwise it skips them without a word.";
 
 /// What GitHub Copilot is, as data.
-static PROFILE: Profile = Profile::new(&COPILOT, "GitHub Copilot", &CAPABILITIES, &SETTINGS)
-    .tools(TOOLS)
-    // Copilot reads `timeoutSec`, the VS Code agent `timeout`, both in seconds.
-    .timeout_keys(&["timeoutSec", "timeout"])
-    // Run headless against the real Copilot CLI, offline, by this project's end-to-end tests
-    // (`hooks-cli/tests/copilot_cli_e2e.rs`, when `HOOKS_E2E_COPILOT` names the binary).
-    .tested_against_real_program()
-    .trust_note(TRUST_NOTE);
+static PROFILE: Profile = Profile::new(
+    &COPILOT,
+    "GitHub Copilot",
+    &CopilotDialect,
+    &CAPABILITIES,
+    &SETTINGS,
+)
+.tools(TOOLS)
+// Copilot reads `timeoutSec`, the VS Code agent `timeout`, both in seconds.
+.timeout_keys(&["timeoutSec", "timeout"])
+// Run headless against the real Copilot CLI, offline, by this project's end-to-end tests
+// (`hooks-cli/tests/copilot_cli_e2e.rs`, when `HOOKS_E2E_COPILOT` names the binary).
+.tested_against_real_program()
+.trust_note(TRUST_NOTE);
+
+/// GitHub Copilot's answers: a permission on the tool call, a decision on a stop.
+#[derive(Debug)]
+pub(crate) struct CopilotDialect;
 
 impl Agent for Copilot {
     fn profile(&self) -> &'static Profile {
@@ -227,10 +239,13 @@ impl Agent for Copilot {
         }
         canonical_event(&COPILOT, TOOLS, &Value::Object(fields).to_string())
     }
+}
 
+impl Dialect for CopilotDialect {
     /// Our merged result for Copilot's event `agent_event` (see the [module docs](self)).
     fn answer(
         &self,
+        _profile: &'static Profile,
         agent_event: &str,
         input: &Value,
         outcome: &EmitResult,
@@ -320,7 +335,12 @@ impl Agent for Copilot {
     }
 
     /// A deny in the event's own terms, on exit 0: Copilot skips a hook that exits non-zero.
-    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
+    fn fail_closed(
+        &self,
+        _profile: &'static Profile,
+        agent_event: Option<&str>,
+        reason: String,
+    ) -> AgentAnswer {
         match agent_event {
             Some(event) if PRE_TOOL.contains(&event) => deny_tool(event, reason),
             Some("permissionRequest") => {
@@ -355,7 +375,13 @@ impl Agent for Copilot {
     /// a non-zero exit on a tool event (skipped: the call runs), `ask` (a deny headless, an
     /// approval under `--allow-all-tools`), an `allow` without `modifiedArgs`, a deny without
     /// a reason, output that is not a JSON object, and any field the event does not know.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(
+        &self,
+        _profile: &'static Profile,
+        agent_event: &str,
+        answer: &AgentAnswer,
+    ) -> Result<Verdict, String> {
         let reads_output = PRE_TOOL.contains(&agent_event)
             || STOPS.contains(&agent_event)
             || agent_event == "permissionRequest";
@@ -475,6 +501,7 @@ fn with_notes(mut answer: AgentAnswer, agent_event: &str, outcome: &EmitResult) 
 
 /// The answer to a stop event, read; the fields of a tool event's deny (the answer to input
 /// that could not be read) are ignored there.
+#[cfg(any(test, feature = "validate"))]
 fn read_stop(fields: &Map<String, Value>) -> Result<Verdict, String> {
     if let Some(key) = fields.keys().find(|key| {
         !["decision", "reason"].contains(&key.as_str())
@@ -494,6 +521,7 @@ fn read_stop(fields: &Map<String, Value>) -> Result<Verdict, String> {
 /// The answer to a tool event, read: `permissionDecision` on `preToolUse` (`hookSpecificOutput`
 /// repeating it for the VS Code agent), `behavior` on `permissionRequest`; each ignores the
 /// other's fields.
+#[cfg(any(test, feature = "validate"))]
 fn read_permission(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, String> {
     if let Some(key) = fields
         .keys()

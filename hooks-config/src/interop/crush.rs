@@ -26,15 +26,16 @@ use hooks_core::events::{CONTEXT_PRE_COMPACT, TOOL_PRE};
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value};
 
-use super::hook_output::{non_empty, printed};
 use super::reasons::{
     context_of, inapplicable, messages_of, question_of, reason_of, unconfirmed_rewrite,
 };
 use super::tools::{self, ToolName, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, InputError, Layout, MappedEvent,
+    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites,
 };
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
 /// Crush.
 #[derive(Debug, Clone, Copy)]
@@ -78,6 +79,7 @@ static SETTINGS: HookSettings = HookSettings {
 };
 
 /// The keys of Crush's JSON answer.
+#[cfg(any(test, feature = "validate"))]
 const ANSWER_KEYS: &[&str] = &[
     "version",
     "decision",
@@ -88,9 +90,13 @@ const ANSWER_KEYS: &[&str] = &[
 ];
 
 /// What Crush is, as data.
-static PROFILE: Profile = Profile::new(&CRUSH, "Crush", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&CRUSH, "Crush", &CrushDialect, &CAPABILITIES, &SETTINGS)
     .tools(TOOLS)
     .binaries(&["crush"]);
+
+/// Crush's answers: exit 2 and a JSON object of its own keys.
+#[derive(Debug)]
+pub(crate) struct CrushDialect;
 
 impl Agent for Crush {
     fn profile(&self) -> &'static Profile {
@@ -101,10 +107,13 @@ impl Agent for Crush {
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
         tools::event_in(&CRUSH, &[("event", "hook_event_name")], TOOLS, input)
     }
+}
 
+impl Dialect for CrushDialect {
     /// Our merged result for Crush's event `agent_event` (see the [module docs](self)).
     fn answer(
         &self,
+        _profile: &'static Profile,
         agent_event: &str,
         input: &Value,
         outcome: &EmitResult,
@@ -162,7 +171,13 @@ impl Agent for Crush {
     /// read by its keys. Refused, as a guard must not say them: any other exit code (logged and
     /// ignored: the call runs), `decision: "allow"` (it skips the user's permission prompt), a
     /// deny without a reason, and any key Crush does not know.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(
+        &self,
+        _profile: &'static Profile,
+        agent_event: &str,
+        answer: &AgentAnswer,
+    ) -> Result<Verdict, String> {
         let reason = || non_empty(Some(&Value::from(answer.stderr.as_str())));
         match answer.exit_code {
             2 | 49 => reason()
@@ -180,6 +195,7 @@ impl Agent for Crush {
 }
 
 /// Crush's JSON answer, read.
+#[cfg(any(test, feature = "validate"))]
 fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, String> {
     if let Some(key) = fields
         .keys()

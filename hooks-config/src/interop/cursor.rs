@@ -50,14 +50,16 @@ use hooks_core::{EmitResult, HookAction};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::hook_output::{Permission, non_empty, printed};
+use super::hook_output::Permission;
 use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
 use super::tools::{CURSOR_TOOLS, make_canonical};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, RewriteSupport, Rewrites,
-    Verdict,
+    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, Layout, ProjectDir, RewriteSupport,
+    Rewrites,
 };
 use super::{InputError, MappedEvent, Protocol};
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
 /// Cursor.
 #[derive(Debug, Clone, Copy)]
@@ -171,7 +173,7 @@ impl CursorAnswer {
 }
 
 /// What Cursor is, as data.
-static PROFILE: Profile = Profile::new(&CURSOR, "Cursor", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&CURSOR, "Cursor", &CursorDialect, &CAPABILITIES, &SETTINGS)
     .tools(CURSOR_TOOLS)
     .binaries(&["cursor-agent", "cursor"])
     // `"failClosed": true` makes a crashed, timed-out or unreadable hook block.
@@ -180,6 +182,10 @@ static PROFILE: Profile = Profile::new(&CURSOR, "Cursor", &CAPABILITIES, &SETTIN
         value: KeyValue::Bool(true),
         since: None,
     }));
+
+/// Cursor's answers: a `permission` per event.
+#[derive(Debug)]
+pub(crate) struct CursorDialect;
 
 impl Agent for Cursor {
     fn profile(&self) -> &'static Profile {
@@ -191,11 +197,14 @@ impl Agent for Cursor {
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
         event_in(input)
     }
+}
 
+impl Dialect for CursorDialect {
     /// Our merged result for Cursor's event `agent_event`, in its protocol (see the
     /// [module docs](self)).
     fn answer(
         &self,
+        _profile: &'static Profile,
         agent_event: &str,
         _input: &Value,
         outcome: &EmitResult,
@@ -262,7 +271,12 @@ impl Agent for Cursor {
     }
 
     /// A deny in the event's own terms, and exit code 2 for a Cursor that reads only the code.
-    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
+    fn fail_closed(
+        &self,
+        _profile: &'static Profile,
+        agent_event: Option<&str>,
+        reason: String,
+    ) -> AgentAnswer {
         let answer = match agent_event {
             Some("beforeSubmitPrompt") => CursorAnswer::refused_prompt(reason.clone()),
             Some("stop") => CursorAnswer::follow_up(reason.clone()),
@@ -282,7 +296,13 @@ impl Agent for Cursor {
     /// guard must not say them: `permission: "allow"` (it would skip the user's own prompt), a
     /// deny or a question without a message, JSON on an event that takes none, any other exit
     /// code, and any field the event does not know.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(
+        &self,
+        _profile: &'static Profile,
+        agent_event: &str,
+        answer: &AgentAnswer,
+    ) -> Result<Verdict, String> {
         let fields = printed(answer)?;
         match (answer.exit_code, fields) {
             (2, fields) => {
@@ -301,6 +321,7 @@ impl Agent for Cursor {
 }
 
 /// Cursor's JSON answer to `agent_event`, read.
+#[cfg(any(test, feature = "validate"))]
 fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, String> {
     let message = non_empty(fields.get("user_message"));
     let allowed: &[&str] = if ASKS_PERMISSION.contains(&agent_event) {

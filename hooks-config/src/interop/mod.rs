@@ -31,6 +31,7 @@ pub mod codex;
 pub mod copilot;
 pub mod crush;
 pub mod cursor;
+mod dialect;
 pub mod droid;
 pub mod executables;
 mod exit_two;
@@ -43,6 +44,7 @@ pub mod opencode;
 pub mod plugin;
 pub mod qwen;
 mod reasons;
+#[cfg(any(test, feature = "validate"))]
 mod summary;
 pub mod tools;
 pub mod windsurf;
@@ -60,6 +62,8 @@ pub use agent::{
     OnFailure, Profile, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version,
     runs_hooks, shell_word,
 };
+pub use dialect::Dialect;
+#[cfg(any(test, feature = "validate"))]
 pub use summary::summary_table;
 
 /// Every agent `hooks` serves, in the order the command line lists them.

@@ -23,10 +23,11 @@
 
 use hooks_core::events::{PROMPT_SUBMIT, SESSION_START, TOOL_POST, TOOL_PRE};
 
-use super::plugin::{PluginAgent, PluginEvents};
+use super::plugin::{self, PluginEvents};
 use super::tools::ToolName;
 use super::{
-    Capabilities, HookSettings, Layout, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport,
+    Agent, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure, Profile,
+    ProjectDir, Protocol, RewriteSupport,
 };
 
 /// OpenCode.
@@ -80,14 +81,16 @@ const TOOLS: &[ToolName] = &[
     },
 ];
 
+/// What OpenCode is, as data.
+static PROFILE: Profile = Profile::new(&OPENCODE, "OpenCode", &DIALECT, &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    .binaries(&["opencode"])
+    // The plugin blocks on any failure of `hooks`.
+    .on_failure(OnFailure::Closed)
+    .tested_against_real_program();
+
 /// Its plugin's events.
-static EVENTS: PluginEvents = PluginEvents {
-    profile: Profile::new(&OPENCODE, "OpenCode", &CAPABILITIES, &SETTINGS)
-        .tools(TOOLS)
-        .binaries(&["opencode"])
-        // The plugin blocks on any failure of `hooks`.
-        .on_failure(OnFailure::Closed)
-        .tested_against_real_program(),
+static DIALECT: PluginEvents = PluginEvents {
     tool_call: "tool.execute.before",
     prompt: Some("chat.message"),
     args: "args",
@@ -113,8 +116,13 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["tool.execute.before", "chat.message"],
 };
 
-impl PluginAgent for OpenCode {
-    fn plugin(&self) -> &'static PluginEvents {
-        &EVENTS
+impl Agent for OpenCode {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    /// The plugin's JSON, its tools made canonical.
+    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
+        plugin::event_in(&PROFILE, input)
     }
 }

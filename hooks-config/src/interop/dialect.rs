@@ -1,0 +1,55 @@
+//! [`Dialect`]: one family of hook protocols, shared by the agents that speak it. An agent is
+//! a row (its [`Profile`]) naming its dialect; the dialect writes our merged result as the
+//! agent's answer, writes the answer when the policy cannot decide, and reads an answer back
+//! as the agent would, with what differs between its speakers read from their rows.
+
+use hooks_core::EmitResult;
+use serde_json::Value;
+
+#[cfg(any(test, feature = "validate"))]
+use super::Verdict;
+use super::{AgentAnswer, Profile, Rewrites};
+
+/// How a family of agents takes a hook's answer: Claude Code's JSON, exit 2, Cursor's,
+/// GitHub Copilot's, Gemini CLI's, Codex CLI's, an in-process plugin's. Each method is given
+/// the row of the agent it speaks for, so that its names, events and capabilities are read
+/// where they are written down once.
+pub trait Dialect: std::fmt::Debug + Sync {
+    /// Our merged result for the event `agent_event` of the agent `profile`, in its protocol;
+    /// `input` is the event data as it was emitted, `rewrites` the hooks whose rewrites run
+    /// unconfirmed. A question or a rewrite it cannot take is a deny whose reason says what
+    /// would have been asked or run, never an allow.
+    fn answer(
+        &self,
+        profile: &'static Profile,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        rewrites: &Rewrites,
+    ) -> AgentAnswer;
+
+    /// The answer when the policy cannot decide (unreadable input, a broken hooks file): a
+    /// block with `reason` wherever the agent lets a hook block; `agent_event` is `None` when
+    /// the input could not be read. By default exit 2 with the reason on stderr.
+    fn fail_closed(
+        &self,
+        profile: &'static Profile,
+        agent_event: Option<&str>,
+        reason: String,
+    ) -> AgentAnswer {
+        let _ = (profile, agent_event);
+        AgentAnswer::block(reason)
+    }
+
+    /// What the agent `profile` does with `answer` to its event `agent_event`, read by its
+    /// documented rules; an error when it would reject the answer (and count the hook as
+    /// failed, which most agents take as "go on"). Narrowed to what a guard may say: the
+    /// validator every answer in the tests goes through, built with the `validate` feature.
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(
+        &self,
+        profile: &'static Profile,
+        agent_event: &str,
+        answer: &AgentAnswer,
+    ) -> Result<Verdict, String>;
+}
