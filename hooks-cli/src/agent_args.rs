@@ -41,13 +41,16 @@ impl Subcommand for AgentCommand {
         AGENTS.iter().fold(command, |command, agent| {
             let about = format!(
                 "Run as {}'s hook: its hook JSON on stdin, its protocol out",
-                agent.display_name()
+                agent.profile().display_name
             );
             let mut long_about = format!(
                 "{about}.\n\n{}",
-                agent.capabilities().describe(agent.display_name())
+                agent
+                    .profile()
+                    .capabilities
+                    .describe(agent.profile().display_name)
             );
-            if let Some(limits) = agent.limits() {
+            if let Some(limits) = agent.profile().limits {
                 long_about.push_str("\nLimits: ");
                 long_about.push_str(limits);
             }
@@ -96,8 +99,8 @@ pub fn agent_name(offered: fn(&dyn Agent) -> bool) -> impl TypedValueParser<Valu
     let names = AGENTS.iter().filter(|agent| offered(**agent)).map(|agent| {
         PossibleValue::new(agent.name()).help(format!(
             "{}: {}",
-            agent.display_name(),
-            agent.settings().project
+            agent.profile().display_name,
+            agent.profile().settings.project
         ))
     });
     PossibleValuesParser::new(names).try_map(|name: String| {

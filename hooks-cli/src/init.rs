@@ -66,7 +66,7 @@ fn http_hook(
 ) -> Result<(Json, String), InitError> {
     let agent = options.agent;
     let Some((_, project_var)) = HTTP_HOOKS.iter().find(|(name, _)| *name == agent.name()) else {
-        return Err(InitError::NoHttpHooks(agent.display_name()));
+        return Err(InitError::NoHttpHooks(agent.profile().display_name));
     };
     let config = options.config.display().to_string();
     let query = if config == "hooks.yaml" {
@@ -139,7 +139,7 @@ pub enum FailClosed {
 /// What `hooks init` sets for a failed hook of `agent`: its fail-closed key where the agent
 /// (in the version installed, when that matters) takes it.
 pub fn fail_closed(agent: &dyn Agent) -> FailClosed {
-    match agent.on_failure() {
+    match agent.profile().on_failure {
         OnFailure::Open => FailClosed::Open,
         OnFailure::Closed => FailClosed::Closed,
         OnFailure::Settable(setting) => match setting.since {
@@ -160,7 +160,7 @@ pub fn fail_closed(agent: &dyn Agent) -> FailClosed {
 
 /// Why the fail-closed key is left out for the version `found` (`None`: not installed).
 fn too_old(agent: &dyn Agent, key: &str, since: &MinVersion, found: Option<String>) -> String {
-    let name = agent.display_name();
+    let name = agent.profile().display_name;
     let which = match found {
         Some(printed) => format!("the installed {name} says `{}`", printed.trim()),
         None => format!("`{} --version` did not run here", since.binary),
@@ -283,7 +283,7 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
         });
     }
     let agent = options.agent;
-    let setup: &HookSettings = agent.settings();
+    let setup: &HookSettings = agent.profile().settings;
     if let Layout::Executables(template) = setup.layout {
         let file = named_file(options)?;
         changes.extend(script_changes(options, setup, template, &file)?);
@@ -323,8 +323,8 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
     let ours = OurHook {
         command: agent.command_with(&options.binary, &file),
         agent: agent.name(),
-        timeout: agent.timeout_unit().of(AGENT_TIMEOUT),
-        timeout_keys: agent.timeout_keys(),
+        timeout: agent.profile().timeout_unit.of(AGENT_TIMEOUT),
+        timeout_keys: agent.profile().timeout_keys,
         fail_closed: match fail_closed(agent) {
             FailClosed::Set { key, value } => Some((key, value)),
             _ => None,
@@ -341,7 +341,10 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
             let (http, start) = http_hook(options, address)?;
             let starter = OurHook {
                 command: start,
-                timeout: agent.timeout_unit().of(std::time::Duration::from_secs(30)),
+                timeout: agent
+                    .profile()
+                    .timeout_unit
+                    .of(std::time::Duration::from_secs(30)),
                 fail_closed: None,
                 ..ours.clone()
             };
@@ -389,7 +392,7 @@ fn script_changes(
                 path,
                 problem: format!(
                     "this {event} hook was not written by `hooks init`; {} runs one per event                      here, so move it (to the user's hooks directory, `~/{}`, where it still                      runs)",
-                    options.agent.display_name(),
+                    options.agent.profile().display_name,
                     setup.user
                 ),
             });
@@ -439,11 +442,11 @@ fn plugin_text(options: &InitOptions, setup: &HookSettings, template: &str, file
 /// an agent whose command starts from the git repository's root, relative to that root.
 fn named_file(options: &InitOptions) -> Result<String, InitError> {
     let config = options.config.display().to_string();
-    if options.agent.settings().project_dir != ProjectDir::GitRoot {
+    if options.agent.profile().settings.project_dir != ProjectDir::GitRoot {
         return Ok(config);
     }
     let not_in_git = || InitError::NotInGit {
-        agent: options.agent.display_name(),
+        agent: options.agent.profile().display_name,
         dir: options.dir.clone(),
         config: options.config.clone(),
     };
@@ -470,7 +473,7 @@ fn named_file(options: &InitOptions) -> Result<String, InitError> {
 pub fn notes(options: &InitOptions) -> Vec<String> {
     let project = std::fs::canonicalize(&options.dir).unwrap_or(options.dir.clone());
     let agent = options.agent;
-    let name = agent.display_name();
+    let name = agent.profile().display_name;
     let failure = match fail_closed(agent) {
         FailClosed::Set { key, .. } => format!(
             "{name} blocks the call when `hooks` is missing, crashes or runs past {} s \
@@ -511,7 +514,7 @@ pub fn notes(options: &InitOptions) -> Vec<String> {
     });
     std::iter::once(failure)
         .chain(serve)
-        .chain(agent.trust_note().map(str::to_owned))
+        .chain(agent.profile().trust_note.map(str::to_owned))
         .chain(trust_warning(agent, &project))
         .collect()
 }
@@ -523,7 +526,7 @@ pub fn trust_warning(agent: &dyn Agent, project: &Path) -> Option<String> {
         Trust::Trusted(_) => None,
         Trust::Untrusted(why) => Some(format!(
             "warning: {} will not run the hooks of {} until the folder is trusted ({why})",
-            agent.display_name(),
+            agent.profile().display_name,
             project.display()
         )),
     }

@@ -351,7 +351,7 @@ fn import(
     let Some(importer) = agent.importer() else {
         return fail(format!(
             "{} has no hooks file to import",
-            agent.display_name()
+            agent.profile().display_name
         ));
     };
     let imported = match importer(settings) {
@@ -548,7 +548,7 @@ fn trust_warnings(file: &std::path::Path) -> Vec<String> {
     AGENTS
         .iter()
         .filter(|agent| {
-            let settings = agent.settings();
+            let settings = agent.profile().settings;
             !settings
                 .events_running_at(agent.name(), &project.join(settings.project))
                 .is_empty()

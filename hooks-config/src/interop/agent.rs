@@ -19,39 +19,19 @@ use crate::settings::Imported;
 /// list, so adding an agent adds its subcommands. What the agent is (its constants) is its
 /// [`Profile`]; the methods it implements are what it does.
 pub trait Agent: std::fmt::Debug + Sync {
-    /// What it is, as data: its protocol, names, capabilities, settings, tools, binaries and
-    /// failure mode (see [`Profile`]); the accessors below read it.
+    /// What it is, as data: its protocol, names, dialect, capabilities, settings, tools,
+    /// binaries and failure mode (see [`Profile`]); what it is is read there, not through a
+    /// method of its own.
     fn profile(&self) -> &'static Profile;
-
-    /// Its events, its field names and its name (`claude`: the subcommand and the namespace of
-    /// its events that have no canonical equivalent).
-    fn protocol(&self) -> &'static Protocol {
-        self.profile().protocol
-    }
-
-    /// Its name for people: `Claude Code`.
-    fn display_name(&self) -> &'static str {
-        self.profile().display_name
-    }
-
-    /// What it can take from a hook, and what our answer becomes where it cannot.
-    fn capabilities(&self) -> &'static Capabilities {
-        self.profile().capabilities
-    }
-
-    /// Its hook settings: where they are, and what `hooks init` writes into them.
-    fn settings(&self) -> &'static HookSettings {
-        self.profile().settings
-    }
 
     /// Its name: the subcommand (`hooks claude`), lowercase.
     fn name(&self) -> &'static str {
-        self.protocol().agent
+        self.profile().protocol.agent
     }
 
     /// Its hook input (what it writes on stdin) as our event.
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        self.protocol().event_in(input)
+        self.profile().protocol.event_in(input)
     }
 
     /// Our merged result for its event `agent_event`, in its protocol, as its
@@ -100,37 +80,13 @@ pub trait Agent: std::fmt::Debug + Sync {
         None
     }
 
-    /// Its shell, file and patch tools under their canonical names (see [`tools`](super::tools)),
-    /// as its [`event_in`](Agent::event_in) maps them; empty where its tools already have the
-    /// canonical names or it has no tool events.
-    fn tools(&self) -> &'static [ToolName] {
-        self.profile().tools
-    }
-
-    /// Whether this adapter was run against the agent's real program (rather than against its
-    /// documentation only); stated in `docs/agents.md`.
-    fn tested_against_real_program(&self) -> bool {
-        self.profile().tested_against_real_program
-    }
-
-    /// What it cannot do that its [capabilities](Agent::capabilities) do not say (a failure
-    /// mode, a version that differs), for `hooks <agent> --help`; `None` when nothing.
-    fn limits(&self) -> Option<&'static str> {
-        self.profile().limits
-    }
-
-    /// What every `hooks init` of it tells the user about its trust step, if it has one.
-    fn trust_note(&self) -> Option<&'static str> {
-        self.profile().trust_note
-    }
-
     /// The command its settings run: `hooks <name> --config <file>`, with `file` (relative to
     /// the project) named from the project directory as it runs the command.
     fn command(&self, file: &str) -> String {
         format!(
             "hooks {} --config {}",
             self.name(),
-            self.settings().project_dir.argument(file)
+            self.profile().settings.project_dir.argument(file)
         )
     }
 
@@ -144,29 +100,6 @@ pub trait Agent: std::fmt::Debug + Sync {
         }
     }
 
-    /// What it does when a hook fails (crashes, hangs past its timeout, is not found), and
-    /// what a hook entry sets to make that a block.
-    fn on_failure(&self) -> OnFailure {
-        self.profile().on_failure
-    }
-
-    /// The unit of the `timeout` of its hook entries.
-    fn timeout_unit(&self) -> TimeUnit {
-        self.profile().timeout_unit
-    }
-
-    /// The keys its hook entries take their timeout under; `init` writes each, so that one
-    /// entry read by two programs is bounded in both.
-    fn timeout_keys(&self) -> &'static [&'static str] {
-        self.profile().timeout_keys
-    }
-
-    /// The names of its executables, looked up on the `PATH` to tell whether it is
-    /// installed.
-    fn binaries(&self) -> &'static [&'static str] {
-        self.profile().binaries
-    }
-
     /// Where a setting of its own turns every hook off for the project in `project` and the
     /// user whose home is `home` (Claude Code's `disableAllHooks`), with the file that says
     /// so; `None` when nothing does (by default, nothing is read).
@@ -176,27 +109,50 @@ pub trait Agent: std::fmt::Debug + Sync {
     }
 }
 
-/// What one agent is, as data, kept in a `static` by its file and read by [`Agent`]'s
-/// accessors: so an agent's file holds its behaviour (how its input is read, how its answer is
-/// written, what it accepts), not a method per constant.
+/// What one agent is, as data: its row, kept in a `static` by its file. Every fact of the
+/// agent is a field here, read by whoever needs it (`init`, `doctor`, `--help`, the docs'
+/// tables); its file holds only what it does that no row can say (how an unusual input is
+/// read). What its answers are is its [`dialect`](Profile::dialect)'s.
 ///
 /// Built in a const context from [`Profile::new`] and the setters, each of which names what
 /// differs from the common case.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Profile {
-    pub(crate) protocol: &'static Protocol,
-    pub(crate) display_name: &'static str,
-    pub(crate) dialect: &'static dyn Dialect,
-    pub(crate) capabilities: &'static Capabilities,
-    pub(crate) settings: &'static HookSettings,
-    pub(crate) tools: &'static [ToolName],
-    pub(crate) binaries: &'static [&'static str],
-    pub(crate) on_failure: OnFailure,
-    pub(crate) timeout_unit: TimeUnit,
-    pub(crate) timeout_keys: &'static [&'static str],
-    pub(crate) tested_against_real_program: bool,
-    pub(crate) limits: Option<&'static str>,
-    pub(crate) trust_note: Option<&'static str>,
+    /// Its events, its field names and its name (`claude`: the subcommand and the namespace of
+    /// its events that have no canonical equivalent).
+    pub protocol: &'static Protocol,
+    /// Its name for people: `Claude Code`.
+    pub display_name: &'static str,
+    /// The family of protocols its answers are in: how a merged result becomes its answer,
+    /// what it says when the policy cannot decide, how it reads an answer back.
+    pub dialect: &'static dyn Dialect,
+    /// What it can take from a hook, and what our answer becomes where it cannot.
+    pub capabilities: &'static Capabilities,
+    /// Its hook settings: where they are, and what `hooks init` writes into them.
+    pub settings: &'static HookSettings,
+    /// Its shell, file and patch tools under their canonical names (see
+    /// [`tools`](super::tools)), as its [`event_in`](Agent::event_in) maps them; empty where
+    /// its tools already have the canonical names or it has no tool events.
+    pub tools: &'static [ToolName],
+    /// The names of its executables, looked up on the `PATH` to tell whether it is installed.
+    pub binaries: &'static [&'static str],
+    /// What it does when a hook fails (crashes, hangs past its timeout, is not found), and
+    /// what a hook entry sets to make that a block.
+    pub on_failure: OnFailure,
+    /// The unit of the `timeout` of its hook entries.
+    pub timeout_unit: TimeUnit,
+    /// The keys its hook entries take their timeout under; `init` writes each, so that one
+    /// entry read by two programs is bounded in both.
+    pub timeout_keys: &'static [&'static str],
+    /// Whether this adapter was run against the agent's real program (rather than against its
+    /// documentation only); stated in `docs/agents.md`.
+    pub tested_against_real_program: bool,
+    /// What it cannot do that its capabilities do not say (a failure mode, a version that
+    /// differs), for `hooks <agent> --help`; `None` when nothing.
+    pub limits: Option<&'static str>,
+    /// What every `hooks init` of it tells the user about its trust step, if it has one.
+    pub trust_note: Option<&'static str>,
 }
 
 impl Profile {
@@ -229,49 +185,49 @@ impl Profile {
         }
     }
 
-    /// Its shell, file and patch tools under their canonical names ([`Agent::tools`]).
+    /// Its shell, file and patch tools under their canonical names ([`Profile::tools`]).
     pub const fn tools(mut self, tools: &'static [ToolName]) -> Self {
         self.tools = tools;
         self
     }
 
-    /// The names of its executables ([`Agent::binaries`]).
+    /// The names of its executables ([`Profile::binaries`]).
     pub const fn binaries(mut self, binaries: &'static [&'static str]) -> Self {
         self.binaries = binaries;
         self
     }
 
-    /// What it does when a hook fails ([`Agent::on_failure`]).
+    /// What it does when a hook fails ([`Profile::on_failure`]).
     pub const fn on_failure(mut self, on_failure: OnFailure) -> Self {
         self.on_failure = on_failure;
         self
     }
 
-    /// The unit of its hook timeouts ([`Agent::timeout_unit`]).
+    /// The unit of its hook timeouts ([`Profile::timeout_unit`]).
     pub const fn timeout_unit(mut self, unit: TimeUnit) -> Self {
         self.timeout_unit = unit;
         self
     }
 
-    /// The keys of its hook timeouts ([`Agent::timeout_keys`]).
+    /// The keys of its hook timeouts ([`Profile::timeout_keys`]).
     pub const fn timeout_keys(mut self, keys: &'static [&'static str]) -> Self {
         self.timeout_keys = keys;
         self
     }
 
-    /// It was run against its real program ([`Agent::tested_against_real_program`]).
+    /// It was run against its real program ([`Profile::tested_against_real_program`]).
     pub const fn tested_against_real_program(mut self) -> Self {
         self.tested_against_real_program = true;
         self
     }
 
-    /// What it cannot do that its capabilities do not say ([`Agent::limits`]).
+    /// What it cannot do that its capabilities do not say ([`Profile::limits`]).
     pub const fn limits(mut self, limits: &'static str) -> Self {
         self.limits = Some(limits);
         self
     }
 
-    /// What `hooks init` tells the user about its trust step ([`Agent::trust_note`]).
+    /// What `hooks init` tells the user about its trust step ([`Profile::trust_note`]).
     pub const fn trust_note(mut self, note: &'static str) -> Self {
         self.trust_note = Some(note);
         self

@@ -2,7 +2,7 @@
 //! `.amp/plugins/` in the project (`~/.config/amp/plugins/` for the user), as Amp's plugin API
 //! manual gives them (marked experimental there; not run against the real program here, as Amp
 //! needs its own backend). `hooks init amp` writes `.amp/plugins/hooks.ts` (see
-//! [`plugin`](super::plugin)), which runs `hooks amp --config FILE` on every `tool.call`.
+//! [`plugin`]), which runs `hooks amp --config FILE` on every `tool.call`.
 //!
 //! | the plugin's event | our event | its JSON |
 //! |---|---|---|

@@ -33,7 +33,7 @@ use hooks_core::events::{PROMPT_COMPLETE, TOOL_POST, TOOL_PRE};
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
-use super::exit_two;
+use super::exit_two::{self, DecisionAnswer};
 use super::reasons::question_of;
 use super::tools::{self, ToolName};
 use super::{
@@ -41,7 +41,7 @@ use super::{
     OnFailure, Profile, ProjectDir, Protocol, RewriteSupport, Rewrites,
 };
 #[cfg(any(test, feature = "validate"))]
-use super::{Verdict, hook_output::non_empty, hook_output::printed};
+use super::{Verdict, hook_output::printed};
 
 /// Antigravity CLI.
 #[derive(Debug, Clone, Copy)]
@@ -105,15 +105,6 @@ static SETTINGS: HookSettings = HookSettings {
     layout: Layout::NamedMatcherGroups("hooks-guard"),
     init_events: &["PreToolUse"],
 };
-
-/// Its answer `decision`, with `reason` where there is one.
-fn decision(decision: &str, reason: Option<String>) -> AgentAnswer {
-    let mut answer = json!({"decision": decision});
-    if let Some(reason) = reason {
-        answer["reason"] = Value::from(reason);
-    }
-    AgentAnswer::json(&answer)
-}
 
 /// What Antigravity CLI is, as data.
 static PROFILE: Profile = Profile::new(
@@ -184,13 +175,13 @@ impl Dialect for AntigravityDialect {
     ) -> AgentAnswer {
         let pre_tool = agent_event == "PreToolUse";
         if pre_tool && outcome.result.action == HookAction::AskUser && !outcome.is_modified() {
-            return decision("force_ask", Some(question_of(outcome)));
+            return DecisionAnswer::answer("force_ask", Some(question_of(outcome)));
         }
         let notes = exit_two::notes(outcome).join("\n");
         let answer = match exit_two::refusal("Antigravity CLI", input, outcome) {
-            Some(reason) => decision("deny", Some(reason)),
-            None if pre_tool => decision("ask", None),
-            None => decision("allow", None),
+            Some(reason) => DecisionAnswer::answer("deny", Some(reason)),
+            None if pre_tool => DecisionAnswer::answer("ask", None),
+            None => DecisionAnswer::answer("allow", None),
         };
         AgentAnswer {
             stderr: notes,
@@ -205,7 +196,7 @@ impl Dialect for AntigravityDialect {
         _agent_event: Option<&str>,
         reason: String,
     ) -> AgentAnswer {
-        decision("deny", Some(reason))
+        DecisionAnswer::answer("deny", Some(reason))
     }
 
     /// Antigravity's reading of an answer, as reported: a `decision` on exit 0. Anything
@@ -231,23 +222,17 @@ impl Dialect for AntigravityDialect {
         let Ok(Some(fields)) = printed(answer) else {
             return unreadable("no JSON decision");
         };
-        if let Some(key) = fields
-            .keys()
-            .find(|key| *key != "decision" && *key != "reason")
-        {
-            return Err(format!("`{key}` is not taken by Antigravity CLI"));
-        }
-        let reason = non_empty(fields.get("reason"));
-        match (fields.get("decision").and_then(Value::as_str), reason) {
-            (Some("deny"), Some(reason)) => Ok(Verdict::Block(reason)),
-            (Some("deny"), None) => Err("a deny without a reason".to_owned()),
-            (Some("ask" | "force_ask"), Some(question)) => Ok(Verdict::Ask(question)),
+        let answer = DecisionAnswer::read(fields)?;
+        match (answer.decision.as_str(), answer.reason()) {
+            ("deny", Some(reason)) => Ok(Verdict::Block(reason)),
+            ("deny", None) => Err("a deny without a reason".to_owned()),
+            ("ask" | "force_ask", Some(question)) => Ok(Verdict::Ask(question)),
             // Its own permission flow decides.
-            (Some("ask"), None) => Ok(Verdict::Proceed),
-            (Some("allow"), _) if agent_event == "PreToolUse" => {
+            ("ask", None) => Ok(Verdict::Proceed),
+            ("allow", _) if agent_event == "PreToolUse" => {
                 Err("`allow` on a tool call may skip the user's review".to_owned())
             }
-            (Some("allow"), _) => Ok(Verdict::Proceed),
+            ("allow", _) => Ok(Verdict::Proceed),
             _ => unreadable("no known decision"),
         }
     }
@@ -259,7 +244,7 @@ mod tests {
 
     #[test]
     fn antigravitys_validator_refuses_an_allow_and_silence() {
-        let allow = decision("allow", None);
+        let allow = DecisionAnswer::answer("allow", None);
         assert!(Antigravity.accepts("PreToolUse", &allow).is_err());
         assert!(
             Antigravity
@@ -267,7 +252,7 @@ mod tests {
                 .is_err()
         );
         assert_eq!(
-            Antigravity.accepts("PreToolUse", &decision("ask", None)),
+            Antigravity.accepts("PreToolUse", &DecisionAnswer::answer("ask", None)),
             Ok(Verdict::Proceed)
         );
     }

@@ -45,6 +45,8 @@ use hooks_core::events::{
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+#[cfg(any(test, feature = "validate"))]
+use super::Verdict;
 use super::exit_two::{notes, refusal};
 use super::reasons::context_of;
 use super::tools::{ToolName, canonical_event, named};
@@ -52,8 +54,6 @@ use super::{
     Agent, AgentAnswer, Capabilities, Dialect, HookSettings, InputError, Layout, MappedEvent,
     OnFailure, Profile, ProjectDir, Protocol, RewriteSupport, Rewrites,
 };
-#[cfg(any(test, feature = "validate"))]
-use super::{Verdict, hook_output::non_empty};
 
 /// Cline.
 #[derive(Debug, Clone, Copy)]
@@ -168,8 +168,14 @@ when `hooks` is missing, crashes, answers nothing or runs past 25 s \
 there a prompt cannot be blocked; it skips hooks in --yolo mode, and tools its model provider \
 runs itself never reach a hook.";
 
-/// Our answer, as both generations of Cline read it.
+/// Our answer, as both generations of Cline read it: the one model of it, written and, by the
+/// validator, read (where a field it does not know, or of the wrong type, fails the hook).
 #[derive(Debug, Serialize)]
+#[cfg_attr(
+    any(test, feature = "validate"),
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 #[serde(rename_all = "camelCase")]
 struct ClineAnswer {
     /// Whether the call (or the prompt) is stopped.
@@ -422,32 +428,14 @@ impl Dialect for ClineDialect {
                 answer.exit_code
             ));
         }
-        let fields = match serde_json::from_str::<Value>(answer.stdout.trim()) {
-            Ok(Value::Object(fields)) => fields,
-            _ => return Err("no JSON object on stdout: Cline runs the call".to_owned()),
-        };
-        for key in fields.keys() {
-            if !["cancel", "errorMessage", "contextModification"].contains(&key.as_str()) {
-                return Err(format!(
-                    "`{key}`: the extension ignores it, and the call would run"
-                ));
-            }
-        }
-        let cancel = fields
-            .get("cancel")
-            .and_then(Value::as_bool)
-            .ok_or_else(|| "no boolean `cancel`".to_owned())?;
-        for key in ["errorMessage", "contextModification"] {
-            if fields.get(key).is_some_and(|value| !value.is_string()) {
-                return Err(format!(
-                    "`{key}` is not a string: the hook fails, the call runs"
-                ));
-            }
-        }
-        if !cancel {
+        let read: ClineAnswer = serde_json::from_str(answer.stdout.trim())
+            .map_err(|error| format!("not Cline's answer ({error}): Cline runs the call"))?;
+        if !read.cancel {
             return Ok(Verdict::Proceed);
         }
-        let reason = non_empty(fields.get("errorMessage"))
+        let reason = read
+            .error_message
+            .filter(|reason| !reason.trim().is_empty())
             .ok_or_else(|| "a cancel without an `errorMessage`".to_owned())?;
         Ok(if BLOCKING.contains(&agent_event) {
             Verdict::Block(reason)

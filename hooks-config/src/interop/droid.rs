@@ -3,7 +3,7 @@
 //! commands name the project `"$FACTORY_PROJECT_DIR"`.
 //!
 //! Factory's hooks reference gives Claude Code's answers, so [`FactoryDroid`] answers as
-//! [`ClaudeCode`] does and reads answers by Claude Code's rules. Where it differs:
+//! [`ClaudeCode`](super::claude::ClaudeCode) does and reads answers by Claude Code's rules. Where it differs:
 //!
 //! - **Tools**: `Execute` is `Bash`, `Create` is `Write`, `ApplyPatch` is `apply_patch`;
 //!   `Read` and `Edit` keep their names (see [`tools`]).

@@ -9,8 +9,10 @@
 //!   the runner understands; a Claude Code settings file converts to our entries
 //!   ([`claude::import_settings`]) or loads directly.
 //!
-//! The agents are listed in [`AGENTS`]; each is one file here (its unit struct, its event
-//! table, its answers, its [validator](Agent::accepts)), and the command line iterates the
+//! The agents are listed in [`AGENTS`]; each is one file here: its unit struct and its row
+//! ([`Profile`]: its event table, settings, tools, capabilities), naming one of a few shared
+//! [dialects](Dialect) that write and read its answers (Claude Code's JSON, exit 2, Cursor's,
+//! GitHub Copilot's, Gemini CLI's, Codex CLI's, a plugin's). The command line iterates the
 //! list, so adding an agent is adding its file.
 //!
 //! A rewrite of a tool call is shown to the user where the agent can ask (Claude Code's

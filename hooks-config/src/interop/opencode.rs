@@ -1,6 +1,6 @@
 //! OpenCode ([`OpenCode`]): no hooks file, but in-process plugins, loaded from
 //! `.opencode/plugin/` in the project (`~/.config/opencode/plugin/` for the user). `hooks init
-//! opencode` writes `.opencode/plugin/hooks.js` (see [`plugin`](super::plugin)), which runs
+//! opencode` writes `.opencode/plugin/hooks.js` (see [`plugin`]), which runs
 //! `hooks opencode --config FILE` before every tool call (`tool.execute.before`) and on every
 //! prompt (`chat.message`), with the JSON below on stdin.
 //!

@@ -3,7 +3,7 @@
 //! name the project `"$QWEN_PROJECT_DIR"`.
 //!
 //! Qwen Code's hooks documentation (QwenLM/qwen-code, `docs/users/features/hooks.md`) gives the
-//! answers of Claude Code's shape, so [`QwenCode`] answers as [`ClaudeCode`] does and reads
+//! answers of Claude Code's shape, so [`QwenCode`] answers as [`ClaudeCode`](super::claude::ClaudeCode) does and reads
 //! answers by Claude Code's rules. Where it differs:
 //!
 //! - **Asking**: `permissionDecision: "ask"` on `PreToolUse` reaches the user in an interactive

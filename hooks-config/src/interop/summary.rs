@@ -28,8 +28,8 @@ pub fn summary_table() -> String {
 
 /// The row of `agent`.
 fn row(agent: &dyn Agent) -> String {
-    let protocol = agent.protocol();
-    let capabilities = agent.capabilities();
+    let protocol = agent.profile().protocol;
+    let capabilities = agent.profile().capabilities;
     let canonical = protocol
         .events
         .iter()
@@ -37,7 +37,8 @@ fn row(agent: &dyn Agent) -> String {
         .count();
     let events = format!("{} ({canonical} canonical)", protocol.events.len());
     let mut tools: Vec<String> = agent
-        .tools()
+        .profile()
+        .tools
         .iter()
         .map(|tool| format!("`{}`→`{}`", tool.theirs, tool.canonical))
         .collect();
@@ -79,7 +80,7 @@ fn row(agent: &dyn Agent) -> String {
         }
         None => "no tool event",
     };
-    let tested = if agent.tested_against_real_program() {
+    let tested = if agent.profile().tested_against_real_program {
         "yes"
     } else {
         "no"
@@ -87,7 +88,7 @@ fn row(agent: &dyn Agent) -> String {
     format!(
         "| {} | `hooks init {}` | {events} | {} | {ask} | {rewrite} | {context} | {fails_closed} \
          | {tested} |",
-        agent.display_name(),
+        agent.profile().display_name,
         agent.name(),
         tools.join(", "),
     )
