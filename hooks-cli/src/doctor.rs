@@ -274,7 +274,7 @@ impl Checker<'_> {
                 executables::hooks_in(agent.profile().settings, agent.name(), file)
             }
             layout => match serde_json::from_str::<Value>(text) {
-                Ok(settings @ Value::Object(_)) => hooks_of(layout, &settings),
+                Ok(settings @ Value::Object(_)) => layout.command_hooks(&settings),
                 _ => {
                     self.say(
                         "settings",
@@ -739,53 +739,6 @@ fn plugin_hooks(agent: &dyn Agent, file: &Path, text: &str) -> Vec<(String, Valu
         .iter()
         .map(|event| ((*event).to_owned(), hook.clone()))
         .collect()
-}
-
-/// Every command hook of the settings, with its event, in file order.
-fn hooks_of(layout: Layout, settings: &Value) -> Vec<(String, Value)> {
-    if layout == Layout::Triggers {
-        // Each hook names its event, and holds its command in `action`.
-        let hooks = settings.get("hooks").and_then(Value::as_array);
-        return hooks
-            .into_iter()
-            .flatten()
-            .filter_map(|hook| {
-                let trigger = hook.get("trigger").and_then(Value::as_str)?;
-                let mut action = hook.get("action")?.clone();
-                if let (Value::Object(fields), Some(timeout)) = (&mut action, hook.get("timeout")) {
-                    fields.entry("timeout").or_insert(timeout.clone());
-                }
-                Some((trigger.to_owned(), action))
-            })
-            .collect();
-    }
-    let Some(Value::Object(events)) = settings.get(layout.events_key()) else {
-        return Vec::new();
-    };
-    let mut hooks = Vec::new();
-    for (event, entries) in events {
-        for entry in entries.as_array().into_iter().flatten() {
-            match layout {
-                Layout::Commands
-                | Layout::BareCommands
-                | Layout::Triggers
-                | Layout::CommandFields(_)
-                | Layout::Plugin(_)
-                | Layout::Executables(_) => hooks.push((event.clone(), entry.clone())),
-                Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => {
-                    for hook in entry
-                        .get("hooks")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                    {
-                        hooks.push((event.clone(), hook.clone()));
-                    }
-                }
-            }
-        }
-    }
-    hooks
 }
 
 /// The address of `hooks serve` and the hooks file (relative to the project) an HTTP hook of

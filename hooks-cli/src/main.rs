@@ -73,7 +73,8 @@ mod mcp_proxy;
 #[cfg(feature = "mcp")]
 mod mcp_wrap;
 mod modules;
-mod ordered_json;
+// The order-keeping JSON of the settings format, which `mcp wrap` edits too.
+use hooks_config::interop::ordered_json;
 mod progress;
 mod provenance;
 mod replay;

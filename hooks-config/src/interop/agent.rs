@@ -8,7 +8,7 @@ use hooks_core::EmitResult;
 use serde_json::Value;
 
 use super::tools::ToolName;
-use super::{AgentAnswer, Dialect, Rewrites};
+use super::{AgentAnswer, Dialect, Layout, Rewrites};
 use crate::ConfigErrors;
 use crate::agent_protocol::{InputError, MappedEvent, Protocol};
 use crate::settings::Imported;
@@ -469,62 +469,6 @@ pub struct HookSettings {
     pub init_events: &'static [&'static str],
 }
 
-/// How an agent's settings list the commands of an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// Matcher groups, each with its `hooks` list of commands (Claude Code's shape).
-    MatcherGroups,
-    /// The commands themselves, in a file that says its `version` (Cursor's shape).
-    Commands,
-    /// The commands themselves, in a file with no `version` (Windsurf's and Crush's shape:
-    /// a key they do not document is not added).
-    BareCommands,
-    /// A list of named hooks under `hooks`, each with its event as `trigger` and its command
-    /// in `action`, in a file that says its `version` (Kiro's shape).
-    Triggers,
-    /// Matcher groups per event under a hook's name rather than under `hooks`
-    /// (`{"<name>": {"PreToolUse": [...]}}`, Antigravity's shape); ours is the name given.
-    NamedMatcherGroups(&'static str),
-    /// The commands themselves, in a file that says its `version`, each `type: "command"` with
-    /// the command line under every one of these fields (GitHub Copilot's `bash`, and the
-    /// `command` that the VS Code agent reads from the same file).
-    CommandFields(&'static [&'static str]),
-    /// No hooks file: an in-process plugin of the agent's own (OpenCode, Amp) that hands each
-    /// call to `hooks` itself. `hooks init` writes the whole file, [`project`](HookSettings::project),
-    /// from this template (see [`plugin`](super::plugin)); it runs on every one of
-    /// [`init_events`](HookSettings::init_events).
-    Plugin(&'static str),
-    /// No hooks file: one executable per event, named after the event, in the directory
-    /// [`project`](HookSettings::project) (Cline's shape). `hooks init` writes one for each of
-    /// [`init_events`](HookSettings::init_events) from this template (see
-    /// [`executables`](super::executables)).
-    Executables(&'static str),
-}
-
-impl Layout {
-    /// The key of the settings that maps events to their hooks: `hooks`, or a hook's name.
-    pub fn events_key(self) -> &'static str {
-        match self {
-            Layout::NamedMatcherGroups(name) => name,
-            _ => "hooks",
-        }
-    }
-
-    /// The fields of a hook entry that hold its command line.
-    pub fn command_fields(self) -> &'static [&'static str] {
-        match self {
-            Layout::MatcherGroups
-            | Layout::NamedMatcherGroups(_)
-            | Layout::Commands
-            | Layout::BareCommands
-            | Layout::Triggers
-            | Layout::Plugin(_)
-            | Layout::Executables(_) => &["command"],
-            Layout::CommandFields(fields) => fields,
-        }
-    }
-}
-
 /// How a hook's command names the project directory, as the agent runs it (`sh -c`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProjectDir {
@@ -590,7 +534,7 @@ impl HookSettings {
                 _ => Vec::new(),
             };
         }
-        let Ok(Value::Object(settings)) = serde_json::from_str::<Value>(text) else {
+        let Ok(settings @ Value::Object(_)) = serde_json::from_str::<Value>(text) else {
             return Vec::new();
         };
         let runs_us = |hook: &Value| {
@@ -600,46 +544,13 @@ impl HookSettings {
                     .is_some_and(|command| runs_hooks(command, agent))
             })
         };
-        if self.layout == Layout::Triggers {
-            let Some(Value::Array(hooks)) = settings.get("hooks") else {
-                return Vec::new();
-            };
-            let mut events: Vec<String> = Vec::new();
-            for hook in hooks {
-                let trigger = hook.get("trigger").and_then(Value::as_str);
-                if let (Some(trigger), Some(action)) = (trigger, hook.get("action"))
-                    && runs_us(action)
-                    && !events.iter().any(|event| event == trigger)
-                {
-                    events.push(trigger.to_owned());
-                }
+        let mut events: Vec<String> = Vec::new();
+        for (event, hook) in self.layout.command_hooks(&settings) {
+            if runs_us(&hook) && !events.contains(&event) {
+                events.push(event);
             }
-            return events;
         }
-        let Some(Value::Object(hooks)) = settings.get(self.layout.events_key()) else {
-            return Vec::new();
-        };
-        let listed = |entries: &Value| {
-            entries.as_array().is_some_and(|entries| {
-                entries.iter().any(|entry| match self.layout {
-                    Layout::Commands
-                    | Layout::BareCommands
-                    | Layout::Triggers
-                    | Layout::CommandFields(_)
-                    | Layout::Plugin(_)
-                    | Layout::Executables(_) => runs_us(entry),
-                    Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => entry
-                        .get("hooks")
-                        .and_then(Value::as_array)
-                        .is_some_and(|hooks| hooks.iter().any(runs_us)),
-                })
-            })
-        };
-        hooks
-            .iter()
-            .filter(|(_, entries)| listed(entries))
-            .map(|(event, _)| event.clone())
-            .collect()
+        events
     }
 }
 

@@ -43,9 +43,11 @@ pub mod goose;
 mod hook_output;
 pub mod kiro;
 pub mod opencode;
+pub mod ordered_json;
 pub mod plugin;
 pub mod qwen;
 mod reasons;
+mod settings_format;
 #[cfg(any(test, feature = "validate"))]
 mod summary;
 pub mod tools;
@@ -60,11 +62,12 @@ use serde_json::Value;
 pub use crate::agent_protocol::{AGENT_FIELD, InputError, MappedEvent, Protocol};
 use crate::{HooksConfig, Rewrite};
 pub use agent::{
-    Agent, Capabilities, FailClosedKey, HookSettings, Importer, KeyValue, Layout, MinVersion,
-    OnFailure, Profile, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version,
-    runs_hooks, shell_word,
+    Agent, Capabilities, FailClosedKey, HookSettings, Importer, KeyValue, MinVersion, OnFailure,
+    Profile, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version, runs_hooks,
+    shell_word,
 };
 pub use dialect::Dialect;
+pub use settings_format::{Layout, OurEntry};
 #[cfg(any(test, feature = "validate"))]
 pub use summary::summary_table;
 
