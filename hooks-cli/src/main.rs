@@ -12,8 +12,8 @@
 //!   Gemini CLI folder that is not trusted).
 //! - `hooks events`: lists the canonical events, their aliases and their data fields.
 //! - `hooks demo`: a scripted agent session through the whole hook pipeline.
-//! - `hooks <agent> --config FILE`, for each agent of `hooks_config::interop::AGENTS` (`claude`,
-//!   `gemini`, `codex`, `cursor`): the policy in FILE (and every `#[hook]` linked in) as a
+//! - `hooks <agent> --config FILE`, for each agent of `hooks_config::interop::AGENTS` (`hooks
+//!   claude`, and every other agent's row): the policy in FILE (and every `#[hook]` linked in) as a
 //!   command hook of that agent: its hook JSON on stdin, a block and every other answer in the
 //!   form its protocol documents (see `hooks_config::interop`), and a block whenever the
 //!   policy cannot decide. The managed and user hooks files apply under FILE

@@ -856,27 +856,20 @@ async fn every_kind_of_outcome(event: &str, data: &Value) -> Vec<(&'static str, 
 #[test]
 fn the_agents_are_listed_once_by_name() {
     let names: Vec<&str> = AGENTS.iter().map(|agent| agent.name()).collect();
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
     assert_eq!(
-        names,
-        [
-            "claude",
-            "gemini",
-            "codex",
-            "cursor",
-            "qwen",
-            "droid",
-            "copilot",
-            "auggie",
-            "goose",
-            "windsurf",
-            "crush",
-            "kiro",
-            "cline",
-            "antigravity",
-            "opencode",
-            "amp"
-        ]
+        unique.len(),
+        names.len(),
+        "an agent listed twice: {names:?}"
     );
+    for name in &names {
+        assert!(
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase()),
+            "{name}: a subcommand's name is lowercase"
+        );
+    }
     for agent in AGENTS {
         assert_eq!(
             hooks_config::interop::agent(agent.name()).unwrap().name(),

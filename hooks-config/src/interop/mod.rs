@@ -69,7 +69,7 @@ pub use agent::{
 pub use dialect::Dialect;
 pub use settings_format::{Layout, OurEntry};
 #[cfg(any(test, feature = "validate"))]
-pub use summary::summary_table;
+pub use summary::{agent_list, setup_table, summary_table};
 
 /// Every agent `hooks` serves, in the order the command line lists them.
 pub static AGENTS: &[&dyn Agent] = &[
