@@ -8,7 +8,7 @@ use hooks_core::EmitResult;
 use serde_json::Value;
 
 use super::tools::ToolName;
-use super::{AgentAnswer, Dialect, Layout, Rewrites};
+use super::{AgentAnswer, Answering, Dialect, Layout, Rewrites};
 use crate::ConfigErrors;
 use crate::agent_protocol::{InputError, MappedEvent, Protocol};
 use crate::settings::Imported;
@@ -46,9 +46,13 @@ pub trait Agent: std::fmt::Debug + Sync {
         rewrites: &Rewrites,
     ) -> AgentAnswer {
         let profile = self.profile();
-        profile
-            .dialect
-            .answer(profile, agent_event, input, outcome, rewrites)
+        profile.dialect.answer(&Answering {
+            profile,
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+        })
     }
 
     /// The answer when the policy cannot decide (unreadable input, a broken hooks file):

@@ -28,17 +28,17 @@
 //! `file_path`); the file tools' names and fields are those of the Antigravity editor, not
 //! confirmed for the CLI.
 
+use hooks_core::HookAction;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::events::{PROMPT_COMPLETE, TOOL_POST, TOOL_PRE};
-use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
 use super::exit_two::{self, DecisionAnswer};
 use super::reasons::question_of;
 use super::tools::{self, ToolName};
 use super::{
-    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, InputError, Layout, MappedEvent,
-    OnFailure, Profile, ProjectDir, Protocol, RewriteSupport, Rewrites,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, InputError, Layout,
+    MappedEvent, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport,
 };
 #[cfg(any(test, feature = "validate"))]
 use super::{Verdict, hook_output::printed};
@@ -165,14 +165,13 @@ impl Agent for Antigravity {
 
 impl Dialect for AntigravityDialect {
     /// Our merged result for Antigravity's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            ..
+        } = *answering;
         let pre_tool = agent_event == "PreToolUse";
         if pre_tool && outcome.result.action == HookAction::AskUser && !outcome.is_modified() {
             return DecisionAnswer::answer("force_ask", Some(question_of(outcome)));

@@ -60,8 +60,8 @@ use super::reasons::{
     inapplicable, json_answer, messages_of, modifiers, question_of, reason_of, would_run,
 };
 use super::{
-    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, Importer, InputError, Layout,
-    MappedEvent, ProjectDir, Protocol, RewriteSupport, Rewrites,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, Importer, InputError,
+    Layout, MappedEvent, ProjectDir, Protocol, RewriteSupport,
 };
 
 /// Claude Code.
@@ -370,14 +370,14 @@ static DIALECT: ClaudeDialect = ClaudeDialect {
 impl Dialect for ClaudeDialect {
     /// Our merged result for its event `agent_event`, in Claude Code's protocol; to Cursor
     /// running Claude Code's hooks, in a form both read alike.
-    fn answer(
-        &self,
-        profile: &'static Profile,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            profile,
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+        } = *answering;
         if self.foreign_callers && ForeignCaller::recorded_in(input) == Some(ForeignCaller::Cursor)
         {
             return cursor_answer(input, outcome);

@@ -36,7 +36,6 @@
 //! `use_mcp_tool` `mcp__<server>__<tool>` with its arguments as the input. A `read_files` of
 //! several files has no one path for the rules to read.
 
-use hooks_core::EmitResult;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::events::{
     CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST,
@@ -51,8 +50,8 @@ use super::exit_two::{notes, refusal};
 use super::reasons::context_of;
 use super::tools::{ToolName, canonical_event, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, InputError, Layout, MappedEvent,
-    OnFailure, Profile, ProjectDir, Protocol, RewriteSupport, Rewrites,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, InputError, Layout,
+    MappedEvent, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport,
 };
 
 /// Cline.
@@ -364,14 +363,13 @@ impl Agent for Cline {
 
 impl Dialect for ClineDialect {
     /// Our merged result for Cline's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            ..
+        } = *answering;
         let blocks = BLOCKING.contains(&agent_event);
         let refused = refusal("Cline", input, outcome);
         if let Some(reason) = refused.clone().filter(|_| blocks) {

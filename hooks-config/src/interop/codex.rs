@@ -82,8 +82,8 @@ use super::reasons::{
     unconfirmed_rewrite,
 };
 use super::{
-    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, Importer, InputError, Layout,
-    MappedEvent, Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, Importer, InputError,
+    Layout, MappedEvent, Profile, ProjectDir, Protocol, RewriteSupport, TimeUnit,
 };
 #[cfg(any(test, feature = "validate"))]
 use super::{Verdict, hook_output::SpecificRules, hook_output::non_empty, hook_output::printed};
@@ -302,14 +302,14 @@ impl Agent for CodexCli {
 impl Dialect for CodexDialect {
     /// Our merged result for Codex CLI's event `agent_event`, in its protocol (see the
     /// [module docs](self)).
-    fn answer(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+            ..
+        } = *answering;
         let result = &outcome.result;
         match result.action {
             HookAction::Deny => return deny(agent_event, reason_of(outcome), outcome),

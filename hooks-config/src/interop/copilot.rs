@@ -53,8 +53,8 @@ use super::reasons::{
 };
 use super::tools::{ToolName, canonical_event, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, InputError, Layout, MappedEvent,
-    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, InputError, Layout,
+    MappedEvent, Profile, ProjectDir, Protocol, RewriteSupport,
 };
 #[cfg(any(test, feature = "validate"))]
 use super::{Verdict, hook_output::non_empty, hook_output::printed};
@@ -243,14 +243,14 @@ impl Agent for Copilot {
 
 impl Dialect for CopilotDialect {
     /// Our merged result for Copilot's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+            ..
+        } = *answering;
         let result = &outcome.result;
         if PRE_TOOL.contains(&agent_event) {
             let decision = match result.action {

@@ -21,9 +21,9 @@
 //! `edit` and `multiedit` `Edit` (their `file_path` as it is). Sub-agents' tool calls are not
 //! hooked by Crush, by design.
 
+use hooks_core::HookAction;
 use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::events::{CONTEXT_PRE_COMPACT, TOOL_PRE};
-use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value};
 
 use super::reasons::{
@@ -31,8 +31,8 @@ use super::reasons::{
 };
 use super::tools::{self, ToolName, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, InputError, Layout, MappedEvent,
-    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, InputError, Layout,
+    MappedEvent, Profile, ProjectDir, Protocol, RewriteSupport,
 };
 #[cfg(any(test, feature = "validate"))]
 use super::{Verdict, hook_output::non_empty, hook_output::printed};
@@ -111,14 +111,14 @@ impl Agent for Crush {
 
 impl Dialect for CrushDialect {
     /// Our merged result for Crush's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+            ..
+        } = *answering;
         let result = &outcome.result;
         let mut answer = Map::new();
         match result.action {

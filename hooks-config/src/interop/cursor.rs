@@ -41,12 +41,12 @@
 //! as well as the JSON, whatever the event.
 
 use super::{FailClosedKey, KeyValue, OnFailure, Profile};
+use hooks_core::HookAction;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use hooks_core::events::{
     CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST,
     TOOL_PRE,
 };
-use hooks_core::{EmitResult, HookAction};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -54,8 +54,8 @@ use super::hook_output::Permission;
 use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
 use super::tools::{CURSOR_TOOLS, make_canonical};
 use super::{
-    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, Layout, ProjectDir, RewriteSupport,
-    Rewrites,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, Layout, ProjectDir,
+    RewriteSupport,
 };
 use super::{InputError, MappedEvent, Protocol};
 #[cfg(any(test, feature = "validate"))]
@@ -202,14 +202,12 @@ impl Agent for Cursor {
 impl Dialect for CursorDialect {
     /// Our merged result for Cursor's event `agent_event`, in its protocol (see the
     /// [module docs](self)).
-    fn answer(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        _input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            outcome,
+            ..
+        } = *answering;
         let result = &outcome.result;
         if ASKS_PERMISSION.contains(&agent_event) {
             let decision = match result.action {

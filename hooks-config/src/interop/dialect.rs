@@ -10,23 +10,30 @@ use serde_json::Value;
 use super::Verdict;
 use super::{AgentAnswer, Profile, Rewrites};
 
+/// What a dialect answers: the agent's row, its event, the event's data and the merged result.
+#[derive(Debug, Clone, Copy)]
+pub struct Answering<'a> {
+    /// The agent it answers for.
+    pub profile: &'static Profile,
+    /// The event, as the agent names it (`PreToolUse`).
+    pub agent_event: &'a str,
+    /// The event data as it was emitted.
+    pub input: &'a Value,
+    /// The merged result of the hooks.
+    pub outcome: &'a EmitResult,
+    /// The hooks whose rewrites run unconfirmed.
+    pub rewrites: &'a Rewrites,
+}
+
 /// How a family of agents takes a hook's answer: Claude Code's JSON, exit 2, Cursor's,
 /// GitHub Copilot's, Gemini CLI's, Codex CLI's, an in-process plugin's. Each method is given
 /// the row of the agent it speaks for, so that its names, events and capabilities are read
 /// where they are written down once.
 pub trait Dialect: std::fmt::Debug + Sync {
-    /// Our merged result for the event `agent_event` of the agent `profile`, in its protocol;
-    /// `input` is the event data as it was emitted, `rewrites` the hooks whose rewrites run
-    /// unconfirmed. A question or a rewrite it cannot take is a deny whose reason says what
-    /// would have been asked or run, never an allow.
-    fn answer(
-        &self,
-        profile: &'static Profile,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer;
+    /// Our merged result, in the protocol of the agent [`answering`](Answering) for it. A
+    /// question or a rewrite it cannot take is a deny whose reason says what would have been
+    /// asked or run, never an allow.
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer;
 
     /// The answer when the policy cannot decide (unreadable input, a broken hooks file): a
     /// block with `reason` wherever the agent lets a hook block; `agent_event` is `None` when

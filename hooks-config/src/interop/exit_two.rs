@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
-use super::{AgentAnswer, Capabilities, Dialect, Profile, RewriteSupport, Rewrites};
+use super::{AgentAnswer, Answering, Capabilities, Dialect, Profile, RewriteSupport};
 #[cfg(any(test, feature = "validate"))]
 use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
@@ -120,14 +120,14 @@ impl Dialect for ExitTwo {
     /// takes one instead; elsewhere exit 0, with what a hook would have stopped and the
     /// [`notes`] on stderr, where the user sees them. Stderr of a block is the reason the model
     /// reads: the user's messages stay out of it.
-    fn answer(
-        &self,
-        profile: &'static Profile,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            profile,
+            agent_event,
+            input,
+            outcome,
+            ..
+        } = *answering;
         let agent = profile.display_name;
         let refused = refusal(agent, input, outcome);
         match refused {

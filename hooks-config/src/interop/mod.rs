@@ -66,7 +66,7 @@ pub use agent::{
     Profile, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version, runs_hooks,
     shell_word,
 };
-pub use dialect::Dialect;
+pub use dialect::{Answering, Dialect};
 pub use settings_format::{Layout, OurEntry};
 #[cfg(any(test, feature = "validate"))]
 pub use summary::{agent_list, setup_table, summary_table};

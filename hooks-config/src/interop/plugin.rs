@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 
 use super::reasons::{context_of, messages_of, question_of, reason_of, unconfirmed_rewrite};
 use super::tools::{AGENT_TOOL_NAME, canonical_event};
-use super::{AgentAnswer, Dialect, InputError, MappedEvent, Profile, Rewrites};
+use super::{AgentAnswer, Answering, Dialect, InputError, MappedEvent, Profile, Rewrites};
 #[cfg(any(test, feature = "validate"))]
 use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
@@ -119,14 +119,14 @@ impl PluginAnswer {
 impl Dialect for PluginEvents {
     /// Our merged result for `agent_event`, whose data as emitted is `input`, in the plugin's
     /// answer (see the [module docs](self)).
-    fn answer(
-        &self,
-        profile: &'static Profile,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            profile,
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+        } = *answering;
         let result = &outcome.result;
         let stoppable = agent_event == self.tool_call || Some(agent_event) == self.prompt;
         let mut notes: Vec<String> = messages_of(outcome).into_iter().collect();

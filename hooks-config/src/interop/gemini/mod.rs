@@ -44,8 +44,8 @@ use super::reasons::{
 };
 use super::tools::{GEMINI_TOOLS, canonical_event};
 use super::{
-    Agent, AgentAnswer, Capabilities, Dialect, HookSettings, InputError, Layout, MappedEvent,
-    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Trust,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, InputError, Layout,
+    MappedEvent, Profile, ProjectDir, Protocol, RewriteSupport, Trust,
 };
 use crate::interop::TimeUnit;
 #[cfg(any(test, feature = "validate"))]
@@ -140,14 +140,14 @@ impl Agent for GeminiCli {
 impl Dialect for GeminiDialect {
     /// Our merged result for Gemini CLI's event `agent_event`, in its protocol (see the
     /// [module docs](self)).
-    fn answer(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+            ..
+        } = *answering;
         let result = &outcome.result;
         match result.action {
             HookAction::Deny => return deny(Some(agent_event), reason_of(outcome), outcome),
