@@ -68,7 +68,11 @@ pub trait Agent: std::fmt::Debug + Sync {
     #[cfg(any(test, feature = "validate"))]
     fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
         let profile = self.profile();
-        profile.dialect.accepts(profile, agent_event, answer)
+        profile.dialect.accepts(&super::Reading {
+            profile,
+            agent_event,
+            answer,
+        })
     }
 
     /// Converts a hooks file of its own into our entries (`hooks import <name>`); `None` when

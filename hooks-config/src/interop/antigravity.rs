@@ -33,6 +33,8 @@ use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::events::{PROMPT_COMPLETE, TOOL_POST, TOOL_PRE};
 use serde_json::{Map, Value, json};
 
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::exit_two::{self, DecisionAnswer};
 use super::reasons::question_of;
 use super::tools::{self, ToolName};
@@ -204,12 +206,12 @@ impl Dialect for AntigravityDialect {
     /// decision. Refused too: `allow` on `PreToolUse` (a later version may let it skip the
     /// user's review), a deny without a reason, and any key but `decision` and `reason`.
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let Reading {
+            agent_event,
+            answer,
+            ..
+        } = *reading;
         let unreadable = |why: &str| {
             Err(format!(
                 "{why}: Antigravity CLI blocks the call without a reason: {answer:?}"

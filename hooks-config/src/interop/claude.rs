@@ -51,6 +51,8 @@ use crate::settings::{import_hooks, one_error};
 use crate::{ConfigErrors, HookKind};
 
 #[cfg(any(test, feature = "validate"))]
+use super::Reading;
+#[cfg(any(test, feature = "validate"))]
 use super::Verdict;
 use super::foreign::{ForeignCaller, cursor_answer};
 use super::hook_output::{Decision, HookOutput, Permission, PermissionRequestDecision, Specific};
@@ -439,12 +441,12 @@ impl Dialect for ClaudeDialect {
 
     /// Claude Code's reading (see [`accepts`]).
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let Reading {
+            agent_event,
+            answer,
+            ..
+        } = *reading;
         accepts(agent_event, answer)
     }
 }

@@ -45,6 +45,8 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 #[cfg(any(test, feature = "validate"))]
+use super::Reading;
+#[cfg(any(test, feature = "validate"))]
 use super::Verdict;
 use super::exit_two::{notes, refusal};
 use super::reasons::context_of;
@@ -414,12 +416,12 @@ impl Dialect for ClineDialect {
     /// `overrideInput` (the extension ignores them: the call would run unasked or unchanged),
     /// and a non-zero exit (a failed hook, if its JSON were unreadable).
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let Reading {
+            agent_event,
+            answer,
+            ..
+        } = *reading;
         if answer.exit_code != 0 {
             return Err(format!(
                 "exit code {}: a failed hook unless its JSON is read, which Cline runs",

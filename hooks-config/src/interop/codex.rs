@@ -76,6 +76,8 @@ use serde_json::{Map, Value};
 use crate::settings::{Imported, import_hooks, import_section, one_error};
 use crate::{ConfigError, ConfigErrors};
 
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::hook_output::{Decision, HookOutput, Permission, PermissionRequestDecision, Specific};
 use super::reasons::{
     context_of, inapplicable, joined, messages_of, modifiers, question_of, reason_of,
@@ -389,12 +391,12 @@ impl Dialect for CodexDialect {
     /// would skip the user's own approval), `decision: "approve"`, `continue`, `stopReason`,
     /// `suppressOutput`, and any other field.
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let Reading {
+            agent_event,
+            answer,
+            ..
+        } = *reading;
         match answer.exit_code {
             2 if answer.stderr.trim().is_empty() => Err("exit 2 without a reason on stderr".into()),
             2 if !answer.stdout.trim().is_empty() => {

@@ -48,6 +48,8 @@ use hooks_core::events::{
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::reasons::{
     context_of, inapplicable, messages_of, modifiers, question_of, reason_of, unconfirmed_rewrite,
 };
@@ -376,12 +378,12 @@ impl Dialect for CopilotDialect {
     /// approval under `--allow-all-tools`), an `allow` without `modifiedArgs`, a deny without
     /// a reason, output that is not a JSON object, and any field the event does not know.
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let Reading {
+            agent_event,
+            answer,
+            ..
+        } = *reading;
         let reads_output = PRE_TOOL.contains(&agent_event)
             || STOPS.contains(&agent_event)
             || agent_event == "permissionRequest";

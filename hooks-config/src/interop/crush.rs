@@ -26,6 +26,8 @@ use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::events::{CONTEXT_PRE_COMPACT, TOOL_PRE};
 use serde_json::{Map, Value};
 
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::reasons::{
     context_of, inapplicable, messages_of, question_of, reason_of, unconfirmed_rewrite,
 };
@@ -172,12 +174,12 @@ impl Dialect for CrushDialect {
     /// ignored: the call runs), `decision: "allow"` (it skips the user's permission prompt), a
     /// deny without a reason, and any key Crush does not know.
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let Reading {
+            agent_event,
+            answer,
+            ..
+        } = *reading;
         let reason = || non_empty(Some(&Value::from(answer.stderr.as_str())));
         match answer.exit_code {
             2 | 49 => reason()

@@ -50,6 +50,8 @@ use hooks_core::events::{
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::hook_output::Permission;
 use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
 use super::tools::{CURSOR_TOOLS, make_canonical};
@@ -295,12 +297,12 @@ impl Dialect for CursorDialect {
     /// deny or a question without a message, JSON on an event that takes none, any other exit
     /// code, and any field the event does not know.
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let Reading {
+            agent_event,
+            answer,
+            ..
+        } = *reading;
         let fields = printed(answer)?;
         match (answer.exit_code, fields) {
             (2, fields) => {

@@ -25,6 +25,18 @@ pub struct Answering<'a> {
     pub rewrites: &'a Rewrites,
 }
 
+/// What a dialect's validator reads: the agent's row, its event, and the answer to it.
+#[cfg(any(test, feature = "validate"))]
+#[derive(Debug, Clone, Copy)]
+pub struct Reading<'a> {
+    /// The agent that reads it.
+    pub profile: &'static Profile,
+    /// The event, as the agent names it.
+    pub agent_event: &'a str,
+    /// What `hooks` printed and how it exited.
+    pub answer: &'a AgentAnswer,
+}
+
 /// How a family of agents takes a hook's answer: Claude Code's JSON, exit 2, Cursor's,
 /// GitHub Copilot's, Gemini CLI's, Codex CLI's, an in-process plugin's. Each method is given
 /// the row of the agent it speaks for, so that its names, events and capabilities are read
@@ -48,15 +60,9 @@ pub trait Dialect: std::fmt::Debug + Sync {
         AgentAnswer::block(reason)
     }
 
-    /// What the agent `profile` does with `answer` to its event `agent_event`, read by its
-    /// documented rules; an error when it would reject the answer (and count the hook as
+    /// What the agent does with the answer of a [`Reading`], read by its documented rules; an error when it would reject the answer (and count the hook as
     /// failed, which most agents take as "go on"). Narrowed to what a guard may say: the
     /// validator every answer in the tests goes through, built with the `validate` feature.
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String>;
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String>;
 }

@@ -13,6 +13,8 @@ use hooks_core::{EmitResult, HookAction};
 use serde::Serialize;
 use serde_json::Value;
 
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
 use super::{AgentAnswer, Answering, Capabilities, Dialect, Profile, RewriteSupport};
 #[cfg(any(test, feature = "validate"))]
@@ -171,12 +173,12 @@ impl Dialect for ExitTwo {
     /// exit 2 without a reason, JSON where it is not read, a block without a reason, any
     /// `decision` but `block`, and any other key.
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let Reading {
+            profile,
+            agent_event,
+            answer,
+        } = *reading;
         let agent = profile.display_name;
         let unread = || format!("{agent} reads no JSON answer: the call would run");
         let printed = match (&self.stdout, printed(answer)) {

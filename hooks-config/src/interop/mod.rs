@@ -66,6 +66,8 @@ pub use agent::{
     Profile, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version, runs_hooks,
     shell_word,
 };
+#[cfg(any(test, feature = "validate"))]
+pub use dialect::Reading;
 pub use dialect::{Answering, Dialect};
 pub use settings_format::{Layout, OurEntry};
 #[cfg(any(test, feature = "validate"))]

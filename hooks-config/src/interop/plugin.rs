@@ -23,6 +23,8 @@ use hooks_core::{EmitResult, HookAction};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::reasons::{context_of, messages_of, question_of, reason_of, unconfirmed_rewrite};
 use super::tools::{AGENT_TOOL_NAME, canonical_event};
 use super::{AgentAnswer, Answering, Dialect, InputError, MappedEvent, Profile, Rewrites};
@@ -183,12 +185,12 @@ impl Dialect for PluginEvents {
     /// meant): any other exit code, no JSON object, no or an unknown `decision`, a block
     /// without a reason, a rewrite of the wrong kind, an unknown field.
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let Reading {
+            agent_event,
+            answer,
+            ..
+        } = *reading;
         let fields = printed(answer)?;
         if answer.exit_code != 0 && answer.exit_code != 2 {
             return Err(format!(

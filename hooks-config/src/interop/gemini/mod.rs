@@ -38,6 +38,8 @@ use hooks_core::events::{
 use hooks_core::{EmitResult, HookAction};
 use serde_json::Value;
 
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::hook_output::{Decision, HookOutput, Specific};
 use super::reasons::{
     inapplicable, json_answer, messages_of, question_of, reason_of, unconfirmed_rewrite,
@@ -210,12 +212,12 @@ impl Dialect for GeminiDialect {
     /// run), `"allow"`, a decision without a reason, any other exit code (a failed hook: the
     /// call runs), and any field it does not know.
     #[cfg(any(test, feature = "validate"))]
-    fn accepts(
-        &self,
-        _profile: &'static Profile,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let Reading {
+            agent_event,
+            answer,
+            ..
+        } = *reading;
         match answer.exit_code {
             2 if answer.stderr.trim().is_empty() => Err("exit 2 without a reason on stderr".into()),
             2 => Ok(Verdict::Block(answer.stderr.trim().to_owned())),
