@@ -29,9 +29,13 @@ pub trait Agent: std::fmt::Debug + Sync {
         self.profile().protocol.agent
     }
 
-    /// Its hook input (what it writes on stdin) as our event.
+    /// Its hook input (what it writes on stdin) as our event: by default its row's
+    /// [`aliases`](Profile::aliases) read under Claude Code's names, then its
+    /// [`protocol`](Profile::protocol)'s events and fields, its [`tools`](Profile::tools) made
+    /// canonical. An agent whose input has another shape reads it itself.
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        self.profile().protocol.event_in(input)
+        let profile = self.profile();
+        super::tools::event_in(profile.protocol, profile.aliases, profile.tools, input)
     }
 
     /// Our merged result for its event `agent_event`, in its protocol, as its
@@ -143,6 +147,9 @@ pub struct Profile {
     /// [`tools`](super::tools)), as its [`event_in`](Agent::event_in) maps them; empty where
     /// its tools already have the canonical names or it has no tool events.
     pub tools: &'static [ToolName],
+    /// Fields of its stdin that are read under Claude Code's names too (`event` as
+    /// `hook_event_name`), before its events and tools are read.
+    pub aliases: &'static [(&'static str, &'static str)],
     /// The names of its executables, looked up on the `PATH` to tell whether it is installed.
     pub binaries: &'static [&'static str],
     /// What it does when a hook fails (crashes, hangs past its timeout, is not found), and
@@ -183,6 +190,7 @@ impl Profile {
             capabilities,
             settings,
             tools: &[],
+            aliases: &[],
             binaries: &[],
             on_failure: OnFailure::Open,
             timeout_unit: TimeUnit::Seconds,
@@ -196,6 +204,12 @@ impl Profile {
     /// Its shell, file and patch tools under their canonical names ([`Profile::tools`]).
     pub const fn tools(mut self, tools: &'static [ToolName]) -> Self {
         self.tools = tools;
+        self
+    }
+
+    /// The fields of its stdin read under Claude Code's names ([`Profile::aliases`]).
+    pub const fn aliases(mut self, aliases: &'static [(&'static str, &'static str)]) -> Self {
+        self.aliases = aliases;
         self
     }
 

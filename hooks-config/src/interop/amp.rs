@@ -2,7 +2,7 @@
 //! `.amp/plugins/` in the project (`~/.config/amp/plugins/` for the user), as Amp's plugin API
 //! manual gives them (marked experimental there; not run against the real program here, as Amp
 //! needs its own backend). `hooks init amp` writes `.amp/plugins/hooks.ts` (see
-//! [`plugin`]), which runs `hooks amp --config FILE` on every `tool.call`.
+//! [`plugin`](super::plugin)), which runs `hooks amp --config FILE` on every `tool.call`.
 //!
 //! | the plugin's event | our event | its JSON |
 //! |---|---|---|
@@ -21,11 +21,11 @@
 
 use hooks_core::events::{PROMPT_COMPLETE, SESSION_START, TOOL_POST, TOOL_PRE};
 
-use super::plugin::{self, PluginEvents};
+use super::plugin::PluginEvents;
 use super::tools::ToolName;
 use super::{
-    Agent, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure, Profile,
-    ProjectDir, Protocol, RewriteSupport,
+    Agent, Capabilities, HookSettings, Layout, OnFailure, Profile, ProjectDir, Protocol,
+    RewriteSupport,
 };
 
 /// Amp.
@@ -110,10 +110,5 @@ static SETTINGS: HookSettings = HookSettings {
 impl Agent for Amp {
     fn profile(&self) -> &'static Profile {
         &PROFILE
-    }
-
-    /// The plugin's JSON, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        plugin::event_in(&PROFILE, input)
     }
 }

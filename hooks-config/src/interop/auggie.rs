@@ -21,11 +21,8 @@
 use hooks_core::events::{PROMPT_COMPLETE, SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE};
 
 use super::exit_two::{self, Blocking, ExitTwo, StdoutBlock};
-use super::tools::{self, ToolName};
-use super::{
-    Agent, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile, ProjectDir,
-    Protocol, TimeUnit,
-};
+use super::tools::ToolName;
+use super::{Agent, Capabilities, HookSettings, Layout, Profile, ProjectDir, Protocol, TimeUnit};
 
 /// Augment's Auggie CLI.
 #[derive(Debug, Clone, Copy)]
@@ -95,21 +92,13 @@ static PROFILE: Profile = Profile::new(
     &SETTINGS,
 )
 .tools(TOOLS)
+// `hookEventName` is read too.
+.aliases(&[("hookEventName", "hook_event_name")])
 // Auggie reads a command's `timeout` in milliseconds.
 .timeout_unit(TimeUnit::Milliseconds);
 
 impl Agent for Auggie {
     fn profile(&self) -> &'static Profile {
         &PROFILE
-    }
-
-    /// Claude Code's stdin fields (or `hookEventName`), its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        tools::event_in(
-            &AUGGIE,
-            &[("hookEventName", "hook_event_name")],
-            TOOLS,
-            input,
-        )
     }
 }

@@ -31,10 +31,10 @@ use super::Reading;
 use super::reasons::{
     context_of, inapplicable, messages_of, question_of, reason_of, unconfirmed_rewrite,
 };
-use super::tools::{self, ToolName, named};
+use super::tools::{ToolName, named};
 use super::{
-    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, InputError, Layout,
-    MappedEvent, Profile, ProjectDir, Protocol, RewriteSupport,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, Layout, Profile,
+    ProjectDir, Protocol, RewriteSupport,
 };
 #[cfg(any(test, feature = "validate"))]
 use super::{Verdict, hook_output::non_empty, hook_output::printed};
@@ -94,6 +94,8 @@ const ANSWER_KEYS: &[&str] = &[
 /// What Crush is, as data.
 static PROFILE: Profile = Profile::new(&CRUSH, "Crush", &CrushDialect, &CAPABILITIES, &SETTINGS)
     .tools(TOOLS)
+    // Its stdin names the event `event`.
+    .aliases(&[("event", "hook_event_name")])
     .binaries(&["crush"]);
 
 /// Crush's answers: exit 2 and a JSON object of its own keys.
@@ -103,11 +105,6 @@ pub(crate) struct CrushDialect;
 impl Agent for Crush {
     fn profile(&self) -> &'static Profile {
         &PROFILE
-    }
-
-    /// Its stdin, `event` read as `hook_event_name`, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        tools::event_in(&CRUSH, &[("event", "hook_event_name")], TOOLS, input)
     }
 }
 

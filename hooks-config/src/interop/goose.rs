@@ -28,10 +28,10 @@ use hooks_core::events::{
 };
 
 use super::exit_two::{self, Blocking, ExitTwo, StdoutBlock};
-use super::tools::{self, ToolName, named};
+use super::tools::{ToolName, named};
 use super::{
-    Agent, Capabilities, FailClosedKey, HookSettings, InputError, KeyValue, Layout, MappedEvent,
-    OnFailure, Profile, ProjectDir, Protocol,
+    Agent, Capabilities, FailClosedKey, HookSettings, KeyValue, Layout, OnFailure, Profile,
+    ProjectDir, Protocol,
 };
 
 /// Goose.
@@ -95,6 +95,8 @@ static SETTINGS: HookSettings = HookSettings {
 /// What Goose is, as data.
 static PROFILE: Profile = Profile::new(&GOOSE, "Goose", &DIALECT, &CAPABILITIES, &SETTINGS)
     .tools(TOOLS)
+    // Its stdin names the event `event`.
+    .aliases(&[("event", "hook_event_name")])
     .binaries(&["goose"])
     // `"on_failure": "block"` makes a hook that fails or says nothing readable block.
     .on_failure(OnFailure::Settable(FailClosedKey {
@@ -106,11 +108,6 @@ static PROFILE: Profile = Profile::new(&GOOSE, "Goose", &DIALECT, &CAPABILITIES,
 impl Agent for Goose {
     fn profile(&self) -> &'static Profile {
         &PROFILE
-    }
-
-    /// Its stdin, `event` read as `hook_event_name`, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        tools::event_in(&GOOSE, &[("event", "hook_event_name")], TOOLS, input)
     }
 }
 

@@ -25,11 +25,8 @@
 use hooks_core::events::{PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_START, TOOL_POST, TOOL_PRE};
 
 use super::exit_two::{self, Blocking, ExitTwo, StdoutBlock};
-use super::tools::{self, ToolName, named};
-use super::{
-    Agent, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile, ProjectDir,
-    Protocol,
-};
+use super::tools::{ToolName, named};
+use super::{Agent, Capabilities, HookSettings, Layout, Profile, ProjectDir, Protocol};
 
 /// Kiro's CLI.
 #[derive(Debug, Clone, Copy)]
@@ -107,11 +104,6 @@ static PROFILE: Profile = Profile::new(&KIRO, "Kiro", &DIALECT, &CAPABILITIES, &
 impl Agent for Kiro {
     fn profile(&self) -> &'static Profile {
         &PROFILE
-    }
-
-    /// Claude Code's stdin fields, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        tools::event_in(&KIRO, &[], TOOLS, input)
     }
 }
 

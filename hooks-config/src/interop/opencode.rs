@@ -1,6 +1,6 @@
 //! OpenCode ([`OpenCode`]): no hooks file, but in-process plugins, loaded from
 //! `.opencode/plugin/` in the project (`~/.config/opencode/plugin/` for the user). `hooks init
-//! opencode` writes `.opencode/plugin/hooks.js` (see [`plugin`]), which runs
+//! opencode` writes `.opencode/plugin/hooks.js` (see [`plugin`](super::plugin)), which runs
 //! `hooks opencode --config FILE` before every tool call (`tool.execute.before`) and on every
 //! prompt (`chat.message`), with the JSON below on stdin.
 //!
@@ -23,11 +23,11 @@
 
 use hooks_core::events::{PROMPT_SUBMIT, SESSION_START, TOOL_POST, TOOL_PRE};
 
-use super::plugin::{self, PluginEvents};
+use super::plugin::PluginEvents;
 use super::tools::ToolName;
 use super::{
-    Agent, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure, Profile,
-    ProjectDir, Protocol, RewriteSupport,
+    Agent, Capabilities, HookSettings, Layout, OnFailure, Profile, ProjectDir, Protocol,
+    RewriteSupport,
 };
 
 /// OpenCode.
@@ -119,10 +119,5 @@ static SETTINGS: HookSettings = HookSettings {
 impl Agent for OpenCode {
     fn profile(&self) -> &'static Profile {
         &PROFILE
-    }
-
-    /// The plugin's JSON, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        plugin::event_in(&PROFILE, input)
     }
 }

@@ -26,8 +26,8 @@ use serde_json::{Map, Value};
 #[cfg(any(test, feature = "validate"))]
 use super::Reading;
 use super::reasons::{context_of, messages_of, question_of, reason_of, unconfirmed_rewrite};
-use super::tools::{AGENT_TOOL_NAME, canonical_event};
-use super::{AgentAnswer, Answering, Dialect, InputError, MappedEvent, Profile, Rewrites};
+use super::tools::AGENT_TOOL_NAME;
+use super::{AgentAnswer, Answering, Dialect, Profile, Rewrites};
 #[cfg(any(test, feature = "validate"))]
 use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
@@ -81,11 +81,6 @@ pub(crate) struct PluginEvents {
     pub(crate) prompt: Option<&'static str>,
     /// The field of the plugin's JSON that holds the tool's arguments, as the agent has them.
     pub(crate) args: &'static str,
-}
-
-/// The plugin's JSON, its tools made canonical: the event of every plugin agent.
-pub(crate) fn event_in(profile: &Profile, input: &str) -> Result<MappedEvent, InputError> {
-    canonical_event(profile.protocol, profile.tools, input)
 }
 
 /// The answer the plugin reads; a field left `None` is left out.

@@ -20,10 +20,10 @@ use hooks_core::events::{
 };
 
 use super::claude::ClaudeDialect;
-use super::tools::{self, GEMINI_TOOLS, ToolName};
+use super::tools::{GEMINI_TOOLS, ToolName};
 use super::{
-    Agent, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent, Profile,
-    ProjectDir, Protocol, RewriteSupport, TimeUnit,
+    Agent, Capabilities, HookSettings, Importer, Layout, Profile, ProjectDir, Protocol,
+    RewriteSupport, TimeUnit,
 };
 use crate::settings::{import_hooks_timed, one_error};
 
@@ -103,11 +103,6 @@ static PROFILE: Profile = Profile::new(&QWEN, "Qwen Code", &DIALECT, &CAPABILITI
 impl Agent for QwenCode {
     fn profile(&self) -> &'static Profile {
         &PROFILE
-    }
-
-    /// Claude Code's stdin, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        tools::event_in(&QWEN, &[], TOOLS, input)
     }
 
     fn importer(&self) -> Option<Importer> {

@@ -44,10 +44,10 @@ use super::hook_output::{Decision, HookOutput, Specific};
 use super::reasons::{
     inapplicable, json_answer, messages_of, question_of, reason_of, unconfirmed_rewrite,
 };
-use super::tools::{GEMINI_TOOLS, canonical_event};
+use super::tools::GEMINI_TOOLS;
 use super::{
-    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, InputError, Layout,
-    MappedEvent, Profile, ProjectDir, Protocol, RewriteSupport, Trust,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, Layout, Profile,
+    ProjectDir, Protocol, RewriteSupport, Trust,
 };
 use crate::interop::TimeUnit;
 #[cfg(any(test, feature = "validate"))]
@@ -127,11 +127,6 @@ pub(crate) struct GeminiDialect;
 impl Agent for GeminiCli {
     fn profile(&self) -> &'static Profile {
         &PROFILE
-    }
-
-    /// Its stdin, its tools made canonical (`run_shell_command` is `Bash`, ...).
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        canonical_event(&GEMINI, GEMINI_TOOLS, input)
     }
 
     fn trust(&self, project: &Path) -> Option<Trust> {
