@@ -11,7 +11,7 @@
 //!   to the user to confirm, never run unasked.
 //! - **Tools**: `run_shell_command` is `Bash`, `read_file` is `Read` (its `absolute_path` also
 //!   the `file_path`), `write_file` is `Write`, `edit` and `replace` are `Edit` (see
-//!   [`tools`]); Qwen Code's own names stay as `agent_tool_name`.
+//!   [`tools`](super::tools)); Qwen Code's own names stay as `agent_tool_name`.
 //! - **Timeouts** of command hooks are in milliseconds (60000 by default).
 
 use hooks_core::events::{
