@@ -63,8 +63,7 @@ pub trait Agent: std::fmt::Debug + Sync {
     /// a block with `reason` wherever it lets a hook block; `agent_event` is `None` when the
     /// input could not be read.
     fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
-        let profile = self.profile();
-        profile.dialect.fail_closed(profile, agent_event, reason)
+        self.profile().dialect.fail_closed(agent_event, reason)
     }
 
     /// What it does with `answer` to its event `agent_event`, as its dialect's validator reads

@@ -28,6 +28,7 @@
 //! `file_path`); the file tools' names and fields are those of the Antigravity editor, not
 //! confirmed for the CLI.
 
+use crate::agent_protocol::input_object;
 use hooks_core::HookAction;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::events::{PROMPT_COMPLETE, TOOL_POST, TOOL_PRE};
@@ -132,11 +133,7 @@ impl Agent for Antigravity {
 
     /// Its tool call as `PreToolUse` (see the [module docs](self)).
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let mut fields = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(fields)) => fields,
-            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
-            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
-        };
+        let mut fields = input_object(input)?;
         if let Some(event) = fields.get("hookEventName").cloned() {
             fields.entry("hook_event_name").or_insert(event);
         }
@@ -191,12 +188,7 @@ impl Dialect for AntigravityDialect {
     }
 
     /// A deny: the same as Antigravity's own reading of a failure, with the reason.
-    fn fail_closed(
-        &self,
-        _profile: &'static Profile,
-        _agent_event: Option<&str>,
-        reason: String,
-    ) -> AgentAnswer {
+    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
         DecisionAnswer::answer("deny", Some(reason))
     }
 
@@ -207,11 +199,7 @@ impl Dialect for AntigravityDialect {
     /// user's review), a deny without a reason, and any key but `decision` and `reason`.
     #[cfg(any(test, feature = "validate"))]
     fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
-        let Reading {
-            agent_event,
-            answer,
-            ..
-        } = *reading;
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         let unreadable = |why: &str| {
             Err(format!(
                 "{why}: Antigravity CLI blocks the call without a reason: {answer:?}"

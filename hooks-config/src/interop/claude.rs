@@ -442,11 +442,7 @@ impl Dialect for ClaudeDialect {
     /// Claude Code's reading (see [`accepts`]).
     #[cfg(any(test, feature = "validate"))]
     fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
-        let Reading {
-            agent_event,
-            answer,
-            ..
-        } = *reading;
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         accepts(agent_event, answer)
     }
 }

@@ -36,6 +36,7 @@
 //! `use_mcp_tool` `mcp__<server>__<tool>` with its arguments as the input. A `read_files` of
 //! several files has no one path for the rules to read.
 
+use crate::agent_protocol::input_object;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::events::{
     CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST,
@@ -306,11 +307,7 @@ impl Agent for Cline {
 
     /// Either generation's JSON (see the [module docs](self)) as Claude Code's fields.
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let fields = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(fields)) => fields,
-            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
-            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
-        };
+        let fields = input_object(input)?;
         let mut data = fields.clone();
         if let Some(name) = fields.get("hookName").cloned() {
             data.insert("hook_event_name".to_owned(), name);
@@ -399,12 +396,7 @@ impl Dialect for ClineDialect {
     }
 
     /// A cancel wherever one stops something: Cline reads JSON, not the exit code.
-    fn fail_closed(
-        &self,
-        _profile: &'static Profile,
-        _agent_event: Option<&str>,
-        reason: String,
-    ) -> AgentAnswer {
+    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
         ClineAnswer::cancel(reason)
     }
 
@@ -417,11 +409,7 @@ impl Dialect for ClineDialect {
     /// and a non-zero exit (a failed hook, if its JSON were unreadable).
     #[cfg(any(test, feature = "validate"))]
     fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
-        let Reading {
-            agent_event,
-            answer,
-            ..
-        } = *reading;
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         if answer.exit_code != 0 {
             return Err(format!(
                 "exit code {}: a failed hook unless its JSON is read, which Cline runs",

@@ -367,12 +367,7 @@ impl Dialect for CodexDialect {
     }
 
     /// Exit 2 with the reason, a block wherever Codex CLI lets a hook block.
-    fn fail_closed(
-        &self,
-        _profile: &'static Profile,
-        _agent_event: Option<&str>,
-        reason: String,
-    ) -> AgentAnswer {
+    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
         AgentAnswer::block(reason)
     }
 
@@ -392,11 +387,7 @@ impl Dialect for CodexDialect {
     /// `suppressOutput`, and any other field.
     #[cfg(any(test, feature = "validate"))]
     fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
-        let Reading {
-            agent_event,
-            answer,
-            ..
-        } = *reading;
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         match answer.exit_code {
             2 if answer.stderr.trim().is_empty() => Err("exit 2 without a reason on stderr".into()),
             2 if !answer.stdout.trim().is_empty() => {

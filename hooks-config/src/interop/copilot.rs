@@ -40,6 +40,7 @@
 //! A policy that cannot decide denies the same way; for input it cannot read, with every
 //! tool event's deny at once (`permissionDecision`, `behavior`, `hookSpecificOutput`).
 
+use crate::agent_protocol::input_object;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END,
@@ -201,11 +202,7 @@ impl Agent for Copilot {
 
     /// Either dialect in (see the [module docs](self)).
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let mut fields = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(fields)) => fields,
-            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
-            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
-        };
+        let mut fields = input_object(input)?;
         // The VS Code agent, reading the same folder, names its event `hookEventName`.
         if let Some(event) = fields.get("hookEventName").cloned() {
             fields.entry("hook_event_name").or_insert(event);
@@ -337,12 +334,7 @@ impl Dialect for CopilotDialect {
     }
 
     /// A deny in the event's own terms, on exit 0: Copilot skips a hook that exits non-zero.
-    fn fail_closed(
-        &self,
-        _profile: &'static Profile,
-        agent_event: Option<&str>,
-        reason: String,
-    ) -> AgentAnswer {
+    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
         match agent_event {
             Some(event) if PRE_TOOL.contains(&event) => deny_tool(event, reason),
             Some("permissionRequest") => {
@@ -379,11 +371,7 @@ impl Dialect for CopilotDialect {
     /// a reason, output that is not a JSON object, and any field the event does not know.
     #[cfg(any(test, feature = "validate"))]
     fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
-        let Reading {
-            agent_event,
-            answer,
-            ..
-        } = *reading;
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         let reads_output = PRE_TOOL.contains(&agent_event)
             || STOPS.contains(&agent_event)
             || agent_event == "permissionRequest";

@@ -172,11 +172,7 @@ impl Dialect for CrushDialect {
     /// deny without a reason, and any key Crush does not know.
     #[cfg(any(test, feature = "validate"))]
     fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
-        let Reading {
-            agent_event,
-            answer,
-            ..
-        } = *reading;
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         let reason = || non_empty(Some(&Value::from(answer.stderr.as_str())));
         match answer.exit_code {
             2 | 49 => reason()

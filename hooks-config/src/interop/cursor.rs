@@ -271,12 +271,7 @@ impl Dialect for CursorDialect {
     }
 
     /// A deny in the event's own terms, and exit code 2 for a Cursor that reads only the code.
-    fn fail_closed(
-        &self,
-        _profile: &'static Profile,
-        agent_event: Option<&str>,
-        reason: String,
-    ) -> AgentAnswer {
+    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
         let answer = match agent_event {
             Some("beforeSubmitPrompt") => CursorAnswer::refused_prompt(reason.clone()),
             Some("stop") => CursorAnswer::follow_up(reason.clone()),
@@ -298,11 +293,7 @@ impl Dialect for CursorDialect {
     /// code, and any field the event does not know.
     #[cfg(any(test, feature = "validate"))]
     fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
-        let Reading {
-            agent_event,
-            answer,
-            ..
-        } = *reading;
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         let fields = printed(answer)?;
         match (answer.exit_code, fields) {
             (2, fields) => {

@@ -49,14 +49,10 @@ pub trait Dialect: std::fmt::Debug + Sync {
 
     /// The answer when the policy cannot decide (unreadable input, a broken hooks file): a
     /// block with `reason` wherever the agent lets a hook block; `agent_event` is `None` when
-    /// the input could not be read. By default exit 2 with the reason on stderr.
-    fn fail_closed(
-        &self,
-        profile: &'static Profile,
-        agent_event: Option<&str>,
-        reason: String,
-    ) -> AgentAnswer {
-        let _ = (profile, agent_event);
+    /// the input could not be read. By default exit 2 with the reason on stderr. What the
+    /// answer is does not depend on the agent's row: a block is a block.
+    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
+        let _ = agent_event;
         AgentAnswer::block(reason)
     }
 

@@ -16,7 +16,7 @@ use serde_json::Value;
 #[cfg(any(test, feature = "validate"))]
 use super::Reading;
 use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
-use super::{AgentAnswer, Answering, Capabilities, Dialect, Profile, RewriteSupport};
+use super::{AgentAnswer, Answering, Capabilities, Dialect, RewriteSupport};
 #[cfg(any(test, feature = "validate"))]
 use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
@@ -153,12 +153,7 @@ impl Dialect for ExitTwo {
     }
 
     /// Exit 2 with the reason; the JSON block where that is the answer.
-    fn fail_closed(
-        &self,
-        _profile: &'static Profile,
-        agent_event: Option<&str>,
-        reason: String,
-    ) -> AgentAnswer {
+    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
         match agent_event {
             Some(event) if self.answers_json(event) => {
                 DecisionAnswer::answer("block", Some(reason))

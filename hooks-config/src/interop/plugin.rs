@@ -160,12 +160,7 @@ impl Dialect for PluginEvents {
 
     /// A block in the plugin's JSON, exit code 2 and the reason on stderr as well: any of them
     /// alone makes the plugin block.
-    fn fail_closed(
-        &self,
-        _profile: &'static Profile,
-        _agent_event: Option<&str>,
-        reason: String,
-    ) -> AgentAnswer {
+    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
         AgentAnswer {
             stderr: reason.clone(),
             exit_code: 2,
@@ -181,11 +176,7 @@ impl Dialect for PluginEvents {
     /// without a reason, a rewrite of the wrong kind, an unknown field.
     #[cfg(any(test, feature = "validate"))]
     fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
-        let Reading {
-            agent_event,
-            answer,
-            ..
-        } = *reading;
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         let fields = printed(answer)?;
         if answer.exit_code != 0 && answer.exit_code != 2 {
             return Err(format!(

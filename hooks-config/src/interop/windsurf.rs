@@ -23,6 +23,7 @@
 //! The fields of the stdin are second-hand in part; Devin Desktop is reported to read
 //! `.devin/hooks.json` as well, which is write-protected like the others.
 
+use crate::agent_protocol::input_object;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::events::{PROMPT_COMPLETE, PROMPT_SUBMIT, TOOL_POST, TOOL_PRE};
 use serde_json::{Map, Value, json};
@@ -113,11 +114,7 @@ impl Agent for Windsurf {
 
     /// Its action as an event with a tool (see the [module docs](self)).
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let mut fields = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(fields)) => fields,
-            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
-            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
-        };
+        let mut fields = input_object(input)?;
         let action = fields
             .get("agent_action_name")
             .and_then(Value::as_str)

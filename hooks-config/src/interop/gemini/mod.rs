@@ -184,12 +184,7 @@ impl Dialect for GeminiDialect {
     }
 
     /// A deny, in the documented form.
-    fn fail_closed(
-        &self,
-        _profile: &'static Profile,
-        agent_event: Option<&str>,
-        reason: String,
-    ) -> AgentAnswer {
+    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
         let advisory = agent_event.is_none_or(|event| ADVISORY.contains(&event));
         AgentAnswer::json(&HookOutput {
             decision: Some(Decision::Deny),
@@ -208,11 +203,7 @@ impl Dialect for GeminiDialect {
     /// call runs), and any field it does not know.
     #[cfg(any(test, feature = "validate"))]
     fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
-        let Reading {
-            agent_event,
-            answer,
-            ..
-        } = *reading;
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         match answer.exit_code {
             2 if answer.stderr.trim().is_empty() => Err("exit 2 without a reason on stderr".into()),
             2 => Ok(Verdict::Block(answer.stderr.trim().to_owned())),
