@@ -174,12 +174,12 @@ fn examine_agent(
     layers: &mut Vec<LayersView>,
     wired: &mut Vec<(PathBuf, SocketAddr)>,
 ) -> AgentReport {
-    let installed = on_path(agent.binaries());
+    let installed = on_path(agent.profile().binaries);
     let version = installed
         .as_ref()
         .and_then(|binary| installed_version(&binary.display().to_string()))
         .map(|printed| printed.trim().to_owned());
-    let settings = agent.settings();
+    let settings = agent.profile().settings;
     let mut files = vec![("project", project.join(settings.project))];
     if let Some(home) = home {
         let user = home.join(settings.user);
@@ -189,7 +189,7 @@ fn examine_agent(
     }
     let mut report = AgentReport {
         agent: agent.name(),
-        name: agent.display_name(),
+        name: agent.profile().display_name,
         installed,
         version,
         configured: Vec::new(),
@@ -225,7 +225,10 @@ fn examine_agent(
             scope: "project",
             check: "overrides",
             level: Level::Problem,
-            message: format!("{} runs no hook at all: {why}", agent.display_name()),
+            message: format!(
+                "{} runs no hook at all: {why}",
+                agent.profile().display_name
+            ),
         });
     }
     report
@@ -265,18 +268,20 @@ impl Checker<'_> {
     fn settings_file(&mut self, file: &Path, text: &str) -> bool {
         let agent = self.agent;
         let shown = file.display();
-        let hooks = match agent.settings().layout {
+        let hooks = match agent.profile().settings.layout {
             Layout::Plugin(_) => plugin_hooks(agent, file, text),
-            Layout::Executables(_) => executables::hooks_in(agent.settings(), agent.name(), file),
+            Layout::Executables(_) => {
+                executables::hooks_in(agent.profile().settings, agent.name(), file)
+            }
             layout => match serde_json::from_str::<Value>(text) {
-                Ok(settings @ Value::Object(_)) => hooks_of(layout, &settings),
+                Ok(settings @ Value::Object(_)) => layout.command_hooks(&settings),
                 _ => {
                     self.say(
                         "settings",
                         Level::Problem,
                         format!(
                             "{shown} is not a JSON object: {} ignores it",
-                            agent.display_name()
+                            agent.profile().display_name
                         ),
                     );
                     return false;
@@ -299,7 +304,7 @@ impl Checker<'_> {
                     "{shown} runs no `hooks {}`: run `hooks init {}` to guard {}",
                     agent.name(),
                     agent.name(),
-                    agent.display_name()
+                    agent.profile().display_name
                 ),
             );
             return false;
@@ -339,9 +344,10 @@ impl Checker<'_> {
     /// hooks on those events are listed.
     fn events(&mut self, file: &str, hooks: &[(String, Value)], ours: &[&(String, Value)]) {
         let agent = self.agent;
-        let protocol = agent.protocol();
+        let protocol = agent.profile().protocol;
         let matter: Vec<&str> = agent
-            .settings()
+            .profile()
+            .settings
             .init_events
             .iter()
             .copied()
@@ -384,7 +390,7 @@ impl Checker<'_> {
                 format!(
                     "{file} runs the guard on {}, which {} does not have: it never runs there",
                     unknown.join(", "),
-                    agent.display_name()
+                    agent.profile().display_name
                 ),
             );
         }
@@ -417,8 +423,8 @@ impl Checker<'_> {
     /// The entry sets the agent's fail-closed key, with a value it takes.
     fn fail_closed(&mut self, hook: &Value) {
         let agent = self.agent;
-        let name = agent.display_name();
-        let setting = match agent.on_failure() {
+        let name = agent.profile().display_name;
+        let setting = match agent.profile().on_failure {
             OnFailure::Closed => return,
             OnFailure::Open => {
                 let message = format!(
@@ -494,7 +500,7 @@ impl Checker<'_> {
 
     /// A timeout the entry sets is above our own deadline.
     fn timeout(&mut self, hook: &Value) {
-        let least = self.agent.timeout_unit().of(AGENT_TIMEOUT);
+        let least = self.agent.profile().timeout_unit.of(AGENT_TIMEOUT);
         if let Some(timeout) = hook.get("timeout").and_then(Value::as_f64)
             && timeout < least as f64
         {
@@ -504,7 +510,7 @@ impl Checker<'_> {
                 format!(
                     "the entry's timeout {timeout} is below the guard's own deadline ({least}): \
                      a slow policy is cut off by {}",
-                    self.agent.display_name()
+                    self.agent.profile().display_name
                 ),
             );
         }
@@ -532,7 +538,7 @@ impl Checker<'_> {
                     "`{program}` is looked up on the PATH {} runs with, which may not have it \
                      (then the call runs unchecked): run `hooks init {}` to name it by its \
                      absolute path",
-                    self.agent.display_name(),
+                    self.agent.profile().display_name,
                     self.agent.name()
                 ),
             );
@@ -662,7 +668,7 @@ impl Checker<'_> {
                 .success()
                 .then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
         };
-        let var = match self.agent.settings().project_dir {
+        let var = match self.agent.profile().settings.project_dir {
             ProjectDir::Var(var) | ProjectDir::BracedVar(var) => Some(var),
             ProjectDir::GitRoot | ProjectDir::Cwd => None,
         };
@@ -688,16 +694,16 @@ impl Checker<'_> {
                 Level::Problem,
                 format!(
                     "{} will not run this project's hooks until the folder is trusted ({why})",
-                    agent.display_name()
+                    agent.profile().display_name
                 ),
             ),
-            None if agent.trust_note().is_some() => self.say(
+            None if agent.profile().trust_note.is_some() => self.say(
                 "trust",
                 Level::Warning,
                 format!(
                     "{} keeps its trust where `hooks` cannot read it: make sure it trusts these \
                      hooks (see `hooks init {}`)",
-                    agent.display_name(),
+                    agent.profile().display_name,
                     agent.name()
                 ),
             ),
@@ -727,58 +733,12 @@ fn plugin_hooks(agent: &dyn Agent, file: &Path, text: &str) -> Vec<(String, Valu
         "timeout": command.timeout_ms.div_ceil(1000),
     });
     agent
-        .settings()
+        .profile()
+        .settings
         .init_events
         .iter()
         .map(|event| ((*event).to_owned(), hook.clone()))
         .collect()
-}
-
-/// Every command hook of the settings, with its event, in file order.
-fn hooks_of(layout: Layout, settings: &Value) -> Vec<(String, Value)> {
-    if layout == Layout::Triggers {
-        // Each hook names its event, and holds its command in `action`.
-        let hooks = settings.get("hooks").and_then(Value::as_array);
-        return hooks
-            .into_iter()
-            .flatten()
-            .filter_map(|hook| {
-                let trigger = hook.get("trigger").and_then(Value::as_str)?;
-                let mut action = hook.get("action")?.clone();
-                if let (Value::Object(fields), Some(timeout)) = (&mut action, hook.get("timeout")) {
-                    fields.entry("timeout").or_insert(timeout.clone());
-                }
-                Some((trigger.to_owned(), action))
-            })
-            .collect();
-    }
-    let Some(Value::Object(events)) = settings.get(layout.events_key()) else {
-        return Vec::new();
-    };
-    let mut hooks = Vec::new();
-    for (event, entries) in events {
-        for entry in entries.as_array().into_iter().flatten() {
-            match layout {
-                Layout::Commands
-                | Layout::BareCommands
-                | Layout::Triggers
-                | Layout::CommandFields(_)
-                | Layout::Plugin(_)
-                | Layout::Executables(_) => hooks.push((event.clone(), entry.clone())),
-                Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => {
-                    for hook in entry
-                        .get("hooks")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                    {
-                        hooks.push((event.clone(), hook.clone()));
-                    }
-                }
-            }
-        }
-    }
-    hooks
 }
 
 /// The address of `hooks serve` and the hooks file (relative to the project) an HTTP hook of

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 use hooks_config::interop::executables;
 use hooks_config::interop::plugin::PluginCommand;
 use hooks_config::interop::{
-    Agent, HookSettings, KeyValue, Layout, MinVersion, OnFailure, ProjectDir, TimeUnit, Trust,
-    runs_hooks,
+    Agent, HookSettings, KeyValue, Layout, MinVersion, OnFailure, OurEntry, ProjectDir, TimeUnit,
+    Trust,
 };
 
 use crate::ordered_json::{Json, indent_of};
@@ -66,7 +66,7 @@ fn http_hook(
 ) -> Result<(Json, String), InitError> {
     let agent = options.agent;
     let Some((_, project_var)) = HTTP_HOOKS.iter().find(|(name, _)| *name == agent.name()) else {
-        return Err(InitError::NoHttpHooks(agent.display_name()));
+        return Err(InitError::NoHttpHooks(agent.profile().display_name));
     };
     let config = options.config.display().to_string();
     let query = if config == "hooks.yaml" {
@@ -139,7 +139,7 @@ pub enum FailClosed {
 /// What `hooks init` sets for a failed hook of `agent`: its fail-closed key where the agent
 /// (in the version installed, when that matters) takes it.
 pub fn fail_closed(agent: &dyn Agent) -> FailClosed {
-    match agent.on_failure() {
+    match agent.profile().on_failure {
         OnFailure::Open => FailClosed::Open,
         OnFailure::Closed => FailClosed::Closed,
         OnFailure::Settable(setting) => match setting.since {
@@ -160,7 +160,7 @@ pub fn fail_closed(agent: &dyn Agent) -> FailClosed {
 
 /// Why the fail-closed key is left out for the version `found` (`None`: not installed).
 fn too_old(agent: &dyn Agent, key: &str, since: &MinVersion, found: Option<String>) -> String {
-    let name = agent.display_name();
+    let name = agent.profile().display_name;
     let which = match found {
         Some(printed) => format!("the installed {name} says `{}`", printed.trim()),
         None => format!("`{} --version` did not run here", since.binary),
@@ -284,7 +284,7 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
         });
     }
     let agent = options.agent;
-    let setup: &HookSettings = agent.settings();
+    let setup: &HookSettings = agent.profile().settings;
     if let Layout::Executables(template) = setup.layout {
         let file = named_file(options)?;
         changes.extend(script_changes(options, setup, template, &file)?);
@@ -321,11 +321,11 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
         }
         return Ok(changes);
     }
-    let ours = OurHook {
+    let ours = OurEntry {
         command: agent.command_with(&options.binary, &file),
         agent: agent.name(),
-        timeout: agent.timeout_unit().of(AGENT_TIMEOUT),
-        timeout_keys: agent.timeout_keys(),
+        timeout: agent.profile().timeout_unit.of(AGENT_TIMEOUT),
+        timeout_keys: agent.profile().timeout_keys,
         fail_closed: match fail_closed(agent) {
             FailClosed::Set { key, value } => Some((key, value)),
             _ => None,
@@ -336,13 +336,18 @@ pub fn plan(options: &InitOptions) -> Result<Vec<FileChange>, InitError> {
         problem,
     };
     let merged = match options.serve {
-        None => merge_settings(old.as_deref(), setup.layout, setup.init_events, &ours)
+        None => setup
+            .layout
+            .merge(old.as_deref(), setup.init_events, &ours)
             .map_err(problem)?,
         Some(address) => {
             let (http, start) = http_hook(options, address)?;
-            let starter = OurHook {
+            let starter = OurEntry {
                 command: start,
-                timeout: agent.timeout_unit().of(std::time::Duration::from_secs(30)),
+                timeout: agent
+                    .profile()
+                    .timeout_unit
+                    .of(std::time::Duration::from_secs(30)),
                 fail_closed: None,
                 ..ours.clone()
             };
@@ -390,7 +395,7 @@ fn script_changes(
                 path,
                 problem: format!(
                     "this {event} hook was not written by `hooks init`; {} runs one per event                      here, so move it (to the user's hooks directory, `~/{}`, where it still                      runs)",
-                    options.agent.display_name(),
+                    options.agent.profile().display_name,
                     setup.user
                 ),
             });
@@ -440,11 +445,11 @@ fn plugin_text(options: &InitOptions, setup: &HookSettings, template: &str, file
 /// an agent whose command starts from the git repository's root, relative to that root.
 fn named_file(options: &InitOptions) -> Result<String, InitError> {
     let config = options.config.display().to_string();
-    if options.agent.settings().project_dir != ProjectDir::GitRoot {
+    if options.agent.profile().settings.project_dir != ProjectDir::GitRoot {
         return Ok(config);
     }
     let not_in_git = || InitError::NotInGit {
-        agent: options.agent.display_name(),
+        agent: options.agent.profile().display_name,
         dir: options.dir.clone(),
         config: options.config.clone(),
     };
@@ -471,7 +476,7 @@ fn named_file(options: &InitOptions) -> Result<String, InitError> {
 pub fn notes(options: &InitOptions) -> Vec<String> {
     let project = std::fs::canonicalize(&options.dir).unwrap_or(options.dir.clone());
     let agent = options.agent;
-    let name = agent.display_name();
+    let name = agent.profile().display_name;
     let failure = match fail_closed(agent) {
         FailClosed::Set { key, .. } => format!(
             "{name} blocks the call when `hooks` is missing, crashes or runs past {} s \
@@ -512,7 +517,7 @@ pub fn notes(options: &InitOptions) -> Vec<String> {
     });
     std::iter::once(failure)
         .chain(serve)
-        .chain(agent.trust_note().map(str::to_owned))
+        .chain(agent.profile().trust_note.map(str::to_owned))
         .chain(trust_warning(agent, &project))
         .collect()
 }
@@ -524,231 +529,9 @@ pub fn trust_warning(agent: &dyn Agent, project: &Path) -> Option<String> {
         Trust::Trusted(_) => None,
         Trust::Untrusted(why) => Some(format!(
             "warning: {} will not run the hooks of {} until the folder is trusted ({why})",
-            agent.display_name(),
+            agent.profile().display_name,
             project.display()
         )),
-    }
-}
-
-/// The entry `hooks init` writes on each event.
-#[derive(Debug, Clone)]
-struct OurHook {
-    /// The command: `/path/to/hooks <agent> --config <file>`.
-    command: String,
-    /// The agent's name, to know our entries from an older `hooks init`.
-    agent: &'static str,
-    /// The entry's `timeout`, in the agent's unit.
-    timeout: u64,
-    /// The keys the timeout is written under.
-    timeout_keys: &'static [&'static str],
-    /// The fail-closed key and its value, where the agent takes one.
-    fail_closed: Option<(&'static str, KeyValue)>,
-}
-
-impl OurHook {
-    /// Whether `command` is this entry's, or one an earlier `hooks init` wrote for the same
-    /// hooks file (another binary path, or the bare `hooks`).
-    fn is_ours(&self, command: &str) -> bool {
-        let tail = |command: &str| {
-            command
-                .split_once(" --config ")
-                .map(|(_, file)| file.to_owned())
-        };
-        command == self.command
-            || (runs_hooks(command, self.agent) && tail(command) == tail(&self.command))
-    }
-
-    /// Sets our fields on `hook`, an entry of ours laid out as `layout` says (the command
-    /// under each of its command fields); whether anything changed.
-    fn update(&self, hook: &mut Json, layout: Layout) -> bool {
-        let mut fields: Vec<(&str, Json)> = layout
-            .command_fields()
-            .iter()
-            .map(|field| (*field, Json::String(self.command.clone())))
-            .collect();
-        fields.extend(
-            self.timeout_keys
-                .iter()
-                .map(|key| (*key, Json::Number(self.timeout.into()))),
-        );
-        if let Some((key, value)) = self.fail_closed {
-            fields.push((
-                key,
-                match value {
-                    KeyValue::Str(text) => Json::String(text.to_owned()),
-                    KeyValue::Bool(flag) => Json::Bool(flag),
-                },
-            ));
-        }
-        let mut changed = false;
-        for (key, value) in fields {
-            if hook.get(key) != Some(&value)
-                && let Some(slot) = hook.entry(key, Json::Null)
-            {
-                *slot = value;
-                changed = true;
-            }
-        }
-        changed
-    }
-}
-
-/// The settings text with a command hook `ours` on each of `events`, or `None` when every one
-/// is there already, as it should be. Hooks already there are kept, in their order; an entry
-/// of an earlier `hooks init` for the same hooks file is brought up to date in place.
-fn merge_settings(
-    old: Option<&str>,
-    layout: Layout,
-    events: &[&str],
-    ours: &OurHook,
-) -> Result<Option<String>, String> {
-    let mut settings = match old {
-        Some(text) if !text.trim().is_empty() => serde_json::from_str::<Json>(text)
-            .map_err(|error| format!("not valid JSON ({error})"))?,
-        _ => Json::Object(Vec::new()),
-    };
-    if !matches!(settings, Json::Object(_)) {
-        return Err("not a JSON object".to_owned());
-    }
-    if layout == Layout::Triggers {
-        let changed = merge_triggers(&mut settings, events, ours)?;
-        return Ok(changed.then(|| settings.to_pretty(indent_of(old.unwrap_or_default()))));
-    }
-    let mut changed = false;
-    let versioned = matches!(layout, Layout::Commands | Layout::CommandFields(_));
-    if versioned && settings.get("version").is_none() {
-        settings.entry("version", Json::Number(1.into()));
-        changed = true;
-    }
-    let key = layout.events_key();
-    let hooks = settings
-        .entry(key, Json::Object(Vec::new()))
-        .filter(|hooks| matches!(hooks, Json::Object(_)))
-        .ok_or(format!("`{key}` is not an object"))?;
-    let is_ours = |hook: &Json| {
-        layout.command_fields().iter().any(|field| {
-            hook.get(field)
-                .and_then(Json::as_str)
-                .is_some_and(|c| ours.is_ours(c))
-        })
-    };
-    for event in events {
-        let Some(Json::Array(listed)) = hooks.entry(event, Json::Array(Vec::new())) else {
-            return Err(format!("`hooks.{event}` is not a list"));
-        };
-        let mut present = false;
-        for item in listed.iter_mut() {
-            let commands: Vec<&mut Json> = match layout {
-                Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => match item {
-                    Json::Object(_) => match item.entry("hooks", Json::Null) {
-                        Some(Json::Array(hooks)) => hooks.iter_mut().collect(),
-                        _ => Vec::new(),
-                    },
-                    _ => Vec::new(),
-                },
-                Layout::Commands
-                | Layout::BareCommands
-                | Layout::Triggers
-                | Layout::CommandFields(_)
-                | Layout::Plugin(_)
-                | Layout::Executables(_) => vec![item],
-            };
-            for hook in commands.into_iter().filter(|hook| is_ours(hook)) {
-                present = true;
-                changed |= ours.update(hook, layout);
-            }
-        }
-        if !present {
-            let mut hook = match layout {
-                Layout::MatcherGroups
-                | Layout::NamedMatcherGroups(_)
-                | Layout::CommandFields(_) => {
-                    Json::object([("type", Json::String("command".to_owned()))])
-                }
-                Layout::Commands
-                | Layout::BareCommands
-                | Layout::Triggers
-                | Layout::Plugin(_)
-                | Layout::Executables(_) => Json::Object(Vec::new()),
-            };
-            ours.update(&mut hook, layout);
-            listed.push(match layout {
-                Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => {
-                    Json::object([("hooks", Json::Array(vec![hook]))])
-                }
-                Layout::Commands
-                | Layout::BareCommands
-                | Layout::Triggers
-                | Layout::CommandFields(_)
-                | Layout::Plugin(_)
-                | Layout::Executables(_) => hook,
-            });
-            changed = true;
-        }
-    }
-    Ok(changed.then(|| settings.to_pretty(indent_of(old.unwrap_or_default()))))
-}
-
-/// Adds a hook of ours for each of `events` to `settings` laid out as [`Layout::Triggers`]
-/// (a `version` and a list of hooks, each naming its `trigger`, with its `timeout` and its
-/// command in `action`), or brings an earlier one up to date; whether anything changed.
-fn merge_triggers(settings: &mut Json, events: &[&str], ours: &OurHook) -> Result<bool, String> {
-    let mut changed = false;
-    if settings.get("version").is_none() {
-        settings.entry("version", Json::String("v1".to_owned()));
-        changed = true;
-    }
-    let Some(Json::Array(hooks)) = settings.entry("hooks", Json::Array(Vec::new())) else {
-        return Err("`hooks` is not a list".to_owned());
-    };
-    let timeout = Json::Number(ours.timeout.into());
-    let command = Json::String(ours.command.clone());
-    for event in events {
-        let mut present = false;
-        for hook in hooks.iter_mut() {
-            let runs_for_event = hook.get("trigger").and_then(Json::as_str) == Some(*event);
-            let is_ours = hook
-                .get("action")
-                .and_then(|action| action.get("command"))
-                .and_then(Json::as_str)
-                .is_some_and(|command| ours.is_ours(command));
-            if !(runs_for_event && is_ours) {
-                continue;
-            }
-            present = true;
-            changed |= set(hook, "timeout", &timeout);
-            if let Some(action) = hook.entry("action", Json::Null) {
-                changed |= set(action, "command", &command);
-            }
-        }
-        if !present {
-            hooks.push(Json::object([
-                ("name", Json::String(format!("hooks-{event}"))),
-                ("trigger", Json::String((*event).to_owned())),
-                (
-                    "action",
-                    Json::object([
-                        ("type", Json::String("command".to_owned())),
-                        ("command", command.clone()),
-                    ]),
-                ),
-                ("timeout", timeout.clone()),
-                ("enabled", Json::Bool(true)),
-            ]));
-            changed = true;
-        }
-    }
-    Ok(changed)
-}
-
-/// Sets `key` of the object `json` to `value`; whether that changed it.
-fn set(json: &mut Json, key: &str, value: &Json) -> bool {
-    match json.entry(key, Json::Null) {
-        Some(slot) if slot != value => {
-            *slot = value.clone();
-            true
-        }
-        _ => false,
     }
 }
 
@@ -759,11 +542,11 @@ fn set(json: &mut Json, key: &str, value: &Json) -> bool {
 fn merge_serve(
     old: Option<&str>,
     events: &[&str],
-    ours: &OurHook,
+    ours: &OurEntry,
     http: &Json,
-    starter: &OurHook,
+    starter: &OurEntry,
 ) -> Result<Option<String>, String> {
-    let base = merge_settings(old, Layout::MatcherGroups, &["SessionStart"], starter)?;
+    let base = Layout::MatcherGroups.merge(old, &["SessionStart"], starter)?;
     let text = base.as_deref().or(old);
     let mut settings = match text {
         Some(text) if !text.trim().is_empty() => serde_json::from_str::<Json>(text)
@@ -891,8 +674,8 @@ mod tests {
 
     const COMMAND: &str = "/opt/bin/hooks claude --config \"$CLAUDE_PROJECT_DIR\"/hooks.yaml";
 
-    fn ours() -> OurHook {
-        OurHook {
+    fn ours() -> OurEntry {
+        OurEntry {
             command: COMMAND.to_owned(),
             agent: "claude",
             timeout: 90,
@@ -904,14 +687,10 @@ mod tests {
     #[test]
     fn an_existing_hook_is_kept_and_ours_is_added_once() {
         let old = r#"{"model": "x", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]}]}}"#;
-        let new = merge_settings(
-            Some(old),
-            Layout::MatcherGroups,
-            &["PreToolUse", "Stop"],
-            &ours(),
-        )
-        .unwrap()
-        .unwrap();
+        let new = Layout::MatcherGroups
+            .merge(Some(old), &["PreToolUse", "Stop"], &ours())
+            .unwrap()
+            .unwrap();
         let value: serde_json::Value = serde_json::from_str(&new).unwrap();
         assert_eq!(value["model"], "x");
         let pre = value["hooks"]["PreToolUse"].as_array().unwrap();
@@ -922,27 +701,25 @@ mod tests {
         assert_eq!(value["hooks"]["Stop"][0]["hooks"][0]["onFailure"], "block");
         assert_eq!(value["hooks"]["Stop"][0]["hooks"][0]["timeout"], 90);
         assert_eq!(
-            merge_settings(
-                Some(&new),
-                Layout::MatcherGroups,
-                &["PreToolUse", "Stop"],
-                &ours()
-            )
-            .unwrap(),
+            Layout::MatcherGroups
+                .merge(Some(&new), &["PreToolUse", "Stop"], &ours())
+                .unwrap(),
             None
         );
     }
 
     #[test]
     fn bare_commands_get_no_version_key() {
-        let new = merge_settings(None, Layout::BareCommands, &["pre_run_command"], &ours())
+        let new = Layout::BareCommands
+            .merge(None, &["pre_run_command"], &ours())
             .unwrap()
             .unwrap();
         let value: serde_json::Value = serde_json::from_str(&new).unwrap();
         assert!(value.get("version").is_none(), "{new}");
         assert_eq!(value["hooks"]["pre_run_command"][0]["command"], COMMAND);
         assert!(value["hooks"]["pre_run_command"][0].get("type").is_none());
-        let versioned = merge_settings(None, Layout::Commands, &["stop"], &ours())
+        let versioned = Layout::Commands
+            .merge(None, &["stop"], &ours())
             .unwrap()
             .unwrap();
         assert!(versioned.contains("\"version\""), "{versioned}");
@@ -951,7 +728,8 @@ mod tests {
     #[test]
     fn triggers_are_a_list_of_named_hooks_with_their_command_in_action() {
         let old = r#"{"version": "v1", "hooks": [{"name": "lint", "trigger": "PostFileSave", "action": {"type": "command", "command": "npm run lint"}}]}"#;
-        let new = merge_settings(Some(old), Layout::Triggers, &["PreToolUse"], &ours())
+        let new = Layout::Triggers
+            .merge(Some(old), &["PreToolUse"], &ours())
             .unwrap()
             .unwrap();
         let value: serde_json::Value = serde_json::from_str(&new).unwrap();
@@ -963,7 +741,9 @@ mod tests {
         assert_eq!(hooks[1]["action"]["command"], COMMAND);
         assert_eq!(hooks[1]["timeout"], 90);
         assert_eq!(
-            merge_settings(Some(&new), Layout::Triggers, &["PreToolUse"], &ours()).unwrap(),
+            Layout::Triggers
+                .merge(Some(&new), &["PreToolUse"], &ours())
+                .unwrap(),
             None
         );
     }
@@ -981,7 +761,7 @@ mod tests {
                 Json::String("http://127.0.0.1:8787/claude".to_owned()),
             ),
         ]);
-        let starter = OurHook {
+        let starter = OurEntry {
             command: "/opt/bin/hooks serve --ensure".to_owned(),
             ..ours()
         };
@@ -1010,7 +790,8 @@ mod tests {
     fn named_matcher_groups_sit_under_our_hooks_name() {
         let old = r#"{"lint": {"PostToolUse": [{"hooks": [{"type": "command", "command": "./lint.sh"}]}]}}"#;
         let layout = Layout::NamedMatcherGroups("hooks-guard");
-        let new = merge_settings(Some(old), layout, &["PreToolUse"], &ours())
+        let new = layout
+            .merge(Some(old), &["PreToolUse"], &ours())
             .unwrap()
             .unwrap();
         let value: serde_json::Value = serde_json::from_str(&new).unwrap();
@@ -1033,8 +814,9 @@ mod tests {
             ("{\"hooks\": {\"Stop\": {}}}", "`hooks.Stop` is not a list"),
             ("{\"hooks\": ", "not valid JSON"),
         ] {
-            let error =
-                merge_settings(Some(text), Layout::MatcherGroups, &["Stop"], &ours()).unwrap_err();
+            let error = Layout::MatcherGroups
+                .merge(Some(text), &["Stop"], &ours())
+                .unwrap_err();
             assert!(error.starts_with(problem), "{text}: {error}");
         }
     }
@@ -1042,7 +824,8 @@ mod tests {
     #[test]
     fn an_entry_of_an_earlier_init_is_brought_up_to_date_in_place() {
         let old = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "hooks claude --config \"$CLAUDE_PROJECT_DIR\"/hooks.yaml"}]}, {"hooks": [{"type": "command", "command": "hooks claude --config other.yaml"}]}]}}"#;
-        let new = merge_settings(Some(old), Layout::MatcherGroups, &["Stop"], &ours())
+        let new = Layout::MatcherGroups
+            .merge(Some(old), &["Stop"], &ours())
             .unwrap()
             .unwrap();
         let value: serde_json::Value = serde_json::from_str(&new).unwrap();

@@ -144,7 +144,7 @@ fn watched_for<'a>(agents: impl IntoIterator<Item = &'a dyn Agent>, config: &Pat
     files.extend(layers.managed.clone().map(file));
     files.extend(layers.user.clone().map(file));
     for agent in agents {
-        let settings = agent.settings();
+        let settings = agent.profile().settings;
         let mut paths = vec![project.join(settings.project)];
         paths.extend(home.as_ref().map(|home| home.join(settings.user)));
         files.extend(paths.into_iter().map(|path| Watched {

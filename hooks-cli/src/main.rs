@@ -12,8 +12,8 @@
 //!   Gemini CLI folder that is not trusted).
 //! - `hooks events`: lists the canonical events, their aliases and their data fields.
 //! - `hooks demo`: a scripted agent session through the whole hook pipeline.
-//! - `hooks <agent> --config FILE`, for each agent of `hooks_config::interop::AGENTS` (`claude`,
-//!   `gemini`, `codex`, `cursor`): the policy in FILE (and every `#[hook]` linked in) as a
+//! - `hooks <agent> --config FILE`, for each agent of `hooks_config::interop::AGENTS` (`hooks
+//!   claude`, and every other agent's row): the policy in FILE (and every `#[hook]` linked in) as a
 //!   command hook of that agent: its hook JSON on stdin, a block and every other answer in the
 //!   form its protocol documents (see `hooks_config::interop`), and a block whenever the
 //!   policy cannot decide. The managed and user hooks files apply under FILE
@@ -75,7 +75,8 @@ mod mcp_proxy;
 #[cfg(feature = "mcp")]
 mod mcp_wrap;
 mod modules;
-mod ordered_json;
+// The order-keeping JSON of the settings format, which `mcp wrap` edits too.
+use hooks_config::interop::ordered_json;
 mod progress;
 mod protection;
 mod provenance;
@@ -395,7 +396,7 @@ fn import(
     let Some(importer) = agent.importer() else {
         return fail(format!(
             "{} has no hooks file to import",
-            agent.display_name()
+            agent.profile().display_name
         ));
     };
     let imported = match importer(settings) {
@@ -600,7 +601,7 @@ fn trust_warnings(file: &std::path::Path) -> Vec<String> {
     AGENTS
         .iter()
         .filter(|agent| {
-            let settings = agent.settings();
+            let settings = agent.profile().settings;
             !settings
                 .events_running_at(agent.name(), &project.join(settings.project))
                 .is_empty()

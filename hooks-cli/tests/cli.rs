@@ -623,7 +623,12 @@ fn every_agent_has_its_subcommand_and_its_help_says_what_it_can_do() {
         let help = hooks(&[agent.name(), "--help"], None);
         assert_eq!(help.status.code(), Some(0), "{help:?}");
         let help = text(&help.stdout);
-        for said in [agent.display_name(), "Asking:", "Rewrites:", "--config"] {
+        for said in [
+            agent.profile().display_name,
+            "Asking:",
+            "Rewrites:",
+            "--config",
+        ] {
             assert!(help.contains(said), "{}: {said}: {help}", agent.name());
         }
     }

@@ -8,26 +8,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// How the documents name each agent that `hooks init` takes.
-const DISPLAY_NAMES: &[(&str, &str)] = &[
-    ("claude", "Claude Code"),
-    ("gemini", "Gemini CLI"),
-    ("codex", "Codex CLI"),
-    ("cursor", "Cursor"),
-    ("qwen", "Qwen Code"),
-    ("droid", "Factory Droid"),
-    ("copilot", "GitHub Copilot"),
-    ("auggie", "Augment Auggie"),
-    ("opencode", "OpenCode"),
-    ("amp", "Amp"),
-    ("goose", "Goose"),
-    ("windsurf", "Windsurf"),
-    ("crush", "Crush"),
-    ("kiro", "Kiro"),
-    ("cline", "Cline"),
-    ("antigravity", "Antigravity CLI"),
-];
-
 /// A paragraph naming this many agents is taken for a list of them.
 const A_LIST: usize = 3;
 
@@ -53,19 +33,15 @@ fn served() -> Vec<String> {
     values.split(", ").map(str::to_owned).collect()
 }
 
-/// Each served agent's name in the documents; one without a name here fails.
+/// Each served agent's name in the documents: its row's `display_name`; one `hooks init`
+/// offers that has no row fails.
 fn display_names() -> Vec<(String, &'static str)> {
     served()
         .into_iter()
         .map(|id| {
-            let name = DISPLAY_NAMES
-                .iter()
-                .find(|(known, _)| *known == id)
-                .map(|(_, name)| *name)
-                .unwrap_or_else(|| {
-                    panic!("`hooks init` serves `{id}`: name it in DISPLAY_NAMES and document it in docs/agents.md")
-                });
-            (id, name)
+            let agent = hooks_config::interop::agent(&id)
+                .unwrap_or_else(|| panic!("`hooks init` serves `{id}`, which has no row"));
+            (id, agent.profile().display_name)
         })
         .collect()
 }
@@ -117,9 +93,9 @@ fn units(text: &str) -> Vec<&str> {
 
 #[test]
 fn the_check_sees_a_partial_list_by_names_or_by_ids() {
-    let agents: Vec<(String, &str)> = DISPLAY_NAMES
+    let agents: Vec<(String, &str)> = hooks_config::interop::AGENTS
         .iter()
-        .map(|(id, name)| ((*id).to_owned(), *name))
+        .map(|agent| (agent.name().to_owned(), agent.profile().display_name))
         .collect();
     let by_ids = "the adapters `claude`, `gemini` and `cursor`";
     let by_names = "Claude Code, Gemini CLI and Codex\nCLI";
@@ -196,27 +172,58 @@ fn the_readme_says_how_to_set_up_each_agent() {
     }
 }
 
-/// The table of what each agent can and cannot do, in docs/agents.md, is the one built from the
-/// agents' descriptions (`hooks_config::interop::summary_table`). `HOOKS_BLESS=1` writes it.
-#[test]
-fn the_agents_page_holds_the_capability_table_the_code_describes() {
-    const START: &str = "<!-- capability table: generated, checked by documented_agents.rs -->\n";
-    const END: &str = "<!-- end of the capability table -->";
-    let path = workspace().join("docs/agents.md");
+/// The block of the document `file` between the markers of `block` is `generated`; with
+/// `HOOKS_BLESS=1` it is written so.
+fn holds_generated(file: &str, block: &str, generated: &str) {
+    let start = format!("<!-- {block}: generated, checked by documented_agents.rs -->\n");
+    let end = format!("<!-- end of the {block} -->");
+    let path = workspace().join(file);
     let page = std::fs::read_to_string(&path).unwrap();
-    let table = hooks_config::interop::summary_table();
     let (before, rest) = page
-        .split_once(START)
-        .unwrap_or_else(|| panic!("{}: no `{START}`", path.display()));
-    let (current, after) = rest.split_once(END).unwrap();
-    if current != table && std::env::var_os("HOOKS_BLESS").is_some() {
-        std::fs::write(&path, format!("{before}{START}{table}{END}{after}")).unwrap();
+        .split_once(&start)
+        .unwrap_or_else(|| panic!("{}: no `{start}`", path.display()));
+    let (current, after) = rest
+        .split_once(&end)
+        .unwrap_or_else(|| panic!("{}: no `{end}`", path.display()));
+    if current != generated && std::env::var_os("HOOKS_BLESS").is_some() {
+        std::fs::write(&path, format!("{before}{start}{generated}{end}{after}")).unwrap();
         return;
     }
     assert_eq!(
         current,
-        table,
-        "{}: the capability table is stale; run with HOOKS_BLESS=1",
+        generated,
+        "{}: the {block} is stale; run with HOOKS_BLESS=1",
         path.display()
+    );
+}
+
+/// The table of what each agent can and cannot do, in docs/agents.md, is the one built from the
+/// agents' rows (`hooks_config::interop::summary_table`).
+#[test]
+fn the_agents_page_holds_the_capability_table_the_code_describes() {
+    holds_generated(
+        "docs/agents.md",
+        "capability table",
+        &hooks_config::interop::summary_table(),
+    );
+}
+
+/// The table of where each agent is set up, in docs/agents.md, is built from the rows.
+#[test]
+fn the_agents_page_holds_the_setup_table_of_the_rows() {
+    holds_generated(
+        "docs/agents.md",
+        "setup table",
+        &hooks_config::interop::setup_table(),
+    );
+}
+
+/// The README's list of the agents served is built from the rows.
+#[test]
+fn the_readme_lists_the_agents_of_the_rows() {
+    holds_generated(
+        "README.md",
+        "agent list",
+        &hooks_config::interop::agent_list(),
     );
 }

@@ -105,11 +105,7 @@ impl Protocol {
 
     /// Maps the agent's hook input (JSON with `hook_event_name`).
     pub fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let mut data = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(fields)) => fields,
-            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
-            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
-        };
+        let mut data = input_object(input)?;
         let agent_event = data
             .get("hook_event_name")
             .and_then(Value::as_str)
@@ -145,6 +141,16 @@ impl Protocol {
             input.insert("hook_event_name".to_owned(), Value::from(name));
         }
         input
+    }
+}
+
+/// An agent's hook input as the JSON object every agent writes; an error saying what it is
+/// otherwise.
+pub(crate) fn input_object(input: &str) -> Result<Map<String, Value>, InputError> {
+    match serde_json::from_str::<Value>(input) {
+        Ok(Value::Object(fields)) => Ok(fields),
+        Ok(other) => Err(InputError::NotAnObject(format!("it is `{other}`"))),
+        Err(error) => Err(InputError::NotAnObject(error.to_string())),
     }
 }
 

@@ -363,7 +363,10 @@ impl Reader {
                 Err(error) => {
                     self.error(
                         hook.span(),
-                        format!("`hook`: {} cannot read it: {error}", agent.display_name()),
+                        format!(
+                            "`hook`: {} cannot read it: {error}",
+                            agent.profile().display_name
+                        ),
                     );
                     None
                 }

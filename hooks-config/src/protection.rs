@@ -160,7 +160,7 @@ mod tests {
     fn every_agents_settings_are_write_protected_in_a_project_and_the_home_directory() {
         let guard = guard();
         for agent in AGENTS {
-            let settings = agent.settings();
+            let settings = agent.profile().settings;
             for file in [
                 Path::new(WORKSPACE).join(settings.project),
                 Path::new("/home/dev").join(settings.user),

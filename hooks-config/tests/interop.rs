@@ -856,33 +856,26 @@ async fn every_kind_of_outcome(event: &str, data: &Value) -> Vec<(&'static str, 
 #[test]
 fn the_agents_are_listed_once_by_name() {
     let names: Vec<&str> = AGENTS.iter().map(|agent| agent.name()).collect();
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
     assert_eq!(
-        names,
-        [
-            "claude",
-            "gemini",
-            "codex",
-            "cursor",
-            "qwen",
-            "droid",
-            "copilot",
-            "auggie",
-            "goose",
-            "windsurf",
-            "crush",
-            "kiro",
-            "cline",
-            "antigravity",
-            "opencode",
-            "amp"
-        ]
+        unique.len(),
+        names.len(),
+        "an agent listed twice: {names:?}"
     );
+    for name in &names {
+        assert!(
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase()),
+            "{name}: a subcommand's name is lowercase"
+        );
+    }
     for agent in AGENTS {
         assert_eq!(
             hooks_config::interop::agent(agent.name()).unwrap().name(),
             agent.name()
         );
-        assert_eq!(agent.protocol().agent, agent.name());
+        assert_eq!(agent.profile().protocol.agent, agent.name());
     }
     assert!(hooks_config::interop::agent("Claude").is_none());
 }
@@ -890,7 +883,7 @@ fn the_agents_are_listed_once_by_name() {
 #[tokio::test]
 async fn every_agent_answers_every_event_in_a_form_it_takes() {
     for agent in AGENTS {
-        let protocol = agent.protocol();
+        let protocol = agent.profile().protocol;
         for (agent_event, _) in protocol.events {
             let event = protocol.canonical_event(agent_event).unwrap();
             let data = tool_call();
@@ -901,7 +894,7 @@ async fn every_agent_answers_every_event_in_a_form_it_takes() {
                         panic!(
                             "{} would reject our answer to {agent_event} ({kind}): {problem}\n\
                              {answer:?}",
-                            agent.display_name()
+                            agent.profile().display_name
                         );
                     }
                 }
@@ -911,7 +904,7 @@ async fn every_agent_answers_every_event_in_a_form_it_takes() {
                 if let Err(problem) = agent.accepts(agent_event, &answer) {
                     panic!(
                         "{} would reject the fail-closed answer to {agent_event}: {problem}",
-                        agent.display_name()
+                        agent.profile().display_name
                     );
                 }
             }
@@ -922,7 +915,7 @@ async fn every_agent_answers_every_event_in_a_form_it_takes() {
 #[tokio::test]
 async fn no_agent_reads_a_deny_a_question_or_an_unconfirmed_rewrite_as_go_ahead() {
     for agent in AGENTS {
-        let protocol = agent.protocol();
+        let protocol = agent.profile().protocol;
         let tool_events = protocol
             .events
             .iter()
@@ -930,7 +923,7 @@ async fn no_agent_reads_a_deny_a_question_or_an_unconfirmed_rewrite_as_go_ahead(
             .map(|(agent_event, _)| *agent_event);
         for agent_event in tool_events {
             let data = tool_call();
-            let name = agent.display_name();
+            let name = agent.profile().display_name;
             let read = |outcome: &EmitResult, rewrites: &Rewrites| {
                 let answer = agent.answer(agent_event, &data, outcome, rewrites);
                 agent.accepts(agent_event, &answer).unwrap()
@@ -994,12 +987,16 @@ fn every_validator_refuses_an_answer_its_agent_would_not_take() {
     let unknown = AgentAnswer::json(&json!({"nonsense": true}));
     let silent_block = AgentAnswer::block("");
     for agent in AGENTS {
-        let pre = agent.protocol().agent_event(events::TOOL_PRE).unwrap();
+        let pre = agent
+            .profile()
+            .protocol
+            .agent_event(events::TOOL_PRE)
+            .unwrap();
         for wrong in [&crashed, &garbage, &unknown, &silent_block] {
             assert!(
                 agent.accepts(pre, wrong).is_err(),
                 "{} takes {wrong:?}",
-                agent.display_name()
+                agent.profile().display_name
             );
         }
     }
@@ -1049,7 +1046,7 @@ fn every_validator_refuses_an_answer_its_agent_would_not_take() {
 #[test]
 fn the_settings_init_writes_are_the_settings_a_check_reads() {
     for agent in AGENTS {
-        let settings = agent.settings();
+        let settings = agent.profile().settings;
         let command = agent.command("hooks.yaml");
         assert!(command.starts_with(&format!("hooks {} --config ", agent.name())));
         let ours = json!({"type": "command", "command": command});
@@ -1069,7 +1066,12 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
             }
             std::fs::write(dir.join("TaskStart"), "#!/bin/sh\necho '{}'\n").unwrap();
             let running = settings.events_running_at(agent.name(), &dir);
-            assert_eq!(running, settings.init_events, "{}", agent.display_name());
+            assert_eq!(
+                running,
+                settings.init_events,
+                "{}",
+                agent.profile().display_name
+            );
             let elsewhere = settings.events_running_at(agent.name(), &dir.join("missing"));
             assert!(elsewhere.is_empty());
             continue;
@@ -1084,7 +1086,12 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
                 .collect();
             let text = json!({"version": "v1", "hooks": hooks}).to_string();
             let running = settings.events_running(agent.name(), &text);
-            assert_eq!(running, settings.init_events, "{}", agent.display_name());
+            assert_eq!(
+                running,
+                settings.init_events,
+                "{}",
+                agent.profile().display_name
+            );
             continue;
         }
         let hooks: serde_json::Map<String, Value> = settings
@@ -1141,10 +1148,13 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
         running.sort_unstable();
         let mut expected: Vec<&str> = settings.init_events.to_vec();
         expected.sort_unstable();
-        assert_eq!(running, expected, "{}", agent.display_name());
+        assert_eq!(running, expected, "{}", agent.profile().display_name);
         assert!(settings.events_running(agent.name(), "not json").is_empty());
         // Each agent's help says what it can and cannot do.
-        let described = agent.capabilities().describe(agent.display_name());
+        let described = agent
+            .profile()
+            .capabilities
+            .describe(agent.profile().display_name);
         assert!(described.contains("Rewrites:"), "{described}");
     }
 }
@@ -1152,7 +1162,7 @@ fn the_settings_init_writes_are_the_settings_a_check_reads() {
 #[tokio::test]
 async fn every_agent_blocks_a_prompt_where_it_says_it_can() {
     for agent in AGENTS {
-        let Some(prompt_event) = agent.capabilities().blocks_prompt else {
+        let Some(prompt_event) = agent.profile().capabilities.blocks_prompt else {
             continue;
         };
         let data = json!({"prompt": "my password is hunter2"});
@@ -1167,7 +1177,7 @@ async fn every_agent_blocks_a_prompt_where_it_says_it_can() {
             agent.accepts(prompt_event, &answer),
             Ok(Verdict::Block("no passwords".to_owned())),
             "{}: {answer:?}",
-            agent.display_name()
+            agent.profile().display_name
         );
     }
 }
@@ -1175,19 +1185,19 @@ async fn every_agent_blocks_a_prompt_where_it_says_it_can() {
 #[test]
 fn every_event_an_agent_description_names_is_one_of_its_events() {
     for agent in AGENTS {
-        let protocol = agent.protocol();
-        let capabilities = agent.capabilities();
+        let protocol = agent.profile().protocol;
+        let capabilities = agent.profile().capabilities;
         let named = capabilities
             .asks_on
             .iter()
             .chain(capabilities.context_on)
             .chain(&capabilities.blocks_prompt)
-            .chain(agent.settings().init_events);
+            .chain(agent.profile().settings.init_events);
         for event in named {
             assert!(
                 protocol.events.iter().any(|(theirs, _)| theirs == event),
                 "{}: `{event}` is not in its event table",
-                agent.display_name()
+                agent.profile().display_name
             );
         }
         let prompt = capabilities
@@ -1196,7 +1206,7 @@ fn every_event_an_agent_description_names_is_one_of_its_events() {
         assert!(
             prompt.is_none_or(|event| event.as_deref() == Ok(events::PROMPT_SUBMIT)),
             "{}",
-            agent.display_name()
+            agent.profile().display_name
         );
     }
 }

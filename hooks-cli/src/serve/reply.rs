@@ -109,7 +109,7 @@ mod tests {
     fn a_block_reads_as_the_same_block_on_every_event() {
         for name in CLAUDE_SHAPED {
             let agent = agent(name).unwrap();
-            for (event, _) in agent.protocol().events {
+            for (event, _) in agent.profile().protocol.events {
                 let answer = AgentAnswer::block("no: the rule says so");
                 let reply = of(name, Some(event), &answer);
                 let by_stdin = agent.accepts(event, &answer);

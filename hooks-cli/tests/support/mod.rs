@@ -154,7 +154,8 @@ pub fn check_agent_answer<A: AsRef<OsStr>>(args: &[A], stdin: &str, output: &Out
         .map(|mapped| mapped.agent_event)
         .or_else(|| {
             agent
-                .protocol()
+                .profile()
+                .protocol
                 .agent_event(hooks_core::events::TOOL_PRE)
                 .map(str::to_owned)
         })
@@ -162,7 +163,7 @@ pub fn check_agent_answer<A: AsRef<OsStr>>(args: &[A], stdin: &str, output: &Out
     if let Err(problem) = accepts(&name, &event, output) {
         panic!(
             "{} would reject the answer to {event} ({problem}): {output:?}",
-            agent.display_name()
+            agent.profile().display_name
         );
     }
 }

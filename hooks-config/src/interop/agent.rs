@@ -8,7 +8,7 @@ use hooks_core::EmitResult;
 use serde_json::Value;
 
 use super::tools::ToolName;
-use super::{AgentAnswer, Rewrites};
+use super::{AgentAnswer, Answering, Dialect, Layout, Rewrites};
 use crate::ConfigErrors;
 use crate::agent_protocol::{InputError, MappedEvent, Protocol};
 use crate::settings::Imported;
@@ -19,66 +19,64 @@ use crate::settings::Imported;
 /// list, so adding an agent adds its subcommands. What the agent is (its constants) is its
 /// [`Profile`]; the methods it implements are what it does.
 pub trait Agent: std::fmt::Debug + Sync {
-    /// What it is, as data: its protocol, names, capabilities, settings, tools, binaries and
-    /// failure mode (see [`Profile`]); the accessors below read it.
+    /// What it is, as data: its protocol, names, dialect, capabilities, settings, tools,
+    /// binaries and failure mode (see [`Profile`]); what it is is read there, not through a
+    /// method of its own.
     fn profile(&self) -> &'static Profile;
-
-    /// Its events, its field names and its name (`claude`: the subcommand and the namespace of
-    /// its events that have no canonical equivalent).
-    fn protocol(&self) -> &'static Protocol {
-        self.profile().protocol
-    }
-
-    /// Its name for people: `Claude Code`.
-    fn display_name(&self) -> &'static str {
-        self.profile().display_name
-    }
-
-    /// What it can take from a hook, and what our answer becomes where it cannot.
-    fn capabilities(&self) -> &'static Capabilities {
-        self.profile().capabilities
-    }
-
-    /// Its hook settings: where they are, and what `hooks init` writes into them.
-    fn settings(&self) -> &'static HookSettings {
-        self.profile().settings
-    }
 
     /// Its name: the subcommand (`hooks claude`), lowercase.
     fn name(&self) -> &'static str {
-        self.protocol().agent
+        self.profile().protocol.agent
     }
 
-    /// Its hook input (what it writes on stdin) as our event.
+    /// Its hook input (what it writes on stdin) as our event: by default its row's
+    /// [`aliases`](Profile::aliases) read under Claude Code's names, then its
+    /// [`protocol`](Profile::protocol)'s events and fields, its [`tools`](Profile::tools) made
+    /// canonical. An agent whose input has another shape reads it itself.
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        self.protocol().event_in(input)
+        let profile = self.profile();
+        super::tools::event_in(profile.protocol, profile.aliases, profile.tools, input)
     }
 
-    /// Our merged result for its event `agent_event`, in its protocol; `input` is the event
-    /// data as it was emitted, `rewrites` the hooks whose rewrites run unconfirmed. A question
-    /// or a rewrite it cannot take is a deny whose reason says what would have been asked or
-    /// run, never an allow.
+    /// Our merged result for its event `agent_event`, in its protocol, as its
+    /// [dialect](Profile::dialect) writes it; `input` is the event data as it was emitted,
+    /// `rewrites` the hooks whose rewrites run unconfirmed. A question or a rewrite it cannot
+    /// take is a deny whose reason says what would have been asked or run, never an allow.
     fn answer(
         &self,
         agent_event: &str,
         input: &Value,
         outcome: &EmitResult,
         rewrites: &Rewrites,
-    ) -> AgentAnswer;
+    ) -> AgentAnswer {
+        let profile = self.profile();
+        profile.dialect.answer(&Answering {
+            profile,
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+        })
+    }
 
     /// The answer when the policy cannot decide (unreadable input, a broken hooks file):
     /// a block with `reason` wherever it lets a hook block; `agent_event` is `None` when the
-    /// input could not be read. By default exit 2 with the reason on stderr.
+    /// input could not be read.
     fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
-        let _ = agent_event;
-        AgentAnswer::block(reason)
+        self.profile().dialect.fail_closed(agent_event, reason)
     }
 
-    /// What it does with `answer` to its event `agent_event`, read by its documented rules; an
-    /// error when it would reject the answer (and count the hook as failed, which most agents
-    /// take as "go on"). Narrowed to what a guard may say. Every answer in the tests of an
-    /// agent goes through this.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String>;
+    /// What it does with `answer` to its event `agent_event`, as its dialect's validator reads
+    /// it (see [`Dialect::accepts`]).
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+        let profile = self.profile();
+        profile.dialect.accepts(&super::Reading {
+            profile,
+            agent_event,
+            answer,
+        })
+    }
 
     /// Converts a hooks file of its own into our entries (`hooks import <name>`); `None` when
     /// it has no hooks file to import.
@@ -93,37 +91,13 @@ pub trait Agent: std::fmt::Debug + Sync {
         None
     }
 
-    /// Its shell, file and patch tools under their canonical names (see [`tools`](super::tools)),
-    /// as its [`event_in`](Agent::event_in) maps them; empty where its tools already have the
-    /// canonical names or it has no tool events.
-    fn tools(&self) -> &'static [ToolName] {
-        self.profile().tools
-    }
-
-    /// Whether this adapter was run against the agent's real program (rather than against its
-    /// documentation only); stated in `docs/agents.md`.
-    fn tested_against_real_program(&self) -> bool {
-        self.profile().tested_against_real_program
-    }
-
-    /// What it cannot do that its [capabilities](Agent::capabilities) do not say (a failure
-    /// mode, a version that differs), for `hooks <agent> --help`; `None` when nothing.
-    fn limits(&self) -> Option<&'static str> {
-        self.profile().limits
-    }
-
-    /// What every `hooks init` of it tells the user about its trust step, if it has one.
-    fn trust_note(&self) -> Option<&'static str> {
-        self.profile().trust_note
-    }
-
     /// The command its settings run: `hooks <name> --config <file>`, with `file` (relative to
     /// the project) named from the project directory as it runs the command.
     fn command(&self, file: &str) -> String {
         format!(
             "hooks {} --config {}",
             self.name(),
-            self.settings().project_dir.argument(file)
+            self.profile().settings.project_dir.argument(file)
         )
     }
 
@@ -137,29 +111,6 @@ pub trait Agent: std::fmt::Debug + Sync {
         }
     }
 
-    /// What it does when a hook fails (crashes, hangs past its timeout, is not found), and
-    /// what a hook entry sets to make that a block.
-    fn on_failure(&self) -> OnFailure {
-        self.profile().on_failure
-    }
-
-    /// The unit of the `timeout` of its hook entries.
-    fn timeout_unit(&self) -> TimeUnit {
-        self.profile().timeout_unit
-    }
-
-    /// The keys its hook entries take their timeout under; `init` writes each, so that one
-    /// entry read by two programs is bounded in both.
-    fn timeout_keys(&self) -> &'static [&'static str] {
-        self.profile().timeout_keys
-    }
-
-    /// The names of its executables, looked up on the `PATH` to tell whether it is
-    /// installed.
-    fn binaries(&self) -> &'static [&'static str] {
-        self.profile().binaries
-    }
-
     /// Where a setting of its own turns every hook off for the project in `project` and the
     /// user whose home is `home` (Claude Code's `disableAllHooks`), with the file that says
     /// so; `None` when nothing does (by default, nothing is read).
@@ -169,47 +120,79 @@ pub trait Agent: std::fmt::Debug + Sync {
     }
 }
 
-/// What one agent is, as data, kept in a `static` by its file and read by [`Agent`]'s
-/// accessors: so an agent's file holds its behaviour (how its input is read, how its answer is
-/// written, what it accepts), not a method per constant.
+/// What one agent is, as data: its row, kept in a `static` by its file. Every fact of the
+/// agent is a field here, read by whoever needs it (`init`, `doctor`, `--help`, the docs'
+/// tables); its file holds only what it does that no row can say (how an unusual input is
+/// read). What its answers are is its [`dialect`](Profile::dialect)'s.
 ///
 /// Built in a const context from [`Profile::new`] and the setters, each of which names what
 /// differs from the common case.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Profile {
-    pub(crate) protocol: &'static Protocol,
-    pub(crate) display_name: &'static str,
-    pub(crate) capabilities: &'static Capabilities,
-    pub(crate) settings: &'static HookSettings,
-    pub(crate) tools: &'static [ToolName],
-    pub(crate) binaries: &'static [&'static str],
-    pub(crate) on_failure: OnFailure,
-    pub(crate) timeout_unit: TimeUnit,
-    pub(crate) timeout_keys: &'static [&'static str],
-    pub(crate) tested_against_real_program: bool,
-    pub(crate) limits: Option<&'static str>,
-    pub(crate) trust_note: Option<&'static str>,
-    pub(crate) also_guarded: &'static [&'static str],
+    /// Its events, its field names and its name (`claude`: the subcommand and the namespace of
+    /// its events that have no canonical equivalent).
+    pub protocol: &'static Protocol,
+    /// Its name for people: `Claude Code`.
+    pub display_name: &'static str,
+    /// The family of protocols its answers are in: how a merged result becomes its answer,
+    /// what it says when the policy cannot decide, how it reads an answer back.
+    pub dialect: &'static dyn Dialect,
+    /// What it can take from a hook, and what our answer becomes where it cannot.
+    pub capabilities: &'static Capabilities,
+    /// Its hook settings: where they are, and what `hooks init` writes into them.
+    pub settings: &'static HookSettings,
+    /// Its shell, file and patch tools under their canonical names (see
+    /// [`tools`](super::tools)), as its [`event_in`](Agent::event_in) maps them; empty where
+    /// its tools already have the canonical names or it has no tool events.
+    pub tools: &'static [ToolName],
+    /// Fields of its stdin that are read under Claude Code's names too (`event` as
+    /// `hook_event_name`), before its events and tools are read.
+    pub aliases: &'static [(&'static str, &'static str)],
+    /// The names of its executables, looked up on the `PATH` to tell whether it is installed.
+    pub binaries: &'static [&'static str],
+    /// What it does when a hook fails (crashes, hangs past its timeout, is not found), and
+    /// what a hook entry sets to make that a block.
+    pub on_failure: OnFailure,
+    /// The unit of the `timeout` of its hook entries.
+    pub timeout_unit: TimeUnit,
+    /// The keys its hook entries take their timeout under; `init` writes each, so that one
+    /// entry read by two programs is bounded in both.
+    pub timeout_keys: &'static [&'static str],
+    /// Whether this adapter was run against the agent's real program (rather than against its
+    /// documentation only); stated in `docs/agents.md`.
+    pub tested_against_real_program: bool,
+    /// What it cannot do that its capabilities do not say (a failure mode, a version that
+    /// differs), for `hooks <agent> --help`; `None` when nothing.
+    pub limits: Option<&'static str>,
+    /// What every `hooks init` of it tells the user about its trust step, if it has one.
+    pub trust_note: Option<&'static str>,
+    /// Files beyond its two settings files that configure its hooks, as globs relative to a
+    /// project or the home directory (see [`Profile::guard_globs`]).
+    pub also_guarded: &'static [&'static str],
 }
 
 impl Profile {
-    /// The agent that speaks `protocol`, is called `display_name`, takes what `capabilities`
-    /// says and keeps its hooks as `settings` says; as the common case has it until a setter
-    /// says otherwise: its tools have the canonical names, no executable is known, it runs a
-    /// call whose hook failed ([`OnFailure::Open`]), its timeouts are seconds under `timeout`,
-    /// and it was checked against its documentation only.
+    /// The agent that speaks `protocol`, is called `display_name`, answers in `dialect`,
+    /// takes what `capabilities` says and keeps its hooks as `settings` says; as the common
+    /// case has it until a setter says otherwise: its tools have the canonical names, no
+    /// executable is known, it runs a call whose hook failed ([`OnFailure::Open`]), its
+    /// timeouts are seconds under `timeout`, and it was checked against its documentation only.
     pub const fn new(
         protocol: &'static Protocol,
         display_name: &'static str,
+        dialect: &'static dyn Dialect,
         capabilities: &'static Capabilities,
         settings: &'static HookSettings,
     ) -> Self {
         Profile {
             protocol,
             display_name,
+            dialect,
             capabilities,
             settings,
             tools: &[],
+            aliases: &[],
             binaries: &[],
             on_failure: OnFailure::Open,
             timeout_unit: TimeUnit::Seconds,
@@ -221,49 +204,55 @@ impl Profile {
         }
     }
 
-    /// Its shell, file and patch tools under their canonical names ([`Agent::tools`]).
+    /// Its shell, file and patch tools under their canonical names ([`Profile::tools`]).
     pub const fn tools(mut self, tools: &'static [ToolName]) -> Self {
         self.tools = tools;
         self
     }
 
-    /// The names of its executables ([`Agent::binaries`]).
+    /// The fields of its stdin read under Claude Code's names ([`Profile::aliases`]).
+    pub const fn aliases(mut self, aliases: &'static [(&'static str, &'static str)]) -> Self {
+        self.aliases = aliases;
+        self
+    }
+
+    /// The names of its executables ([`Profile::binaries`]).
     pub const fn binaries(mut self, binaries: &'static [&'static str]) -> Self {
         self.binaries = binaries;
         self
     }
 
-    /// What it does when a hook fails ([`Agent::on_failure`]).
+    /// What it does when a hook fails ([`Profile::on_failure`]).
     pub const fn on_failure(mut self, on_failure: OnFailure) -> Self {
         self.on_failure = on_failure;
         self
     }
 
-    /// The unit of its hook timeouts ([`Agent::timeout_unit`]).
+    /// The unit of its hook timeouts ([`Profile::timeout_unit`]).
     pub const fn timeout_unit(mut self, unit: TimeUnit) -> Self {
         self.timeout_unit = unit;
         self
     }
 
-    /// The keys of its hook timeouts ([`Agent::timeout_keys`]).
+    /// The keys of its hook timeouts ([`Profile::timeout_keys`]).
     pub const fn timeout_keys(mut self, keys: &'static [&'static str]) -> Self {
         self.timeout_keys = keys;
         self
     }
 
-    /// It was run against its real program ([`Agent::tested_against_real_program`]).
+    /// It was run against its real program ([`Profile::tested_against_real_program`]).
     pub const fn tested_against_real_program(mut self) -> Self {
         self.tested_against_real_program = true;
         self
     }
 
-    /// What it cannot do that its capabilities do not say ([`Agent::limits`]).
+    /// What it cannot do that its capabilities do not say ([`Profile::limits`]).
     pub const fn limits(mut self, limits: &'static str) -> Self {
         self.limits = Some(limits);
         self
     }
 
-    /// What `hooks init` tells the user about its trust step ([`Agent::trust_note`]).
+    /// What `hooks init` tells the user about its trust step ([`Profile::trust_note`]).
     pub const fn trust_note(mut self, note: &'static str) -> Self {
         self.trust_note = Some(note);
         self
@@ -539,62 +528,6 @@ pub struct HookSettings {
     pub init_events: &'static [&'static str],
 }
 
-/// How an agent's settings list the commands of an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// Matcher groups, each with its `hooks` list of commands (Claude Code's shape).
-    MatcherGroups,
-    /// The commands themselves, in a file that says its `version` (Cursor's shape).
-    Commands,
-    /// The commands themselves, in a file with no `version` (Windsurf's and Crush's shape:
-    /// a key they do not document is not added).
-    BareCommands,
-    /// A list of named hooks under `hooks`, each with its event as `trigger` and its command
-    /// in `action`, in a file that says its `version` (Kiro's shape).
-    Triggers,
-    /// Matcher groups per event under a hook's name rather than under `hooks`
-    /// (`{"<name>": {"PreToolUse": [...]}}`, Antigravity's shape); ours is the name given.
-    NamedMatcherGroups(&'static str),
-    /// The commands themselves, in a file that says its `version`, each `type: "command"` with
-    /// the command line under every one of these fields (GitHub Copilot's `bash`, and the
-    /// `command` that the VS Code agent reads from the same file).
-    CommandFields(&'static [&'static str]),
-    /// No hooks file: an in-process plugin of the agent's own (OpenCode, Amp) that hands each
-    /// call to `hooks` itself. `hooks init` writes the whole file, [`project`](HookSettings::project),
-    /// from this template (see [`plugin`](super::plugin)); it runs on every one of
-    /// [`init_events`](HookSettings::init_events).
-    Plugin(&'static str),
-    /// No hooks file: one executable per event, named after the event, in the directory
-    /// [`project`](HookSettings::project) (Cline's shape). `hooks init` writes one for each of
-    /// [`init_events`](HookSettings::init_events) from this template (see
-    /// [`executables`](super::executables)).
-    Executables(&'static str),
-}
-
-impl Layout {
-    /// The key of the settings that maps events to their hooks: `hooks`, or a hook's name.
-    pub fn events_key(self) -> &'static str {
-        match self {
-            Layout::NamedMatcherGroups(name) => name,
-            _ => "hooks",
-        }
-    }
-
-    /// The fields of a hook entry that hold its command line.
-    pub fn command_fields(self) -> &'static [&'static str] {
-        match self {
-            Layout::MatcherGroups
-            | Layout::NamedMatcherGroups(_)
-            | Layout::Commands
-            | Layout::BareCommands
-            | Layout::Triggers
-            | Layout::Plugin(_)
-            | Layout::Executables(_) => &["command"],
-            Layout::CommandFields(fields) => fields,
-        }
-    }
-}
-
 /// How a hook's command names the project directory, as the agent runs it (`sh -c`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProjectDir {
@@ -660,7 +593,7 @@ impl HookSettings {
                 _ => Vec::new(),
             };
         }
-        let Ok(Value::Object(settings)) = serde_json::from_str::<Value>(text) else {
+        let Ok(settings @ Value::Object(_)) = serde_json::from_str::<Value>(text) else {
             return Vec::new();
         };
         let runs_us = |hook: &Value| {
@@ -670,46 +603,13 @@ impl HookSettings {
                     .is_some_and(|command| runs_hooks(command, agent))
             })
         };
-        if self.layout == Layout::Triggers {
-            let Some(Value::Array(hooks)) = settings.get("hooks") else {
-                return Vec::new();
-            };
-            let mut events: Vec<String> = Vec::new();
-            for hook in hooks {
-                let trigger = hook.get("trigger").and_then(Value::as_str);
-                if let (Some(trigger), Some(action)) = (trigger, hook.get("action"))
-                    && runs_us(action)
-                    && !events.iter().any(|event| event == trigger)
-                {
-                    events.push(trigger.to_owned());
-                }
+        let mut events: Vec<String> = Vec::new();
+        for (event, hook) in self.layout.command_hooks(&settings) {
+            if runs_us(&hook) && !events.contains(&event) {
+                events.push(event);
             }
-            return events;
         }
-        let Some(Value::Object(hooks)) = settings.get(self.layout.events_key()) else {
-            return Vec::new();
-        };
-        let listed = |entries: &Value| {
-            entries.as_array().is_some_and(|entries| {
-                entries.iter().any(|entry| match self.layout {
-                    Layout::Commands
-                    | Layout::BareCommands
-                    | Layout::Triggers
-                    | Layout::CommandFields(_)
-                    | Layout::Plugin(_)
-                    | Layout::Executables(_) => runs_us(entry),
-                    Layout::MatcherGroups | Layout::NamedMatcherGroups(_) => entry
-                        .get("hooks")
-                        .and_then(Value::as_array)
-                        .is_some_and(|hooks| hooks.iter().any(runs_us)),
-                })
-            })
-        };
-        hooks
-            .iter()
-            .filter(|(_, entries)| listed(entries))
-            .map(|(event, _)| event.clone())
-            .collect()
+        events
     }
 }
 

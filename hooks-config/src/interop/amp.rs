@@ -21,10 +21,11 @@
 
 use hooks_core::events::{PROMPT_COMPLETE, SESSION_START, TOOL_POST, TOOL_PRE};
 
-use super::plugin::{PluginAgent, PluginEvents};
+use super::plugin::PluginEvents;
 use super::tools::ToolName;
 use super::{
-    Capabilities, HookSettings, Layout, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport,
+    Agent, Capabilities, HookSettings, Layout, OnFailure, Profile, ProjectDir, Protocol,
+    RewriteSupport,
 };
 
 /// Amp.
@@ -72,15 +73,17 @@ const TOOLS: &[ToolName] = &[
     },
 ];
 
+/// What Amp is, as data.
+static PROFILE: Profile = Profile::new(&AMP, "Amp", &DIALECT, &CAPABILITIES, &SETTINGS)
+    // Every plugin.
+    .also_guards(&[".amp/plugins/**", ".config/amp/plugins/**"])
+    .tools(TOOLS)
+    .binaries(&["amp"])
+    // The plugin blocks on any failure of `hooks`.
+    .on_failure(OnFailure::Closed);
+
 /// Its plugin's events.
-static EVENTS: PluginEvents = PluginEvents {
-    profile: Profile::new(&AMP, "Amp", &CAPABILITIES, &SETTINGS)
-        // Every plugin.
-        .also_guards(&[".amp/plugins/**", ".config/amp/plugins/**"])
-        .tools(TOOLS)
-        .binaries(&["amp"])
-        // The plugin blocks on any failure of `hooks`.
-        .on_failure(OnFailure::Closed),
+static DIALECT: PluginEvents = PluginEvents {
     tool_call: "tool.call",
     prompt: None,
     args: "input",
@@ -106,8 +109,8 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["tool.call"],
 };
 
-impl PluginAgent for Amp {
-    fn plugin(&self) -> &'static PluginEvents {
-        &EVENTS
+impl Agent for Amp {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 }

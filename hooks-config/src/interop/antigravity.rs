@@ -28,19 +28,23 @@
 //! `file_path`); the file tools' names and fields are those of the Antigravity editor, not
 //! confirmed for the CLI.
 
+use crate::agent_protocol::input_object;
+use hooks_core::HookAction;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::events::{PROMPT_COMPLETE, TOOL_POST, TOOL_PRE};
-use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
-use super::exit_two;
-use super::hook_output::{non_empty, printed};
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
+use super::exit_two::{self, DecisionAnswer};
 use super::reasons::question_of;
 use super::tools::{self, ToolName};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure,
-    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, InputError, Layout,
+    MappedEvent, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport,
 };
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::printed};
 
 /// Antigravity CLI.
 #[derive(Debug, Clone, Copy)]
@@ -105,23 +109,24 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["PreToolUse"],
 };
 
-/// Its answer `decision`, with `reason` where there is one.
-fn decision(decision: &str, reason: Option<String>) -> AgentAnswer {
-    let mut answer = json!({"decision": decision});
-    if let Some(reason) = reason {
-        answer["reason"] = Value::from(reason);
-    }
-    AgentAnswer::json(&answer)
-}
-
 /// What Antigravity CLI is, as data.
-static PROFILE: Profile = Profile::new(&ANTIGRAVITY, "Antigravity CLI", &CAPABILITIES, &SETTINGS)
-    // The CLI's own folder under Gemini's.
-    .also_guards(&[".gemini/antigravity-cli/**"])
-    .tools(TOOLS)
-    .binaries(&["agy"])
-    // It blocks a call whose hook fails, by itself (reported, not documented).
-    .on_failure(OnFailure::Closed);
+static PROFILE: Profile = Profile::new(
+    &ANTIGRAVITY,
+    "Antigravity CLI",
+    &AntigravityDialect,
+    &CAPABILITIES,
+    &SETTINGS,
+)
+// The CLI's own folder under Gemini's.
+.also_guards(&[".gemini/antigravity-cli/**"])
+.tools(TOOLS)
+.binaries(&["agy"])
+// It blocks a call whose hook fails, by itself (reported, not documented).
+.on_failure(OnFailure::Closed);
+
+/// Antigravity CLI's answers: a `decision` on every event, never silence.
+#[derive(Debug)]
+pub(crate) struct AntigravityDialect;
 
 impl Agent for Antigravity {
     fn profile(&self) -> &'static Profile {
@@ -130,11 +135,7 @@ impl Agent for Antigravity {
 
     /// Its tool call as `PreToolUse` (see the [module docs](self)).
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let mut fields = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(fields)) => fields,
-            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
-            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
-        };
+        let mut fields = input_object(input)?;
         if let Some(event) = fields.get("hookEventName").cloned() {
             fields.entry("hook_event_name").or_insert(event);
         }
@@ -161,24 +162,26 @@ impl Agent for Antigravity {
         }
         tools::event_in(&ANTIGRAVITY, &[], TOOLS, &Value::Object(fields).to_string())
     }
+}
 
+impl Dialect for AntigravityDialect {
     /// Our merged result for Antigravity's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            ..
+        } = *answering;
         let pre_tool = agent_event == "PreToolUse";
         if pre_tool && outcome.result.action == HookAction::AskUser && !outcome.is_modified() {
-            return decision("force_ask", Some(question_of(outcome)));
+            return DecisionAnswer::answer("force_ask", Some(question_of(outcome)));
         }
         let notes = exit_two::notes(outcome).join("\n");
         let answer = match exit_two::refusal("Antigravity CLI", input, outcome) {
-            Some(reason) => decision("deny", Some(reason)),
-            None if pre_tool => decision("ask", None),
-            None => decision("allow", None),
+            Some(reason) => DecisionAnswer::answer("deny", Some(reason)),
+            None if pre_tool => DecisionAnswer::answer("ask", None),
+            None => DecisionAnswer::answer("allow", None),
         };
         AgentAnswer {
             stderr: notes,
@@ -188,7 +191,7 @@ impl Agent for Antigravity {
 
     /// A deny: the same as Antigravity's own reading of a failure, with the reason.
     fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
-        decision("deny", Some(reason))
+        DecisionAnswer::answer("deny", Some(reason))
     }
 
     /// Antigravity's reading of an answer, as reported: a `decision` on exit 0. Anything
@@ -196,7 +199,9 @@ impl Agent for Antigravity {
     /// reason for the model, so it is refused here like the others: a guard answers with a
     /// decision. Refused too: `allow` on `PreToolUse` (a later version may let it skip the
     /// user's review), a deny without a reason, and any key but `decision` and `reason`.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         let unreadable = |why: &str| {
             Err(format!(
                 "{why}: Antigravity CLI blocks the call without a reason: {answer:?}"
@@ -208,23 +213,17 @@ impl Agent for Antigravity {
         let Ok(Some(fields)) = printed(answer) else {
             return unreadable("no JSON decision");
         };
-        if let Some(key) = fields
-            .keys()
-            .find(|key| *key != "decision" && *key != "reason")
-        {
-            return Err(format!("`{key}` is not taken by Antigravity CLI"));
-        }
-        let reason = non_empty(fields.get("reason"));
-        match (fields.get("decision").and_then(Value::as_str), reason) {
-            (Some("deny"), Some(reason)) => Ok(Verdict::Block(reason)),
-            (Some("deny"), None) => Err("a deny without a reason".to_owned()),
-            (Some("ask" | "force_ask"), Some(question)) => Ok(Verdict::Ask(question)),
+        let answer = DecisionAnswer::read(fields)?;
+        match (answer.decision.as_str(), answer.reason()) {
+            ("deny", Some(reason)) => Ok(Verdict::Block(reason)),
+            ("deny", None) => Err("a deny without a reason".to_owned()),
+            ("ask" | "force_ask", Some(question)) => Ok(Verdict::Ask(question)),
             // Its own permission flow decides.
-            (Some("ask"), None) => Ok(Verdict::Proceed),
-            (Some("allow"), _) if agent_event == "PreToolUse" => {
+            ("ask", None) => Ok(Verdict::Proceed),
+            ("allow", _) if agent_event == "PreToolUse" => {
                 Err("`allow` on a tool call may skip the user's review".to_owned())
             }
-            (Some("allow"), _) => Ok(Verdict::Proceed),
+            ("allow", _) => Ok(Verdict::Proceed),
             _ => unreadable("no known decision"),
         }
     }
@@ -236,7 +235,7 @@ mod tests {
 
     #[test]
     fn antigravitys_validator_refuses_an_allow_and_silence() {
-        let allow = decision("allow", None);
+        let allow = DecisionAnswer::answer("allow", None);
         assert!(Antigravity.accepts("PreToolUse", &allow).is_err());
         assert!(
             Antigravity
@@ -244,7 +243,7 @@ mod tests {
                 .is_err()
         );
         assert_eq!(
-            Antigravity.accepts("PreToolUse", &decision("ask", None)),
+            Antigravity.accepts("PreToolUse", &DecisionAnswer::answer("ask", None)),
             Ok(Verdict::Proceed)
         );
     }

@@ -18,17 +18,11 @@
 //! `str-replace-editor` is `Edit`, `view` is `Read` (their `path` also the `file_path`).
 //! Command-hook timeouts are in milliseconds.
 
-use hooks_core::EmitResult;
 use hooks_core::events::{PROMPT_COMPLETE, SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE};
-use serde_json::{Value, json};
 
-use super::exit_two;
-use super::hook_output::{non_empty, printed};
-use super::tools::{self, ToolName};
-use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
-};
+use super::exit_two::{self, Blocking, ExitTwo, StdoutBlock};
+use super::tools::ToolName;
+use super::{Agent, Capabilities, HookSettings, Layout, Profile, ProjectDir, Protocol, TimeUnit};
 
 /// Augment's Auggie CLI.
 #[derive(Debug, Clone, Copy)]
@@ -72,11 +66,12 @@ const TOOLS: &[ToolName] = &[
 ];
 
 /// What Auggie takes from a hook: a block, and nothing else.
-static CAPABILITIES: Capabilities = Capabilities {
-    asks_on: &[],
-    rewrite: RewriteSupport::None,
-    context_on: &[],
-    blocks_prompt: None,
+static CAPABILITIES: Capabilities = exit_two::capabilities(None);
+
+/// Exit 2 blocks only `PreToolUse`; `Stop` takes its JSON block.
+static DIALECT: ExitTwo = ExitTwo {
+    blocks: Blocking::Events(&["PreToolUse"]),
+    stdout: StdoutBlock::Answered(&["Stop"]),
 };
 
 /// Auggie's settings files.
@@ -89,91 +84,23 @@ static SETTINGS: HookSettings = HookSettings {
 };
 
 /// What Augment Auggie is, as data.
-static PROFILE: Profile = Profile::new(&AUGGIE, "Augment Auggie", &CAPABILITIES, &SETTINGS)
-    // Its local settings.
-    .also_guards(&[".augment/settings.local.json"])
-    .tools(TOOLS)
-    // Auggie reads a command's `timeout` in milliseconds.
-    .timeout_unit(TimeUnit::Milliseconds);
+static PROFILE: Profile = Profile::new(
+    &AUGGIE,
+    "Augment Auggie",
+    &DIALECT,
+    &CAPABILITIES,
+    &SETTINGS,
+)
+// Its local settings.
+.also_guards(&[".augment/settings.local.json"])
+.tools(TOOLS)
+// `hookEventName` is read too.
+.aliases(&[("hookEventName", "hook_event_name")])
+// Auggie reads a command's `timeout` in milliseconds.
+.timeout_unit(TimeUnit::Milliseconds);
 
 impl Agent for Auggie {
     fn profile(&self) -> &'static Profile {
         &PROFILE
-    }
-
-    /// Claude Code's stdin fields (or `hookEventName`), its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        tools::event_in(
-            &AUGGIE,
-            &[("hookEventName", "hook_event_name")],
-            TOOLS,
-            input,
-        )
-    }
-
-    /// Our merged result for Auggie's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
-        if agent_event == "Stop"
-            && let Some(reason) = exit_two::refusal("Augment Auggie", input, outcome)
-        {
-            return AgentAnswer {
-                stderr: exit_two::notes(outcome).join("\n"),
-                ..AgentAnswer::json(&json!({"decision": "block", "reason": reason}))
-            };
-        }
-        let blocks = agent_event == "PreToolUse";
-        exit_two::answer("Augment Auggie", agent_event, blocks, input, outcome)
-    }
-
-    /// Exit 2 with the reason; on `Stop`, its JSON block.
-    fn fail_closed(&self, agent_event: Option<&str>, reason: String) -> AgentAnswer {
-        match agent_event {
-            Some("Stop") => AgentAnswer::json(&json!({"decision": "block", "reason": reason})),
-            _ => AgentAnswer::block(reason),
-        }
-    }
-
-    /// Auggie's reading of an answer: exit 2 with a reason blocks a `PreToolUse`; exit 0 with
-    /// nothing goes on; on `Stop`, `{"decision": "block", "reason"}` blocks. Refused: any other
-    /// exit code, exit 2 without a reason, JSON on any event but `Stop`, and any other field.
-    /// Elsewhere exit 2 is taken as no decision.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
-        let fields = printed(answer)?;
-        match (answer.exit_code, agent_event, fields) {
-            (2, _, Some(_)) => Err("exit 2 with JSON on stdout".to_owned()),
-            (2, "PreToolUse", None) => non_empty(Some(&Value::from(answer.stderr.as_str())))
-                .map(Verdict::Block)
-                .ok_or_else(|| "exit 2 without a reason on stderr".to_owned()),
-            (2, _, None) if answer.stderr.trim().is_empty() => {
-                Err("exit 2 without a reason on stderr".to_owned())
-            }
-            (2, _, None) => Ok(Verdict::Proceed),
-            (0, _, None) => Ok(Verdict::Proceed),
-            (0, "Stop", Some(fields)) => {
-                if let Some(key) = fields
-                    .keys()
-                    .find(|key| *key != "decision" && *key != "reason")
-                {
-                    return Err(format!("`{key}` is not taken on Stop"));
-                }
-                match (
-                    fields.get("decision").and_then(Value::as_str),
-                    non_empty(fields.get("reason")),
-                ) {
-                    (Some("block"), Some(reason)) => Ok(Verdict::Block(reason)),
-                    other => Err(format!("Stop answer {other:?}")),
-                }
-            }
-            (0, event, Some(_)) => Err(format!("Augment Auggie takes no JSON on {event}")),
-            (code, _, _) => Err(format!(
-                "exit code {code}: Augment Auggie counts it a failed hook"
-            )),
-        }
     }
 }

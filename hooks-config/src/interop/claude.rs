@@ -50,17 +50,20 @@ pub use crate::settings::Imported;
 use crate::settings::{import_hooks, one_error};
 use crate::{ConfigErrors, HookKind};
 
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
+#[cfg(any(test, feature = "validate"))]
+use super::Verdict;
 use super::foreign::{ForeignCaller, cursor_answer};
-use super::hook_output::{
-    Decision, HookOutput, Permission, PermissionRequestDecision, Specific, SpecificRules,
-    non_empty, printed,
-};
+use super::hook_output::{Decision, HookOutput, Permission, PermissionRequestDecision, Specific};
+#[cfg(any(test, feature = "validate"))]
+use super::hook_output::{SpecificRules, non_empty, printed};
 use super::reasons::{
     inapplicable, json_answer, messages_of, modifiers, question_of, reason_of, would_run,
 };
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, Importer, InputError,
+    Layout, MappedEvent, ProjectDir, Protocol, RewriteSupport,
 };
 
 /// Claude Code.
@@ -124,12 +127,12 @@ static SETTINGS: HookSettings = HookSettings {
 const BLOCKS_BY_DECISION: &[&str] = &["UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop"];
 
 /// What Claude Code is, as data.
-static PROFILE: Profile = Profile::new(&CLAUDE, "Claude Code", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&CLAUDE, "Claude Code", &DIALECT, &CAPABILITIES, &SETTINGS)
     // Its local settings, its hooks folder, and a plugin's hooks file.
     .also_guards(&[
-        ".claude/settings.local.json",
-        ".claude/hooks/**",
-        "hooks/hooks.json",
+    ".claude/settings.local.json",
+    ".claude/hooks/**",
+    "hooks/hooks.json",
     ])
     .binaries(&["claude"])
     // `"onFailure": "block"` makes a failed hook block, from Claude Code 2.1.295; an older
@@ -182,52 +185,39 @@ impl Agent for ClaudeCode {
         }
     }
 
-    /// Our merged result for Claude Code's event `agent_event`, in its protocol (see the
-    /// [module docs](self)); to Cursor running Claude Code's hooks, in a form both read alike.
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
-        if ForeignCaller::recorded_in(input) == Some(ForeignCaller::Cursor) {
-            return cursor_answer(input, outcome);
-        }
-        CLAUDE_CODE_DIALECT.answer(agent_event, input, outcome, rewrites)
-    }
-
-    /// Claude Code's reading of an answer: exit 2 blocks with stderr as the reason (stdout is
-    /// ignored then); exit 0 with nothing proceeds; exit 0 with JSON is read per event (see the
-    /// [module docs](self)). Refused, as a guard must not say them: any other exit code (a
-    /// non-blocking error: the call runs), `continue`, `stopReason`, an `allow` without
-    /// `updatedInput` (it would skip the user's own permission prompt), a deny or a question
-    /// without a reason, a `decision` other than `block` or on an event that does not take
-    /// it, and any field the event does not know.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
-        match answer.exit_code {
-            2 if !answer.stdout.trim().is_empty() => Err(format!(
-                "exit 2 with stdout, which Claude Code ignores: {answer:?}"
-            )),
-            2 => non_empty(Some(&Value::from(answer.stderr.as_str())))
-                .map(Verdict::Block)
-                .ok_or_else(|| "exit 2 without a reason on stderr".to_owned()),
-            0 => match printed(answer)? {
-                None => Ok(Verdict::Proceed),
-                Some(fields) => read_json(agent_event, &fields),
-            },
-            code => Err(format!(
-                "exit code {code}: a non-blocking error to Claude Code, which runs the call"
-            )),
-        }
-    }
-
     fn importer(&self) -> Option<Importer> {
         Some(import_file)
     }
 }
 
+/// Claude Code's reading of an answer, which Qwen Code and Factory Droid document as theirs: exit 2 blocks with stderr as the reason (stdout is
+/// ignored then); exit 0 with nothing proceeds; exit 0 with JSON is read per event (see the
+/// [module docs](self)). Refused, as a guard must not say them: any other exit code (a
+/// non-blocking error: the call runs), `continue`, `stopReason`, an `allow` without
+/// `updatedInput` (it would skip the user's own permission prompt), a deny or a question
+/// without a reason, a `decision` other than `block` or on an event that does not take
+/// it, and any field the event does not know.
+#[cfg(any(test, feature = "validate"))]
+pub(crate) fn accepts(agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    match answer.exit_code {
+        2 if !answer.stdout.trim().is_empty() => Err(format!(
+            "exit 2 with stdout, which Claude Code ignores: {answer:?}"
+        )),
+        2 => non_empty(Some(&Value::from(answer.stderr.as_str())))
+            .map(Verdict::Block)
+            .ok_or_else(|| "exit 2 without a reason on stderr".to_owned()),
+        0 => match printed(answer)? {
+            None => Ok(Verdict::Proceed),
+            Some(fields) => read_json(agent_event, &fields),
+        },
+        code => Err(format!(
+            "exit code {code}: a non-blocking error to Claude Code, which runs the call"
+        )),
+    }
+}
+
 /// Claude Code's JSON answer to `agent_event`, read.
+#[cfg(any(test, feature = "validate"))]
 fn read_json(
     agent_event: &str,
     fields: &serde_json::Map<String, Value>,
@@ -257,6 +247,7 @@ fn read_json(
 
 /// What Claude Code takes in `hookSpecificOutput`: every decision, an `updatedInput` beside
 /// any of them (with `ask`, the user confirms the rewrite).
+#[cfg(any(test, feature = "validate"))]
 const SPECIFIC: SpecificRules = SpecificRules {
     context_on: CONTEXT_ON,
     decisions: &["deny", "ask", "allow"],
@@ -366,34 +357,40 @@ fn block(agent_event: &str, reason: String, outcome: &EmitResult) -> AgentAnswer
     AgentAnswer::json(&answer)
 }
 
-/// An agent that speaks Claude Code's protocol (Claude Code itself, Qwen Code, Factory Droid):
-/// its answers are Claude Code's (see the [module docs](self)), and their reasons name it.
+/// The dialect of Claude Code's protocol (Claude Code itself, Qwen Code, Factory Droid): its
+/// answers are Claude Code's (see the [module docs](self)), their reasons naming the agent of
+/// the row, its context reaching the model on the row's `context_on`.
 #[derive(Debug)]
 pub(crate) struct ClaudeDialect {
-    /// The agent's name for people, in the reasons: `Qwen Code`.
-    pub name: &'static str,
     /// How it runs headless, where nobody can confirm a rewrite: `` `claude -p` ``.
     pub headless: &'static str,
-    /// The events whose `additionalContext` reaches its model.
-    pub context_on: &'static [&'static str],
+    /// Whether other agents run its settings' hooks, told by the shape of their input (see
+    /// [`foreign`](super::foreign)): Cursor is then answered in a form both read alike.
+    pub foreign_callers: bool,
 }
 
 /// Claude Code as a [`ClaudeDialect`].
-const CLAUDE_CODE_DIALECT: ClaudeDialect = ClaudeDialect {
-    name: "Claude Code",
+static DIALECT: ClaudeDialect = ClaudeDialect {
     headless: "`claude -p`",
-    context_on: CONTEXT_ON,
+    foreign_callers: true,
 };
 
-impl ClaudeDialect {
-    /// Our merged result for its event `agent_event`, in Claude Code's protocol.
-    pub(crate) fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+impl Dialect for ClaudeDialect {
+    /// Our merged result for its event `agent_event`, in Claude Code's protocol; to Cursor
+    /// running Claude Code's hooks, in a form both read alike.
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            profile,
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+        } = *answering;
+        if self.foreign_callers && ForeignCaller::recorded_in(input) == Some(ForeignCaller::Cursor)
+        {
+            return cursor_answer(input, outcome);
+        }
+        let name = profile.display_name;
         let result = &outcome.result;
         let mut specific = Specific::of(agent_event);
         match result.action {
@@ -409,9 +406,8 @@ impl ClaudeDialect {
                     "PermissionRequest" => {}
                     _ => {
                         let reason = format!(
-                            "a hook asks for approval, which {} cannot ask for on \
+                            "a hook asks for approval, which {name} cannot ask for on \
                              {agent_event}: {prompt}",
-                            self.name
                         );
                         return block(agent_event, reason, outcome);
                     }
@@ -440,19 +436,24 @@ impl ClaudeDialect {
                     }
                 }
                 _ => {
-                    let reason = inapplicable(self.name, agent_event, outcome);
+                    let reason = inapplicable(name, agent_event, outcome);
                     return block(agent_event, reason, outcome);
                 }
             }
         }
-        json_answer(
-            self.name,
-            specific,
-            self.context_on.contains(&agent_event),
-            outcome,
-        )
+        let context_on = profile.capabilities.context_on;
+        json_answer(name, specific, context_on.contains(&agent_event), outcome)
     }
 
+    /// Claude Code's reading (see [`accepts`]).
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
+        accepts(agent_event, answer)
+    }
+}
+
+impl ClaudeDialect {
     /// The reason of a rewrite put to the user: who rewrote it, what would run, and what
     /// happens where nobody can answer, which is also what the model reads when it is refused.
     fn to_confirm(&self, new_input: &Value, outcome: &EmitResult) -> String {

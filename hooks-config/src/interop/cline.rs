@@ -36,7 +36,7 @@
 //! `use_mcp_tool` `mcp__<server>__<tool>` with its arguments as the input. A `read_files` of
 //! several files has no one path for the rules to read.
 
-use hooks_core::EmitResult;
+use crate::agent_protocol::input_object;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::events::{
     CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST,
@@ -45,13 +45,16 @@ use hooks_core::events::{
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
+#[cfg(any(test, feature = "validate"))]
+use super::Verdict;
 use super::exit_two::{notes, refusal};
-use super::hook_output::non_empty;
 use super::reasons::context_of;
 use super::tools::{ToolName, canonical_event, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, OnFailure,
-    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, InputError, Layout,
+    MappedEvent, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport,
 };
 
 /// Cline.
@@ -167,8 +170,14 @@ when `hooks` is missing, crashes, answers nothing or runs past 25 s \
 there a prompt cannot be blocked; it skips hooks in --yolo mode, and tools its model provider \
 runs itself never reach a hook.";
 
-/// Our answer, as both generations of Cline read it.
+/// Our answer, as both generations of Cline read it: the one model of it, written and, by the
+/// validator, read (where a field it does not know, or of the wrong type, fails the hook).
 #[derive(Debug, Serialize)]
+#[cfg_attr(
+    any(test, feature = "validate"),
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 #[serde(rename_all = "camelCase")]
 struct ClineAnswer {
     /// Whether the call (or the prompt) is stopped.
@@ -279,7 +288,7 @@ fn command_line(commands: Option<&Value>) -> Option<String> {
 }
 
 /// What Cline is, as data.
-static PROFILE: Profile = Profile::new(&CLINE, "Cline", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&CLINE, "Cline", &ClineDialect, &CAPABILITIES, &SETTINGS)
     // The hooks folder of the SDK-based Cline CLI.
     .also_guards(&[".cline/hooks/**"])
     .tools(TOOLS)
@@ -289,6 +298,10 @@ static PROFILE: Profile = Profile::new(&CLINE, "Cline", &CAPABILITIES, &SETTINGS
     .on_failure(OnFailure::Closed)
     .limits(LIMITS);
 
+/// Cline's answers: `{cancel, errorMessage, contextModification}` on stdout, read by both its generations.
+#[derive(Debug)]
+pub(crate) struct ClineDialect;
+
 impl Agent for Cline {
     fn profile(&self) -> &'static Profile {
         &PROFILE
@@ -296,11 +309,7 @@ impl Agent for Cline {
 
     /// Either generation's JSON (see the [module docs](self)) as Claude Code's fields.
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let fields = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(fields)) => fields,
-            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
-            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
-        };
+        let fields = input_object(input)?;
         let mut data = fields.clone();
         if let Some(name) = fields.get("hookName").cloned() {
             data.insert("hook_event_name".to_owned(), name);
@@ -351,15 +360,17 @@ impl Agent for Cline {
         }
         canonical_event(&CLINE, TOOLS, &Value::Object(data).to_string())
     }
+}
 
+impl Dialect for ClineDialect {
     /// Our merged result for Cline's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            ..
+        } = *answering;
         let blocks = BLOCKING.contains(&agent_event);
         let refused = refusal("Cline", input, outcome);
         if let Some(reason) = refused.clone().filter(|_| blocks) {
@@ -398,39 +409,23 @@ impl Agent for Cline {
     /// wrong type (the extension then fails the hook: the call runs), `review` and
     /// `overrideInput` (the extension ignores them: the call would run unasked or unchanged),
     /// and a non-zero exit (a failed hook, if its JSON were unreadable).
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         if answer.exit_code != 0 {
             return Err(format!(
                 "exit code {}: a failed hook unless its JSON is read, which Cline runs",
                 answer.exit_code
             ));
         }
-        let fields = match serde_json::from_str::<Value>(answer.stdout.trim()) {
-            Ok(Value::Object(fields)) => fields,
-            _ => return Err("no JSON object on stdout: Cline runs the call".to_owned()),
-        };
-        for key in fields.keys() {
-            if !["cancel", "errorMessage", "contextModification"].contains(&key.as_str()) {
-                return Err(format!(
-                    "`{key}`: the extension ignores it, and the call would run"
-                ));
-            }
-        }
-        let cancel = fields
-            .get("cancel")
-            .and_then(Value::as_bool)
-            .ok_or_else(|| "no boolean `cancel`".to_owned())?;
-        for key in ["errorMessage", "contextModification"] {
-            if fields.get(key).is_some_and(|value| !value.is_string()) {
-                return Err(format!(
-                    "`{key}` is not a string: the hook fails, the call runs"
-                ));
-            }
-        }
-        if !cancel {
+        let read: ClineAnswer = serde_json::from_str(answer.stdout.trim())
+            .map_err(|error| format!("not Cline's answer ({error}): Cline runs the call"))?;
+        if !read.cancel {
             return Ok(Verdict::Proceed);
         }
-        let reason = non_empty(fields.get("errorMessage"))
+        let reason = read
+            .error_message
+            .filter(|reason| !reason.trim().is_empty())
             .ok_or_else(|| "a cancel without an `errorMessage`".to_owned())?;
         Ok(if BLOCKING.contains(&agent_event) {
             Verdict::Block(reason)

@@ -76,18 +76,19 @@ use serde_json::{Map, Value};
 use crate::settings::{Imported, import_hooks, import_section, one_error};
 use crate::{ConfigError, ConfigErrors};
 
-use super::hook_output::{
-    Decision, HookOutput, Permission, PermissionRequestDecision, Specific, SpecificRules,
-    non_empty, printed,
-};
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
+use super::hook_output::{Decision, HookOutput, Permission, PermissionRequestDecision, Specific};
 use super::reasons::{
     context_of, inapplicable, joined, messages_of, modifiers, question_of, reason_of,
     unconfirmed_rewrite,
 };
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
-    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, Importer, InputError,
+    Layout, MappedEvent, Profile, ProjectDir, Protocol, RewriteSupport, TimeUnit,
 };
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::SpecificRules, hook_output::non_empty, hook_output::printed};
 
 /// Codex CLI.
 #[derive(Debug, Clone, Copy)]
@@ -181,6 +182,7 @@ static SETTINGS: HookSettings = HookSettings {
 const BLOCKS_BY_DECISION: &[&str] = &["PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"];
 
 /// The events whose answer may have a `hookSpecificOutput`.
+#[cfg(any(test, feature = "validate"))]
 const HAS_SPECIFIC: &[&str] = &[
     "PreToolUse",
     "PermissionRequest",
@@ -253,14 +255,19 @@ fn without_our_script(data: &Value, mut input: Value) -> Value {
 }
 
 /// What Codex CLI is, as data.
-static PROFILE: Profile = Profile::new(&CODEX, "Codex CLI", &CAPABILITIES, &SETTINGS)
-    // Its configuration, which can hold hooks and MCP servers too.
-    .also_guards(&[".codex/config.toml"])
-    .binaries(&["codex"])
-    // Run headless against the real CLI, offline, by this project's end-to-end tests
-    // (`hooks-cli/tests/codex_cli_e2e.rs`, when `HOOKS_E2E_CODEX` names the binary).
-    .tested_against_real_program()
-    .trust_note(TRUST_NOTE);
+static PROFILE: Profile =
+    Profile::new(&CODEX, "Codex CLI", &CodexDialect, &CAPABILITIES, &SETTINGS)
+        // Its configuration, which can hold hooks and MCP servers too.
+        .also_guards(&[".codex/config.toml"])
+        .binaries(&["codex"])
+        // Run headless against the real CLI, offline, by this project's end-to-end tests
+        // (`hooks-cli/tests/codex_cli_e2e.rs`, when `HOOKS_E2E_CODEX` names the binary).
+        .tested_against_real_program()
+        .trust_note(TRUST_NOTE);
+
+/// Codex CLI's answers: Claude Code's JSON, as much of it as Codex CLI takes.
+#[derive(Debug)]
+pub(crate) struct CodexDialect;
 
 impl Agent for CodexCli {
     fn profile(&self) -> &'static Profile {
@@ -291,15 +298,22 @@ impl Agent for CodexCli {
         Ok(mapped)
     }
 
+    fn importer(&self) -> Option<Importer> {
+        Some(import_file)
+    }
+}
+
+impl Dialect for CodexDialect {
     /// Our merged result for Codex CLI's event `agent_event`, in its protocol (see the
     /// [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+            ..
+        } = *answering;
         let result = &outcome.result;
         match result.action {
             HookAction::Deny => return deny(agent_event, reason_of(outcome), outcome),
@@ -373,7 +387,9 @@ impl Agent for CodexCli {
     /// message). Refused: `permissionDecision: "ask"`, an `allow` without `updatedInput` (it
     /// would skip the user's own approval), `decision: "approve"`, `continue`, `stopReason`,
     /// `suppressOutput`, and any other field.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         match answer.exit_code {
             2 if answer.stderr.trim().is_empty() => Err("exit 2 without a reason on stderr".into()),
             2 if !answer.stdout.trim().is_empty() => {
@@ -389,13 +405,10 @@ impl Agent for CodexCli {
             )),
         }
     }
-
-    fn importer(&self) -> Option<Importer> {
-        Some(import_file)
-    }
 }
 
 /// Codex CLI's JSON answer to `agent_event`, read.
+#[cfg(any(test, feature = "validate"))]
 fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, String> {
     let mut verdict = Verdict::Proceed;
     for (key, value) in fields {
@@ -428,6 +441,7 @@ fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, 
 
 /// What Codex CLI takes in `hookSpecificOutput`: no `ask` (it rejects one and runs the call),
 /// and an `updatedInput` only beside `allow`.
+#[cfg(any(test, feature = "validate"))]
 const SPECIFIC: SpecificRules = SpecificRules {
     context_on: CONTEXT_ON,
     decisions: &["deny", "allow"],

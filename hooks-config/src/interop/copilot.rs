@@ -40,6 +40,7 @@
 //! A policy that cannot decide denies the same way; for input it cannot read, with every
 //! tool event's deny at once (`permissionDecision`, `behavior`, `hookSpecificOutput`).
 
+use crate::agent_protocol::input_object;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END,
@@ -48,15 +49,18 @@ use hooks_core::events::{
 use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value, json};
 
-use super::hook_output::{non_empty, printed};
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::reasons::{
     context_of, inapplicable, messages_of, modifiers, question_of, reason_of, unconfirmed_rewrite,
 };
 use super::tools::{ToolName, canonical_event, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, InputError, Layout,
+    MappedEvent, Profile, ProjectDir, Protocol, RewriteSupport,
 };
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
 /// GitHub Copilot CLI and cloud agent.
 #[derive(Debug, Clone, Copy)]
@@ -132,6 +136,7 @@ const TOOLS: &[ToolName] = &[
 const PRE_TOOL: &[&str] = &["preToolUse", "PreToolUse"];
 
 /// The fields of an answer to a tool event (`preToolUse` and `permissionRequest`).
+#[cfg(any(test, feature = "validate"))]
 const PERMISSION_FIELDS: &[&str] = &[
     "permissionDecision",
     "permissionDecisionReason",
@@ -171,16 +176,26 @@ const TRUST_NOTE: &str = "GitHub Copilot CLI runs a repository's `.github/hooks/
 with `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; otherwise it skips them without a word.";
 
 /// What GitHub Copilot is, as data.
-static PROFILE: Profile = Profile::new(&COPILOT, "GitHub Copilot", &CAPABILITIES, &SETTINGS)
-    // Every hooks file in its folders, whatever its name.
-    .also_guards(&[".github/hooks/**", ".copilot/hooks/**"])
-    .tools(TOOLS)
-    // Copilot reads `timeoutSec`, the VS Code agent `timeout`, both in seconds.
-    .timeout_keys(&["timeoutSec", "timeout"])
-    // Run headless against the real Copilot CLI, offline, by this project's end-to-end tests
-    // (`hooks-cli/tests/copilot_cli_e2e.rs`, when `HOOKS_E2E_COPILOT` names the binary).
-    .tested_against_real_program()
-    .trust_note(TRUST_NOTE);
+static PROFILE: Profile = Profile::new(
+    &COPILOT,
+    "GitHub Copilot",
+    &CopilotDialect,
+    &CAPABILITIES,
+    &SETTINGS,
+)
+// Every hooks file in its folders, whatever its name.
+.also_guards(&[".github/hooks/**", ".copilot/hooks/**"])
+.tools(TOOLS)
+// Copilot reads `timeoutSec`, the VS Code agent `timeout`, both in seconds.
+.timeout_keys(&["timeoutSec", "timeout"])
+// Run headless against the real Copilot CLI, offline, by this project's end-to-end tests
+// (`hooks-cli/tests/copilot_cli_e2e.rs`, when `HOOKS_E2E_COPILOT` names the binary).
+.tested_against_real_program()
+.trust_note(TRUST_NOTE);
+
+/// GitHub Copilot's answers: a permission on the tool call, a decision on a stop.
+#[derive(Debug)]
+pub(crate) struct CopilotDialect;
 
 impl Agent for Copilot {
     fn profile(&self) -> &'static Profile {
@@ -189,11 +204,7 @@ impl Agent for Copilot {
 
     /// Either dialect in (see the [module docs](self)).
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let mut fields = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(fields)) => fields,
-            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
-            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
-        };
+        let mut fields = input_object(input)?;
         // The VS Code agent, reading the same folder, names its event `hookEventName`.
         if let Some(event) = fields.get("hookEventName").cloned() {
             fields.entry("hook_event_name").or_insert(event);
@@ -229,15 +240,18 @@ impl Agent for Copilot {
         }
         canonical_event(&COPILOT, TOOLS, &Value::Object(fields).to_string())
     }
+}
 
+impl Dialect for CopilotDialect {
     /// Our merged result for Copilot's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+            ..
+        } = *answering;
         let result = &outcome.result;
         if PRE_TOOL.contains(&agent_event) {
             let decision = match result.action {
@@ -357,7 +371,9 @@ impl Agent for Copilot {
     /// a non-zero exit on a tool event (skipped: the call runs), `ask` (a deny headless, an
     /// approval under `--allow-all-tools`), an `allow` without `modifiedArgs`, a deny without
     /// a reason, output that is not a JSON object, and any field the event does not know.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         let reads_output = PRE_TOOL.contains(&agent_event)
             || STOPS.contains(&agent_event)
             || agent_event == "permissionRequest";
@@ -477,6 +493,7 @@ fn with_notes(mut answer: AgentAnswer, agent_event: &str, outcome: &EmitResult) 
 
 /// The answer to a stop event, read; the fields of a tool event's deny (the answer to input
 /// that could not be read) are ignored there.
+#[cfg(any(test, feature = "validate"))]
 fn read_stop(fields: &Map<String, Value>) -> Result<Verdict, String> {
     if let Some(key) = fields.keys().find(|key| {
         !["decision", "reason"].contains(&key.as_str())
@@ -496,6 +513,7 @@ fn read_stop(fields: &Map<String, Value>) -> Result<Verdict, String> {
 /// The answer to a tool event, read: `permissionDecision` on `preToolUse` (`hookSpecificOutput`
 /// repeating it for the VS Code agent), `behavior` on `permissionRequest`; each ignores the
 /// other's fields.
+#[cfg(any(test, feature = "validate"))]
 fn read_permission(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, String> {
     if let Some(key) = fields
         .keys()

@@ -21,20 +21,23 @@
 //! `edit` and `multiedit` `Edit` (their `file_path` as it is). Sub-agents' tool calls are not
 //! hooked by Crush, by design.
 
+use hooks_core::HookAction;
 use hooks_core::events::fields::TOOL_INPUT;
 use hooks_core::events::{CONTEXT_PRE_COMPACT, TOOL_PRE};
-use hooks_core::{EmitResult, HookAction};
 use serde_json::{Map, Value};
 
-use super::hook_output::{non_empty, printed};
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::reasons::{
     context_of, inapplicable, messages_of, question_of, reason_of, unconfirmed_rewrite,
 };
-use super::tools::{self, ToolName, named};
+use super::tools::{ToolName, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, Layout, Profile,
+    ProjectDir, Protocol, RewriteSupport,
 };
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
 /// Crush.
 #[derive(Debug, Clone, Copy)]
@@ -78,6 +81,7 @@ static SETTINGS: HookSettings = HookSettings {
 };
 
 /// The keys of Crush's JSON answer.
+#[cfg(any(test, feature = "validate"))]
 const ANSWER_KEYS: &[&str] = &[
     "version",
     "decision",
@@ -88,30 +92,34 @@ const ANSWER_KEYS: &[&str] = &[
 ];
 
 /// What Crush is, as data.
-static PROFILE: Profile = Profile::new(&CRUSH, "Crush", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&CRUSH, "Crush", &CrushDialect, &CAPABILITIES, &SETTINGS)
     // Its hidden settings file in a project.
     .also_guards(&[".crush.json"])
     .tools(TOOLS)
+    // Its stdin names the event `event`.
+    .aliases(&[("event", "hook_event_name")])
     .binaries(&["crush"]);
+
+/// Crush's answers: exit 2 and a JSON object of its own keys.
+#[derive(Debug)]
+pub(crate) struct CrushDialect;
 
 impl Agent for Crush {
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }
+}
 
-    /// Its stdin, `event` read as `hook_event_name`, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        tools::event_in(&CRUSH, &[("event", "hook_event_name")], TOOLS, input)
-    }
-
+impl Dialect for CrushDialect {
     /// Our merged result for Crush's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+            ..
+        } = *answering;
         let result = &outcome.result;
         let mut answer = Map::new();
         match result.action {
@@ -164,7 +172,9 @@ impl Agent for Crush {
     /// read by its keys. Refused, as a guard must not say them: any other exit code (logged and
     /// ignored: the call runs), `decision: "allow"` (it skips the user's permission prompt), a
     /// deny without a reason, and any key Crush does not know.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         let reason = || non_empty(Some(&Value::from(answer.stderr.as_str())));
         match answer.exit_code {
             2 | 49 => reason()
@@ -182,6 +192,7 @@ impl Agent for Crush {
 }
 
 /// Crush's JSON answer, read.
+#[cfg(any(test, feature = "validate"))]
 fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, String> {
     if let Some(key) = fields
         .keys()

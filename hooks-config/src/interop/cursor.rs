@@ -41,23 +41,27 @@
 //! as well as the JSON, whatever the event.
 
 use super::{FailClosedKey, KeyValue, OnFailure, Profile};
+use hooks_core::HookAction;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME, TOOL_RESULT};
 use hooks_core::events::{
     CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST,
     TOOL_PRE,
 };
-use hooks_core::{EmitResult, HookAction};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::hook_output::{Permission, non_empty, printed};
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
+use super::hook_output::Permission;
 use super::reasons::{context_of, messages_of, modifiers, question_of, reason_of, would_run};
 use super::tools::{CURSOR_TOOLS, make_canonical};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Layout, ProjectDir, RewriteSupport, Rewrites,
-    Verdict,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, Layout, ProjectDir,
+    RewriteSupport,
 };
 use super::{InputError, MappedEvent, Protocol};
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
 /// Cursor.
 #[derive(Debug, Clone, Copy)]
@@ -171,7 +175,7 @@ impl CursorAnswer {
 }
 
 /// What Cursor is, as data.
-static PROFILE: Profile = Profile::new(&CURSOR, "Cursor", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&CURSOR, "Cursor", &CursorDialect, &CAPABILITIES, &SETTINGS)
     .tools(CURSOR_TOOLS)
     .binaries(&["cursor-agent", "cursor"])
     // `"failClosed": true` makes a crashed, timed-out or unreadable hook block.
@@ -180,6 +184,10 @@ static PROFILE: Profile = Profile::new(&CURSOR, "Cursor", &CAPABILITIES, &SETTIN
         value: KeyValue::Bool(true),
         since: None,
     }));
+
+/// Cursor's answers: a `permission` per event.
+#[derive(Debug)]
+pub(crate) struct CursorDialect;
 
 impl Agent for Cursor {
     fn profile(&self) -> &'static Profile {
@@ -191,16 +199,17 @@ impl Agent for Cursor {
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
         event_in(input)
     }
+}
 
+impl Dialect for CursorDialect {
     /// Our merged result for Cursor's event `agent_event`, in its protocol (see the
     /// [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        _input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            outcome,
+            ..
+        } = *answering;
         let result = &outcome.result;
         if ASKS_PERMISSION.contains(&agent_event) {
             let decision = match result.action {
@@ -282,7 +291,9 @@ impl Agent for Cursor {
     /// guard must not say them: `permission: "allow"` (it would skip the user's own prompt), a
     /// deny or a question without a message, JSON on an event that takes none, any other exit
     /// code, and any field the event does not know.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         let fields = printed(answer)?;
         match (answer.exit_code, fields) {
             (2, fields) => {
@@ -301,6 +312,7 @@ impl Agent for Cursor {
 }
 
 /// Cursor's JSON answer to `agent_event`, read.
+#[cfg(any(test, feature = "validate"))]
 fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, String> {
     let message = non_empty(fields.get("user_message"));
     let allowed: &[&str] = if ASKS_PERMISSION.contains(&agent_event) {

@@ -3,7 +3,7 @@
 //! commands name the project `"$FACTORY_PROJECT_DIR"`.
 //!
 //! Factory's hooks reference gives Claude Code's answers, so [`FactoryDroid`] answers as
-//! [`ClaudeCode`] does and reads answers by Claude Code's rules. Where it differs:
+//! [`ClaudeCode`](super::claude::ClaudeCode) does and reads answers by Claude Code's rules. Where it differs:
 //!
 //! - **Tools**: `Execute` is `Bash`, `Create` is `Write`, `ApplyPatch` is `apply_patch`;
 //!   `Read` and `Edit` keep their names (see [`tools`]).
@@ -21,20 +21,19 @@
 //!   reported to run only the hooks of `settings.json`; `hooks init droid` writes those, which
 //!   both read (the safe reading).
 
-use hooks_core::EmitResult;
 use hooks_core::events::{
     CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST,
     TOOL_PRE, USER_NOTIFICATION,
 };
 use serde_json::Value;
 
-use super::claude::{ClaudeCode, ClaudeDialect};
+use super::claude::ClaudeDialect;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 
 use super::tools::{self, AGENT_TOOL_NAME, ToolName, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
-    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent, Profile,
+    ProjectDir, Protocol, RewriteSupport,
 };
 use crate::settings::{import_hooks, one_error};
 
@@ -98,11 +97,10 @@ static CAPABILITIES: Capabilities = Capabilities {
     blocks_prompt: Some("UserPromptSubmit"),
 };
 
-/// Droid as a speaker of Claude Code's protocol.
-const DIALECT: ClaudeDialect = ClaudeDialect {
-    name: "Factory Droid",
+/// It speaks Claude Code's protocol; its reasons name it.
+static DIALECT: ClaudeDialect = ClaudeDialect {
     headless: "`droid exec`",
-    context_on: CONTEXT_ON,
+    foreign_callers: false,
 };
 
 /// Droid's settings files.
@@ -115,10 +113,10 @@ static SETTINGS: HookSettings = HookSettings {
 };
 
 /// What Factory Droid is, as data.
-static PROFILE: Profile = Profile::new(&DROID, "Factory Droid", &CAPABILITIES, &SETTINGS)
-    // Its hooks file and folder beside its settings.
-    .also_guards(&[".factory/hooks.json", ".factory/hooks/**"])
-    .tools(TOOLS);
+static PROFILE: Profile =
+    Profile::new(&DROID, "Factory Droid", &DIALECT, &CAPABILITIES, &SETTINGS).tools(TOOLS)
+        // Its hooks file and folder beside its settings.
+        .also_guards(&[".factory/hooks.json", ".factory/hooks/**"]);
 
 impl Agent for FactoryDroid {
     fn profile(&self) -> &'static Profile {
@@ -133,22 +131,6 @@ impl Agent for FactoryDroid {
             written_path(data)?;
         }
         Ok(mapped)
-    }
-
-    /// Claude Code's answer, its reasons naming Factory Droid (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
-        DIALECT.answer(agent_event, input, outcome, rewrites)
-    }
-
-    /// Read by Claude Code's rules, which Factory documents as Droid's.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
-        ClaudeCode.accepts(agent_event, answer)
     }
 
     fn importer(&self) -> Option<Importer> {

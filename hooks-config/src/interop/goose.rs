@@ -23,18 +23,15 @@
 //! the text editor's `view` is read as an edit too, the stricter reading). A matcher of a bare
 //! `*` is invalid in Goose (the rule is skipped), so `hooks init` writes none.
 
-use hooks_core::EmitResult;
 use hooks_core::events::{
     PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE,
 };
-use serde_json::Value;
 
-use super::exit_two;
-use super::hook_output::{non_empty, printed};
-use super::tools::{self, ToolName, named};
+use super::exit_two::{self, Blocking, ExitTwo, StdoutBlock};
+use super::tools::{ToolName, named};
 use super::{
-    Agent, AgentAnswer, Capabilities, FailClosedKey, HookSettings, InputError, KeyValue, Layout,
-    MappedEvent, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, Capabilities, FailClosedKey, HookSettings, KeyValue, Layout, OnFailure, Profile,
+    ProjectDir, Protocol,
 };
 
 /// Goose.
@@ -77,15 +74,13 @@ const TOOLS: &[ToolName] = &[
     },
 ];
 
-/// The events whose hooks Goose lets block.
-const BLOCKING: &[&str] = &["PreToolUse", "Stop"];
-
 /// What Goose takes from a hook: a block, and nothing else.
-static CAPABILITIES: Capabilities = Capabilities {
-    asks_on: &[],
-    rewrite: RewriteSupport::None,
-    context_on: &[],
-    blocks_prompt: None,
+static CAPABILITIES: Capabilities = exit_two::capabilities(None);
+
+/// `PreToolUse` and `Stop` block, by exit 2 or by stdout's JSON block, whatever the exit code.
+static DIALECT: ExitTwo = ExitTwo {
+    blocks: Blocking::Events(&["PreToolUse", "Stop"]),
+    stdout: StdoutBlock::Read,
 };
 
 /// Goose's plugin hooks file.
@@ -98,10 +93,12 @@ static SETTINGS: HookSettings = HookSettings {
 };
 
 /// What Goose is, as data.
-static PROFILE: Profile = Profile::new(&GOOSE, "Goose", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&GOOSE, "Goose", &DIALECT, &CAPABILITIES, &SETTINGS)
     // Every Open Plugin, and its configuration.
     .also_guards(&[".agents/plugins/**", ".config/goose/config.yaml"])
     .tools(TOOLS)
+    // Its stdin names the event `event`.
+    .aliases(&[("event", "hook_event_name")])
     .binaries(&["goose"])
     // `"on_failure": "block"` makes a hook that fails or says nothing readable block.
     .on_failure(OnFailure::Settable(FailClosedKey {
@@ -114,69 +111,12 @@ impl Agent for Goose {
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }
-
-    /// Its stdin, `event` read as `hook_event_name`, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        tools::event_in(&GOOSE, &[("event", "hook_event_name")], TOOLS, input)
-    }
-
-    /// Our merged result for Goose's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
-        let blocks = BLOCKING.contains(&agent_event);
-        exit_two::answer("Goose", agent_event, blocks, input, outcome)
-    }
-
-    /// Goose's reading of an answer, by its hooks guide: on `PreToolUse` and `Stop`, stdout's
-    /// `{"decision": "block", "reason"}` blocks whatever the exit code, and exit 2 blocks with
-    /// stderr as the reason; exit 0 with nothing goes on. Refused: another exit code without a
-    /// block (no decision: the call runs unless `on_failure: block`), a block without a reason,
-    /// any `decision` but `block`, and any other key. Elsewhere nothing blocks.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
-        let verdict = match printed(answer)? {
-            Some(fields) => {
-                if let Some(key) = fields
-                    .keys()
-                    .find(|key| *key != "decision" && *key != "reason")
-                {
-                    return Err(format!("`{key}` is not taken by Goose"));
-                }
-                match (
-                    fields.get("decision").and_then(Value::as_str),
-                    non_empty(fields.get("reason")),
-                ) {
-                    (Some("block"), Some(reason)) => Verdict::Block(reason),
-                    other => return Err(format!("Goose's answer {other:?}")),
-                }
-            }
-            None => match answer.exit_code {
-                0 => Verdict::Proceed,
-                2 => non_empty(Some(&Value::from(answer.stderr.as_str())))
-                    .map(Verdict::Block)
-                    .ok_or_else(|| "exit 2 without a reason on stderr".to_owned())?,
-                code => {
-                    return Err(format!(
-                        "exit code {code} without a block: Goose takes no decision and runs the \
-                         call"
-                    ));
-                }
-            },
-        };
-        Ok(match verdict {
-            Verdict::Block(_) if !BLOCKING.contains(&agent_event) => Verdict::Proceed,
-            verdict => verdict,
-        })
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interop::{AgentAnswer, Verdict};
 
     #[test]
     fn gooses_validator_refuses_a_deny_it_does_not_know() {

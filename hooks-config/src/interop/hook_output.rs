@@ -3,7 +3,9 @@
 //! `systemMessage` and `suppressOutput`.
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+#[cfg(any(test, feature = "validate"))]
+use serde_json::Map;
+use serde_json::Value;
 
 /// A hook's JSON answer in Claude Code's shape; a field left `None` is left out.
 #[derive(Debug, Default, Serialize)]
@@ -126,6 +128,7 @@ impl HookOutput {
 
 /// The JSON object an answer prints, `None` when it prints nothing; an error when stdout is
 /// anything else (agents take only an object).
+#[cfg(any(test, feature = "validate"))]
 pub(crate) fn printed(answer: &super::AgentAnswer) -> Result<Option<Map<String, Value>>, String> {
     if answer.stdout.trim().is_empty() {
         return Ok(None);
@@ -137,6 +140,7 @@ pub(crate) fn printed(answer: &super::AgentAnswer) -> Result<Option<Map<String, 
 }
 
 /// Whether `value` is a string with something in it.
+#[cfg(any(test, feature = "validate"))]
 pub(crate) fn non_empty(value: Option<&Value>) -> Option<String> {
     value
         .and_then(Value::as_str)
@@ -148,6 +152,7 @@ pub(crate) fn non_empty(value: Option<&Value>) -> Option<String> {
 /// between Claude Code's reading and Codex CLI's, as data; [`read`](SpecificRules::read) is
 /// the reading they share.
 #[derive(Debug)]
+#[cfg(any(test, feature = "validate"))]
 pub(crate) struct SpecificRules {
     /// The events whose `additionalContext` it reads.
     pub(crate) context_on: &'static [&'static str],
@@ -157,6 +162,7 @@ pub(crate) struct SpecificRules {
     pub(crate) updated_with: &'static [&'static str],
 }
 
+#[cfg(any(test, feature = "validate"))]
 impl SpecificRules {
     /// `hookSpecificOutput` of an answer to `agent_event`, read: the decision it makes, if any;
     /// an error for anything the agent does not take there.

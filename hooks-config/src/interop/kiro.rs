@@ -22,17 +22,11 @@
 //! `fs_write` `Write`, `str_replace` `Edit` (their `path` also the `file_path`). An `fs_read`
 //! of several files at once (`operations`) has no one path for the rules to read.
 
-use hooks_core::EmitResult;
 use hooks_core::events::{PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_START, TOOL_POST, TOOL_PRE};
-use serde_json::Value;
 
-use super::exit_two;
-use super::hook_output::{non_empty, printed};
-use super::tools::{self, ToolName, named};
-use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
-};
+use super::exit_two::{self, Blocking, ExitTwo, StdoutBlock};
+use super::tools::{ToolName, named};
+use super::{Agent, Capabilities, HookSettings, Layout, Profile, ProjectDir, Protocol};
 
 /// Kiro's CLI.
 #[derive(Debug, Clone, Copy)]
@@ -78,20 +72,19 @@ const TOOLS: &[ToolName] = &[
     },
 ];
 
-/// The events whose hooks Kiro lets block.
-const BLOCKING: &[&str] = &[
-    "PreToolUse",
-    "UserPromptSubmit",
-    "PreTaskExec",
-    "preToolUse",
-];
-
 /// What Kiro takes from a hook: a block, and nothing else.
-static CAPABILITIES: Capabilities = Capabilities {
-    asks_on: &[],
-    rewrite: RewriteSupport::None,
-    context_on: &[],
-    blocks_prompt: Some("UserPromptSubmit"),
+static CAPABILITIES: Capabilities = exit_two::capabilities(Some("UserPromptSubmit"));
+
+/// Exit 2 blocks these events (a v3 trigger, or the 2.x `preToolUse`); Kiro reads no JSON
+/// answer, and any other non-zero code is a warning (the call runs).
+static DIALECT: ExitTwo = ExitTwo {
+    blocks: Blocking::Events(&[
+        "PreToolUse",
+        "UserPromptSubmit",
+        "PreTaskExec",
+        "preToolUse",
+    ]),
+    stdout: StdoutBlock::Unread,
 };
 
 /// Kiro's hooks file.
@@ -104,7 +97,7 @@ static SETTINGS: HookSettings = HookSettings {
 };
 
 /// What Kiro is, as data.
-static PROFILE: Profile = Profile::new(&KIRO, "Kiro", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&KIRO, "Kiro", &DIALECT, &CAPABILITIES, &SETTINGS)
     // Every hook file, and its agents, which can hold hooks.
     .also_guards(&[".kiro/hooks/**", ".kiro/agents/*.json"])
     .tools(TOOLS)
@@ -114,54 +107,12 @@ impl Agent for Kiro {
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }
-
-    /// Claude Code's stdin fields, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        tools::event_in(&KIRO, &[], TOOLS, input)
-    }
-
-    /// Our merged result for Kiro's event `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
-        let blocks = BLOCKING.contains(&agent_event);
-        exit_two::answer("Kiro", agent_event, blocks, input, outcome)
-    }
-
-    /// Kiro's reading of an answer, by its documentation: exit 2 with a reason blocks the
-    /// events that block; exit 0 goes on (its stdout is context on a prompt, and nothing on a
-    /// tool call). Refused: any other exit code (a warning: the call runs), exit 2 without a
-    /// reason, and JSON on stdout (Kiro reads no decision from it). Elsewhere exit 2 is no
-    /// decision.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
-        if printed(answer).map_or(true, |fields| fields.is_some()) {
-            return Err("Kiro reads no JSON answer: the call would run".to_owned());
-        }
-        match answer.exit_code {
-            0 => Ok(Verdict::Proceed),
-            2 => {
-                let reason = non_empty(Some(&Value::from(answer.stderr.as_str())))
-                    .ok_or_else(|| "exit 2 without a reason on stderr".to_owned())?;
-                Ok(if BLOCKING.contains(&agent_event) {
-                    Verdict::Block(reason)
-                } else {
-                    Verdict::Proceed
-                })
-            }
-            code => Err(format!(
-                "exit code {code}: a warning to Kiro, which runs the call"
-            )),
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interop::{AgentAnswer, Verdict};
 
     #[test]
     fn kiros_validator_refuses_json_and_a_warning() {

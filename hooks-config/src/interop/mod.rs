@@ -9,8 +9,10 @@
 //!   the runner understands; a Claude Code settings file converts to our entries
 //!   ([`claude::import_settings`]) or loads directly.
 //!
-//! The agents are listed in [`AGENTS`]; each is one file here (its unit struct, its event
-//! table, its answers, its [validator](Agent::accepts)), and the command line iterates the
+//! The agents are listed in [`AGENTS`]; each is one file here: its unit struct and its row
+//! ([`Profile`]: its event table, settings, tools, capabilities), naming one of a few shared
+//! [dialects](Dialect) that write and read its answers (Claude Code's JSON, exit 2, Cursor's,
+//! GitHub Copilot's, Gemini CLI's, Codex CLI's, a plugin's). The command line iterates the
 //! list, so adding an agent is adding its file.
 //!
 //! A rewrite of a tool call is shown to the user where the agent can ask (Claude Code's
@@ -31,6 +33,7 @@ pub mod codex;
 pub mod copilot;
 pub mod crush;
 pub mod cursor;
+mod dialect;
 pub mod droid;
 pub mod executables;
 mod exit_two;
@@ -40,9 +43,12 @@ pub mod goose;
 mod hook_output;
 pub mod kiro;
 pub mod opencode;
+pub mod ordered_json;
 pub mod plugin;
 pub mod qwen;
 mod reasons;
+mod settings_format;
+#[cfg(any(test, feature = "validate"))]
 mod summary;
 pub mod tools;
 pub mod windsurf;
@@ -56,11 +62,16 @@ use serde_json::Value;
 pub use crate::agent_protocol::{AGENT_FIELD, InputError, MappedEvent, Protocol};
 use crate::{HooksConfig, Rewrite};
 pub use agent::{
-    Agent, Capabilities, FailClosedKey, HookSettings, Importer, KeyValue, Layout, MinVersion,
-    OnFailure, Profile, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version,
-    runs_hooks, shell_word,
+    Agent, Capabilities, FailClosedKey, HookSettings, Importer, KeyValue, MinVersion, OnFailure,
+    Profile, ProjectDir, RewriteSupport, TimeUnit, Trust, Verdict, parse_version, runs_hooks,
+    shell_word,
 };
-pub use summary::summary_table;
+#[cfg(any(test, feature = "validate"))]
+pub use dialect::Reading;
+pub use dialect::{Answering, Dialect};
+pub use settings_format::{Layout, OurEntry};
+#[cfg(any(test, feature = "validate"))]
+pub use summary::{agent_list, setup_table, summary_table};
 
 /// Every agent `hooks` serves, in the order the command line lists them.
 pub static AGENTS: &[&dyn Agent] = &[

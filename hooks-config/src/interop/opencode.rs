@@ -23,10 +23,11 @@
 
 use hooks_core::events::{PROMPT_SUBMIT, SESSION_START, TOOL_POST, TOOL_PRE};
 
-use super::plugin::{PluginAgent, PluginEvents};
+use super::plugin::PluginEvents;
 use super::tools::ToolName;
 use super::{
-    Capabilities, HookSettings, Layout, OnFailure, Profile, ProjectDir, Protocol, RewriteSupport,
+    Agent, Capabilities, HookSettings, Layout, OnFailure, Profile, ProjectDir, Protocol,
+    RewriteSupport,
 };
 
 /// OpenCode.
@@ -80,23 +81,25 @@ const TOOLS: &[ToolName] = &[
     },
 ];
 
+/// What OpenCode is, as data.
+static PROFILE: Profile = Profile::new(&OPENCODE, "OpenCode", &DIALECT, &CAPABILITIES, &SETTINGS)
+    // Every plugin, in both folder spellings, and its configuration, which can load one.
+    .also_guards(&[
+    ".opencode/plugin/**",
+    ".opencode/plugins/**",
+    ".config/opencode/plugin/**",
+    ".config/opencode/plugins/**",
+    "opencode.json",
+    "opencode.jsonc",
+    ])
+    .tools(TOOLS)
+    .binaries(&["opencode"])
+    // The plugin blocks on any failure of `hooks`.
+    .on_failure(OnFailure::Closed)
+    .tested_against_real_program();
+
 /// Its plugin's events.
-static EVENTS: PluginEvents = PluginEvents {
-    profile: Profile::new(&OPENCODE, "OpenCode", &CAPABILITIES, &SETTINGS)
-        // Every plugin, in both folder spellings, and its configuration, which can load one.
-        .also_guards(&[
-            ".opencode/plugin/**",
-            ".opencode/plugins/**",
-            ".config/opencode/plugin/**",
-            ".config/opencode/plugins/**",
-            "opencode.json",
-            "opencode.jsonc",
-        ])
-        .tools(TOOLS)
-        .binaries(&["opencode"])
-        // The plugin blocks on any failure of `hooks`.
-        .on_failure(OnFailure::Closed)
-        .tested_against_real_program(),
+static DIALECT: PluginEvents = PluginEvents {
     tool_call: "tool.execute.before",
     prompt: Some("chat.message"),
     args: "args",
@@ -122,8 +125,8 @@ static SETTINGS: HookSettings = HookSettings {
     init_events: &["tool.execute.before", "chat.message"],
 };
 
-impl PluginAgent for OpenCode {
-    fn plugin(&self) -> &'static PluginEvents {
-        &EVENTS
+impl Agent for OpenCode {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 }

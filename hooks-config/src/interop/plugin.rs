@@ -23,10 +23,13 @@ use hooks_core::{EmitResult, HookAction};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::hook_output::{non_empty, printed};
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
 use super::reasons::{context_of, messages_of, question_of, reason_of, unconfirmed_rewrite};
-use super::tools::{AGENT_TOOL_NAME, canonical_event};
-use super::{Agent, AgentAnswer, InputError, MappedEvent, Profile, Rewrites, Verdict};
+use super::tools::AGENT_TOOL_NAME;
+use super::{AgentAnswer, Answering, Dialect, Profile, Rewrites};
+#[cfg(any(test, feature = "validate"))]
+use super::{Verdict, hook_output::non_empty, hook_output::printed};
 
 /// The placeholder of a plugin template that `hooks init` replaces with the
 /// [`PluginCommand`] as JSON.
@@ -67,59 +70,17 @@ impl PluginCommand {
     }
 }
 
-/// What one plugin agent is: its protocol, capabilities and plugin file, its events (the one
-/// that calls a tool and the one that submits a prompt), its name for people, its tools and
-/// the field its plugin sends a tool's arguments under. Everything else of its [`Agent`] is
-/// the same for every plugin agent ([`PluginAgent`]).
+/// The plugin dialect, as one plugin agent speaks it: its events (the one that calls a tool
+/// and the one that submits a prompt) and the field its plugin sends a tool's arguments under;
+/// the rest (its name, its tools) is read from the agent's [`Profile`].
 #[derive(Debug)]
 pub(crate) struct PluginEvents {
-    /// Its events and fields.
-    pub(crate) profile: Profile,
     /// The event before a tool call.
     pub(crate) tool_call: &'static str,
     /// The event of a prompt, where the plugin API lets it be stopped.
     pub(crate) prompt: Option<&'static str>,
     /// The field of the plugin's JSON that holds the tool's arguments, as the agent has them.
     pub(crate) args: &'static str,
-}
-
-/// An agent whose hooks are a plugin `hooks init` writes, described by its [`PluginEvents`].
-pub(crate) trait PluginAgent: std::fmt::Debug + Sync {
-    /// Its description.
-    fn plugin(&self) -> &'static PluginEvents;
-}
-
-impl<T: PluginAgent> Agent for T {
-    fn profile(&self) -> &'static Profile {
-        &self.plugin().profile
-    }
-
-    /// The plugin's JSON, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let profile = &self.plugin().profile;
-        canonical_event(profile.protocol, profile.tools, input)
-    }
-
-    /// Our merged result, in the plugin's answer (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
-        self.plugin().answer(agent_event, input, outcome, rewrites)
-    }
-
-    /// A block the plugin reads from its JSON, its exit code and its stderr alike.
-    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
-        PluginEvents::fail_closed(reason)
-    }
-
-    /// The plugin's reading of an answer (see the [module docs](self)).
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
-        self.plugin().accepts(agent_event, answer)
-    }
 }
 
 /// The answer the plugin reads; a field left `None` is left out.
@@ -152,15 +113,17 @@ impl PluginAnswer {
     }
 }
 
-impl PluginEvents {
-    /// Our merged result for `agent_event`, whose data as emitted is `input`.
-    pub(crate) fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+impl Dialect for PluginEvents {
+    /// Our merged result for `agent_event`, whose data as emitted is `input`, in the plugin's
+    /// answer (see the [module docs](self)).
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            profile,
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+        } = *answering;
         let result = &outcome.result;
         let stoppable = agent_event == self.tool_call || Some(agent_event) == self.prompt;
         let mut notes: Vec<String> = messages_of(outcome).into_iter().collect();
@@ -169,7 +132,7 @@ impl PluginEvents {
             HookAction::Deny => Some(reason_of(outcome)),
             HookAction::AskUser => Some(format!(
                 "a hook asks for approval, which {} cannot put to you from a plugin: {}",
-                self.profile.display_name,
+                profile.display_name,
                 question_of(outcome)
             )),
             _ => None,
@@ -181,7 +144,7 @@ impl PluginEvents {
                     0,
                     format!(
                         "{} cannot stop {agent_event}; a hook would have: {reason}",
-                        self.profile.display_name
+                        profile.display_name
                     ),
                 );
                 PluginAnswer {
@@ -189,93 +152,15 @@ impl PluginEvents {
                     ..PluginAnswer::default()
                 }
             }
-            None => self.rewrite(agent_event, input, outcome, rewrites),
+            None => self.rewrite(profile, agent_event, input, outcome, rewrites),
         };
         answer.notes = (!notes.is_empty()).then(|| notes.join("\n"));
         AgentAnswer::json(&answer)
     }
 
-    /// The answer when nothing blocks: the rewrite, if the hooks made one the agent takes.
-    fn rewrite(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> PluginAnswer {
-        let proceed = PluginAnswer {
-            decision: "proceed",
-            ..PluginAnswer::default()
-        };
-        let Some(data) = outcome
-            .result
-            .data
-            .as_ref()
-            .filter(|_| outcome.is_modified())
-        else {
-            return proceed;
-        };
-        if agent_event == self.tool_call {
-            let new_input = &data[TOOL_INPUT];
-            if *new_input == input[TOOL_INPUT] {
-                return proceed;
-            }
-            if !rewrites.all_applied(outcome) {
-                return PluginAnswer::block(unconfirmed_rewrite(
-                    self.profile.display_name,
-                    new_input,
-                    outcome,
-                ));
-            }
-            return PluginAnswer {
-                decision: "rewrite",
-                args: Some(self.args_back(input, new_input)),
-                ..PluginAnswer::default()
-            };
-        }
-        if Some(agent_event) == self.prompt {
-            // The prompt is the user's own text: a redaction is sent as it is, with no one
-            // to confirm it (nothing runs).
-            return match data[PROMPT].as_str() {
-                Some(prompt) if data[PROMPT] != input[PROMPT] => PluginAnswer {
-                    decision: "rewrite",
-                    prompt: Some(prompt.to_owned()),
-                    ..PluginAnswer::default()
-                },
-                _ => proceed,
-            };
-        }
-        proceed
-    }
-
-    /// The rewritten canonical input `new_input` as the agent's own arguments: the agent's
-    /// fields, each taking the canonical field's new value where a hook changed that one, and
-    /// no canonical field the agent's arguments did not have.
-    fn args_back(&self, input: &Value, new_input: &Value) -> Value {
-        let Value::Object(new) = new_input else {
-            return new_input.clone();
-        };
-        let own = input.get(self.args).and_then(Value::as_object);
-        let mut args: Map<String, Value> = new.clone();
-        let tool = self.profile.tools.iter().find(|tool| {
-            input[AGENT_TOOL_NAME] == tool.theirs && input[TOOL_NAME] == tool.canonical
-        });
-        for (theirs, ours) in tool.map(|tool| tool.fields).unwrap_or_default() {
-            if let Some(value) = new.get(*ours)
-                && Some(value) != input[TOOL_INPUT].get(*ours)
-            {
-                args.insert((*theirs).to_owned(), value.clone());
-            }
-            if !own.is_some_and(|own| own.contains_key(*ours)) {
-                args.remove(*ours);
-            }
-        }
-        Value::Object(args)
-    }
-
     /// A block in the plugin's JSON, exit code 2 and the reason on stderr as well: any of them
     /// alone makes the plugin block.
-    pub(crate) fn fail_closed(reason: String) -> AgentAnswer {
+    fn fail_closed(&self, _agent_event: Option<&str>, reason: String) -> AgentAnswer {
         AgentAnswer {
             stderr: reason.clone(),
             exit_code: 2,
@@ -289,11 +174,9 @@ impl PluginEvents {
     /// plugin would take as a failure of `hooks` (it blocks, but not for the reason the policy
     /// meant): any other exit code, no JSON object, no or an unknown `decision`, a block
     /// without a reason, a rewrite of the wrong kind, an unknown field.
-    pub(crate) fn accepts(
-        &self,
-        agent_event: &str,
-        answer: &AgentAnswer,
-    ) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         let fields = printed(answer)?;
         if answer.exit_code != 0 && answer.exit_code != 2 {
             return Err(format!(
@@ -351,6 +234,87 @@ impl PluginEvents {
             }
             other => Err(format!("decision {other:?} on {agent_event}")),
         }
+    }
+}
+
+impl PluginEvents {
+    /// The answer when nothing blocks: the rewrite, if the hooks made one the agent takes.
+    fn rewrite(
+        &self,
+        profile: &Profile,
+        agent_event: &str,
+        input: &Value,
+        outcome: &EmitResult,
+        rewrites: &Rewrites,
+    ) -> PluginAnswer {
+        let proceed = PluginAnswer {
+            decision: "proceed",
+            ..PluginAnswer::default()
+        };
+        let Some(data) = outcome
+            .result
+            .data
+            .as_ref()
+            .filter(|_| outcome.is_modified())
+        else {
+            return proceed;
+        };
+        if agent_event == self.tool_call {
+            let new_input = &data[TOOL_INPUT];
+            if *new_input == input[TOOL_INPUT] {
+                return proceed;
+            }
+            if !rewrites.all_applied(outcome) {
+                return PluginAnswer::block(unconfirmed_rewrite(
+                    profile.display_name,
+                    new_input,
+                    outcome,
+                ));
+            }
+            return PluginAnswer {
+                decision: "rewrite",
+                args: Some(self.args_back(profile, input, new_input)),
+                ..PluginAnswer::default()
+            };
+        }
+        if Some(agent_event) == self.prompt {
+            // The prompt is the user's own text: a redaction is sent as it is, with no one
+            // to confirm it (nothing runs).
+            return match data[PROMPT].as_str() {
+                Some(prompt) if data[PROMPT] != input[PROMPT] => PluginAnswer {
+                    decision: "rewrite",
+                    prompt: Some(prompt.to_owned()),
+                    ..PluginAnswer::default()
+                },
+                _ => proceed,
+            };
+        }
+        proceed
+    }
+
+    /// The rewritten canonical input `new_input` as the agent's own arguments: the agent's
+    /// fields, each taking the canonical field's new value where a hook changed that one, and
+    /// no canonical field the agent's arguments did not have.
+    fn args_back(&self, profile: &Profile, input: &Value, new_input: &Value) -> Value {
+        let Value::Object(new) = new_input else {
+            return new_input.clone();
+        };
+        let own = input.get(self.args).and_then(Value::as_object);
+        let mut args: Map<String, Value> = new.clone();
+        let tool = profile.tools.iter().find(|tool| {
+            input[AGENT_TOOL_NAME] == tool.theirs && input[TOOL_NAME] == tool.canonical
+        });
+        for (theirs, ours) in tool.map(|tool| tool.fields).unwrap_or_default() {
+            if let Some(value) = new.get(*ours)
+                && Some(value) != input[TOOL_INPUT].get(*ours)
+            {
+                args.insert((*theirs).to_owned(), value.clone());
+            }
+            if !own.is_some_and(|own| own.contains_key(*ours)) {
+                args.remove(*ours);
+            }
+        }
+        Value::Object(args)
     }
 }
 

@@ -3,7 +3,7 @@
 //! name the project `"$QWEN_PROJECT_DIR"`.
 //!
 //! Qwen Code's hooks documentation (QwenLM/qwen-code, `docs/users/features/hooks.md`) gives the
-//! answers of Claude Code's shape, so [`QwenCode`] answers as [`ClaudeCode`] does and reads
+//! answers of Claude Code's shape, so [`QwenCode`] answers as [`ClaudeCode`](super::claude::ClaudeCode) does and reads
 //! answers by Claude Code's rules. Where it differs:
 //!
 //! - **Asking**: `permissionDecision: "ask"` on `PreToolUse` reaches the user in an interactive
@@ -11,21 +11,19 @@
 //!   to the user to confirm, never run unasked.
 //! - **Tools**: `run_shell_command` is `Bash`, `read_file` is `Read` (its `absolute_path` also
 //!   the `file_path`), `write_file` is `Write`, `edit` and `replace` are `Edit` (see
-//!   [`tools`]); Qwen Code's own names stay as `agent_tool_name`.
+//!   [`tools`](super::tools)); Qwen Code's own names stay as `agent_tool_name`.
 //! - **Timeouts** of command hooks are in milliseconds (60000 by default).
 
-use hooks_core::EmitResult;
 use hooks_core::events::{
     APPROVAL_REQUIRED, CONTEXT_PRE_COMPACT, PROMPT_COMPLETE, PROMPT_SUBMIT, SESSION_END,
     SESSION_START, TOOL_ERROR, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
 };
-use serde_json::Value;
 
-use super::claude::{ClaudeCode, ClaudeDialect};
-use super::tools::{self, GEMINI_TOOLS, ToolName};
+use super::claude::ClaudeDialect;
+use super::tools::{GEMINI_TOOLS, ToolName};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, Importer, InputError, Layout, MappedEvent,
-    Profile, ProjectDir, Protocol, RewriteSupport, Rewrites, TimeUnit, Verdict,
+    Agent, Capabilities, HookSettings, Importer, Layout, Profile, ProjectDir, Protocol,
+    RewriteSupport, TimeUnit,
 };
 use crate::settings::{import_hooks_timed, one_error};
 
@@ -78,11 +76,10 @@ static CAPABILITIES: Capabilities = Capabilities {
     blocks_prompt: Some("UserPromptSubmit"),
 };
 
-/// Qwen Code as a speaker of Claude Code's protocol.
-const DIALECT: ClaudeDialect = ClaudeDialect {
-    name: "Qwen Code",
+/// It speaks Claude Code's protocol; its reasons name it.
+static DIALECT: ClaudeDialect = ClaudeDialect {
     headless: "`qwen -p`",
-    context_on: CONTEXT_ON,
+    foreign_callers: false,
 };
 
 /// Qwen Code's settings files.
@@ -95,7 +92,7 @@ static SETTINGS: HookSettings = HookSettings {
 };
 
 /// What Qwen Code is, as data.
-static PROFILE: Profile = Profile::new(&QWEN, "Qwen Code", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&QWEN, "Qwen Code", &DIALECT, &CAPABILITIES, &SETTINGS)
     .tools(TOOLS)
     // Qwen Code reads a command's `timeout` in milliseconds.
     .timeout_unit(TimeUnit::Milliseconds)
@@ -106,27 +103,6 @@ static PROFILE: Profile = Profile::new(&QWEN, "Qwen Code", &CAPABILITIES, &SETTI
 impl Agent for QwenCode {
     fn profile(&self) -> &'static Profile {
         &PROFILE
-    }
-
-    /// Claude Code's stdin, its tools made canonical.
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        tools::event_in(&QWEN, &[], TOOLS, input)
-    }
-
-    /// Claude Code's answer, its reasons naming Qwen Code (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
-        DIALECT.answer(agent_event, input, outcome, rewrites)
-    }
-
-    /// Read by Claude Code's rules, which Qwen Code documents as its own.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
-        ClaudeCode.accepts(agent_event, answer)
     }
 
     fn importer(&self) -> Option<Importer> {

@@ -1,12 +1,13 @@
-//! What each agent can and cannot do, as one table ([`summary_table`]): the table of
-//! `docs/agents.md`, which a test keeps equal to this one, built from each agent's own
-//! description so that the page cannot drift from the code.
+//! The documents' tables and lists of the agents, built from the agents' rows so that no page
+//! holds a hand list that can drift from [`AGENTS`]: what each agent can and cannot do
+//! ([`summary_table`]), where each is set up ([`setup_table`]), and the agents named in a
+//! sentence ([`agent_list`]). A test keeps each block of the documents equal to these.
 
 use std::fmt::Write as _;
 
 use hooks_core::events::TOOL_PRE;
 
-use super::{AGENTS, Agent, RewriteSupport, Verdict};
+use super::{AGENTS, Agent, Layout, RewriteSupport, Verdict};
 
 /// The table's head.
 const HEAD: &str = "| agent | set up with | events mapped | tools mapped | ask | rewrite | \
@@ -26,10 +27,69 @@ pub fn summary_table() -> String {
     table
 }
 
+/// One row per agent of [`AGENTS`], in Markdown: its name, the command that sets it up, the
+/// command it runs and the project file (or directory) `hooks init` writes.
+pub fn setup_table() -> String {
+    let mut table = "| agent | set up with | runs | in |\n|---|---|---|---|\n".to_owned();
+    for agent in AGENTS {
+        let settings = agent.profile().settings;
+        let written = match settings.layout {
+            Layout::Executables(_) => format!("`{}/` (one script per event)", settings.project),
+            Layout::Plugin(_) => format!("`{}` (a plugin)", settings.project),
+            _ => format!("`{}`", settings.project),
+        };
+        let _ = writeln!(
+            table,
+            "| {} | `hooks init {name}` | `hooks {name}` | {written} |",
+            agent.profile().display_name,
+            name = agent.name(),
+        );
+    }
+    table
+}
+
+/// Every agent of [`AGENTS`] in one sentence's list, wrapped at 96 columns: its name, its
+/// subcommand, and how `hooks init` hooks it in where that is not its own settings file
+/// (Cline: "through scripts `hooks init` writes"), the last after "and".
+pub fn agent_list() -> String {
+    let items: Vec<String> = AGENTS
+        .iter()
+        .map(|agent| {
+            let how = match agent.profile().settings.layout {
+                Layout::Executables(_) => ", through scripts `hooks init` writes",
+                Layout::Plugin(_) => ", through a plugin `hooks init` writes",
+                _ => "",
+            };
+            format!("{} (`{}`{how})", agent.profile().display_name, agent.name())
+        })
+        .collect();
+    let sentence = match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let mut text = String::new();
+    let mut line = String::new();
+    for word in sentence.split(' ') {
+        if !line.is_empty() && line.len() + 1 + word.len() > 96 {
+            text.push_str(&line);
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    text.push_str(&line);
+    text.push('\n');
+    text
+}
+
 /// The row of `agent`.
 fn row(agent: &dyn Agent) -> String {
-    let protocol = agent.protocol();
-    let capabilities = agent.capabilities();
+    let protocol = agent.profile().protocol;
+    let capabilities = agent.profile().capabilities;
     let canonical = protocol
         .events
         .iter()
@@ -37,7 +97,8 @@ fn row(agent: &dyn Agent) -> String {
         .count();
     let events = format!("{} ({canonical} canonical)", protocol.events.len());
     let mut tools: Vec<String> = agent
-        .tools()
+        .profile()
+        .tools
         .iter()
         .map(|tool| format!("`{}`→`{}`", tool.theirs, tool.canonical))
         .collect();
@@ -79,7 +140,7 @@ fn row(agent: &dyn Agent) -> String {
         }
         None => "no tool event",
     };
-    let tested = if agent.tested_against_real_program() {
+    let tested = if agent.profile().tested_against_real_program {
         "yes"
     } else {
         "no"
@@ -87,7 +148,7 @@ fn row(agent: &dyn Agent) -> String {
     format!(
         "| {} | `hooks init {}` | {events} | {} | {ask} | {rewrite} | {context} | {fails_closed} \
          | {tested} |",
-        agent.display_name(),
+        agent.profile().display_name,
         agent.name(),
         tools.join(", "),
     )

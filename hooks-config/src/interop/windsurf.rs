@@ -23,17 +23,16 @@
 //! The fields of the stdin are second-hand in part; Devin Desktop is reported to read
 //! `.devin/hooks.json` as well, which is write-protected like the others.
 
-use hooks_core::EmitResult;
+use crate::agent_protocol::input_object;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::events::{PROMPT_COMPLETE, PROMPT_SUBMIT, TOOL_POST, TOOL_PRE};
 use serde_json::{Map, Value, json};
 
-use super::exit_two;
-use super::hook_output::{non_empty, printed};
+use super::exit_two::{self, Blocking, ExitTwo, StdoutBlock};
 use super::tools::{ToolName, canonical_event};
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Verdict,
+    Agent, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile, ProjectDir,
+    Protocol,
 };
 
 /// Windsurf's Cascade (Devin Desktop).
@@ -79,11 +78,12 @@ const TOOLS: &[ToolName] = &[
 ];
 
 /// What Windsurf takes from a hook: a block of a `pre_*` action, and nothing else.
-static CAPABILITIES: Capabilities = Capabilities {
-    asks_on: &[],
-    rewrite: RewriteSupport::None,
-    context_on: &[],
-    blocks_prompt: Some("pre_user_prompt"),
+static CAPABILITIES: Capabilities = exit_two::capabilities(Some("pre_user_prompt"));
+
+/// Exit 2 blocks a `pre_*` action; Windsurf reads no JSON answer.
+static DIALECT: ExitTwo = ExitTwo {
+    blocks: Blocking::Prefix("pre_"),
+    stdout: StdoutBlock::Unread,
 };
 
 /// Windsurf's settings files.
@@ -101,13 +101,8 @@ static SETTINGS: HookSettings = HookSettings {
     ],
 };
 
-/// Whether `agent_event` is one Windsurf lets a hook block.
-fn blocks(agent_event: &str) -> bool {
-    agent_event.starts_with("pre_")
-}
-
 /// What Windsurf is, as data.
-static PROFILE: Profile = Profile::new(&WINDSURF, "Windsurf", &CAPABILITIES, &SETTINGS)
+static PROFILE: Profile = Profile::new(&WINDSURF, "Windsurf", &DIALECT, &CAPABILITIES, &SETTINGS)
     // The other places Windsurf and Devin Desktop read hooks from.
     .also_guards(&[".codeium/hooks.json", ".devin/hooks.json"])
     .tools(TOOLS)
@@ -121,11 +116,7 @@ impl Agent for Windsurf {
 
     /// Its action as an event with a tool (see the [module docs](self)).
     fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        let mut fields = match serde_json::from_str::<Value>(input) {
-            Ok(Value::Object(fields)) => fields,
-            Ok(other) => return Err(InputError::NotAnObject(format!("it is `{other}`"))),
-            Err(error) => return Err(InputError::NotAnObject(error.to_string())),
-        };
+        let mut fields = input_object(input)?;
         let action = fields
             .get("agent_action_name")
             .and_then(Value::as_str)
@@ -179,47 +170,12 @@ impl Agent for Windsurf {
         }
         canonical_event(&WINDSURF, TOOLS, &Value::Object(fields).to_string())
     }
-
-    /// Our merged result for Windsurf's action `agent_event` (see the [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        _rewrites: &Rewrites,
-    ) -> AgentAnswer {
-        exit_two::answer("Windsurf", agent_event, blocks(agent_event), input, outcome)
-    }
-
-    /// Windsurf's reading of an answer, by its documentation: exit 2 with a reason blocks a
-    /// `pre_*` action; exit 0 goes on. Refused: any other exit code, exit 2 without a reason,
-    /// and JSON on stdout (Windsurf reads no decision from it: a JSON deny would be ignored).
-    /// On a `post_*` action exit 2 is no decision.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
-        if printed(answer)?.is_some() {
-            return Err("Windsurf reads no JSON answer: the action would run".to_owned());
-        }
-        match answer.exit_code {
-            0 => Ok(Verdict::Proceed),
-            2 => {
-                let reason = non_empty(Some(&Value::from(answer.stderr.as_str())))
-                    .ok_or_else(|| "exit 2 without a reason on stderr".to_owned())?;
-                Ok(if blocks(agent_event) {
-                    Verdict::Block(reason)
-                } else {
-                    Verdict::Proceed
-                })
-            }
-            code => Err(format!(
-                "exit code {code}: Windsurf counts it a failed hook and runs the action"
-            )),
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interop::{AgentAnswer, Verdict};
 
     #[test]
     fn windsurfs_validator_refuses_a_json_deny() {

@@ -215,7 +215,7 @@ impl Drop for Starter {
 /// The files of `agent`'s hook settings, in the project `dir` and the home directory `home`:
 /// the settings files, or for a folder of executables one event's file in it.
 fn settings_files(agent: &dyn Agent, dir: &Path, home: &Path) -> Vec<PathBuf> {
-    let settings = agent.settings();
+    let settings = agent.profile().settings;
     [dir.join(settings.project), home.join(settings.user)]
         .into_iter()
         .map(|file| match settings.layout {

@@ -36,18 +36,22 @@ use hooks_core::events::{
     SESSION_END, SESSION_START, TOOL_POST, TOOL_PRE, USER_NOTIFICATION,
 };
 use hooks_core::{EmitResult, HookAction};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::hook_output::{Decision, HookOutput, Specific, non_empty, printed};
+#[cfg(any(test, feature = "validate"))]
+use super::Reading;
+use super::hook_output::{Decision, HookOutput, Specific};
 use super::reasons::{
     inapplicable, json_answer, messages_of, question_of, reason_of, unconfirmed_rewrite,
 };
-use super::tools::{GEMINI_TOOLS, canonical_event};
+use super::tools::GEMINI_TOOLS;
 use super::{
-    Agent, AgentAnswer, Capabilities, HookSettings, InputError, Layout, MappedEvent, Profile,
-    ProjectDir, Protocol, RewriteSupport, Rewrites, Trust, Verdict,
+    Agent, AgentAnswer, Answering, Capabilities, Dialect, HookSettings, Layout, Profile,
+    ProjectDir, Protocol, RewriteSupport, Trust,
 };
 use crate::interop::TimeUnit;
+#[cfg(any(test, feature = "validate"))]
+use {super::Verdict, super::hook_output::non_empty, super::hook_output::printed, serde_json::Map};
 
 pub mod trust;
 
@@ -100,35 +104,47 @@ static SETTINGS: HookSettings = HookSettings {
 const ADVISORY: &[&str] = &["SessionStart", "SessionEnd", "PreCompress", "Notification"];
 
 /// What Gemini CLI is, as data.
-static PROFILE: Profile = Profile::new(&GEMINI, "Gemini CLI", &CAPABILITIES, &SETTINGS)
-    .tools(GEMINI_TOOLS)
-    .binaries(&["gemini"])
-    // Gemini CLI's hook `timeout` is in milliseconds.
-    .timeout_unit(TimeUnit::Milliseconds)
-    // Run headless against the real CLI, offline, by this project's end-to-end tests
-    // (`hooks-cli/tests/gemini_cli_e2e.rs`, when `HOOKS_E2E_GEMINI` names the binary).
-    .tested_against_real_program()
-    .trust_note(trust::NOTE);
+static PROFILE: Profile = Profile::new(
+    &GEMINI,
+    "Gemini CLI",
+    &GeminiDialect,
+    &CAPABILITIES,
+    &SETTINGS,
+)
+.tools(GEMINI_TOOLS)
+.binaries(&["gemini"])
+// Gemini CLI's hook `timeout` is in milliseconds.
+.timeout_unit(TimeUnit::Milliseconds)
+// Run headless against the real CLI, offline, by this project's end-to-end tests
+// (`hooks-cli/tests/gemini_cli_e2e.rs`, when `HOOKS_E2E_GEMINI` names the binary).
+.tested_against_real_program()
+.trust_note(trust::NOTE);
+
+/// Gemini CLI's answers: Claude Code's JSON with `deny`, and its whole replacement tool input.
+#[derive(Debug)]
+pub(crate) struct GeminiDialect;
 
 impl Agent for GeminiCli {
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }
 
-    /// Its stdin, its tools made canonical (`run_shell_command` is `Bash`, ...).
-    fn event_in(&self, input: &str) -> Result<MappedEvent, InputError> {
-        canonical_event(&GEMINI, GEMINI_TOOLS, input)
+    fn trust(&self, project: &Path) -> Option<Trust> {
+        Some(trust::of(project))
     }
+}
 
+impl Dialect for GeminiDialect {
     /// Our merged result for Gemini CLI's event `agent_event`, in its protocol (see the
     /// [module docs](self)).
-    fn answer(
-        &self,
-        agent_event: &str,
-        input: &Value,
-        outcome: &EmitResult,
-        rewrites: &Rewrites,
-    ) -> AgentAnswer {
+    fn answer(&self, answering: &Answering<'_>) -> AgentAnswer {
+        let Answering {
+            agent_event,
+            input,
+            outcome,
+            rewrites,
+            ..
+        } = *answering;
         let result = &outcome.result;
         match result.action {
             HookAction::Deny => return deny(Some(agent_event), reason_of(outcome), outcome),
@@ -185,7 +201,9 @@ impl Agent for GeminiCli {
     /// Refused, as a guard must not say them: `decision: "ask"` (it waits forever in a headless
     /// run), `"allow"`, a decision without a reason, any other exit code (a failed hook: the
     /// call runs), and any field it does not know.
-    fn accepts(&self, agent_event: &str, answer: &AgentAnswer) -> Result<Verdict, String> {
+    #[cfg(any(test, feature = "validate"))]
+    fn accepts(&self, reading: &Reading<'_>) -> Result<Verdict, String> {
+        let (agent_event, answer) = (reading.agent_event, reading.answer);
         match answer.exit_code {
             2 if answer.stderr.trim().is_empty() => Err("exit 2 without a reason on stderr".into()),
             2 => Ok(Verdict::Block(answer.stderr.trim().to_owned())),
@@ -198,13 +216,10 @@ impl Agent for GeminiCli {
             )),
         }
     }
-
-    fn trust(&self, project: &Path) -> Option<Trust> {
-        Some(trust::of(project))
-    }
 }
 
 /// Gemini CLI's JSON answer to `agent_event`, read.
+#[cfg(any(test, feature = "validate"))]
 fn read_json(agent_event: &str, fields: &Map<String, Value>) -> Result<Verdict, String> {
     let mut verdict = Verdict::Proceed;
     for (key, value) in fields {
