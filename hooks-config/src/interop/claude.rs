@@ -130,9 +130,9 @@ const BLOCKS_BY_DECISION: &[&str] = &["UserPromptSubmit", "PostToolUse", "Stop",
 static PROFILE: Profile = Profile::new(&CLAUDE, "Claude Code", &DIALECT, &CAPABILITIES, &SETTINGS)
     // Its local settings, its hooks folder, and a plugin's hooks file.
     .also_guards(&[
-    ".claude/settings.local.json",
-    ".claude/hooks/**",
-    "hooks/hooks.json",
+        ".claude/settings.local.json",
+        ".claude/hooks/**",
+        "hooks/hooks.json",
     ])
     .binaries(&["claude"])
     // `"onFailure": "block"` makes a failed hook block, from Claude Code 2.1.295; an older

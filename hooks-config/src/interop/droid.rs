@@ -113,10 +113,10 @@ static SETTINGS: HookSettings = HookSettings {
 };
 
 /// What Factory Droid is, as data.
-static PROFILE: Profile =
-    Profile::new(&DROID, "Factory Droid", &DIALECT, &CAPABILITIES, &SETTINGS).tools(TOOLS)
-        // Its hooks file and folder beside its settings.
-        .also_guards(&[".factory/hooks.json", ".factory/hooks/**"]);
+static PROFILE: Profile = Profile::new(&DROID, "Factory Droid", &DIALECT, &CAPABILITIES, &SETTINGS)
+    .tools(TOOLS)
+    // Its hooks file and folder beside its settings.
+    .also_guards(&[".factory/hooks.json", ".factory/hooks/**"]);
 
 impl Agent for FactoryDroid {
     fn profile(&self) -> &'static Profile {

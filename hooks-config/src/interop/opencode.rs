@@ -85,12 +85,12 @@ const TOOLS: &[ToolName] = &[
 static PROFILE: Profile = Profile::new(&OPENCODE, "OpenCode", &DIALECT, &CAPABILITIES, &SETTINGS)
     // Every plugin, in both folder spellings, and its configuration, which can load one.
     .also_guards(&[
-    ".opencode/plugin/**",
-    ".opencode/plugins/**",
-    ".config/opencode/plugin/**",
-    ".config/opencode/plugins/**",
-    "opencode.json",
-    "opencode.jsonc",
+        ".opencode/plugin/**",
+        ".opencode/plugins/**",
+        ".config/opencode/plugin/**",
+        ".config/opencode/plugins/**",
+        "opencode.json",
+        "opencode.jsonc",
     ])
     .tools(TOOLS)
     .binaries(&["opencode"])
