@@ -12,6 +12,7 @@ use super::{AgentAnswer, Rewrites};
 use crate::ConfigErrors;
 use crate::agent_protocol::{InputError, MappedEvent, Protocol};
 use crate::settings::Imported;
+pub use crate::settings::TimeUnit;
 
 /// One coding agent whose hooks `hooks` serves (`hooks <name> --config FILE`) and sets up
 /// (`hooks init <name>`). Each agent is one file of [`interop`](super) with a unit struct
@@ -376,25 +377,6 @@ pub fn parse_version(text: &str) -> Option<[u64; 3]> {
             let version = [parts.next()??, parts.next()??, parts.next()??];
             parts.next().is_none().then_some(version)
         })
-}
-
-/// The unit of an agent's hook `timeout`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TimeUnit {
-    /// Seconds.
-    Seconds,
-    /// Milliseconds.
-    Milliseconds,
-}
-
-impl TimeUnit {
-    /// `duration` in this unit, rounded up.
-    pub fn of(self, duration: std::time::Duration) -> u64 {
-        match self {
-            TimeUnit::Seconds => duration.as_millis().div_ceil(1000) as u64,
-            TimeUnit::Milliseconds => duration.as_millis() as u64,
-        }
-    }
 }
 
 /// Reads one of an agent's hooks files (`hooks import <agent> FILE`).

@@ -4,7 +4,6 @@
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 
-use super::filesystem::windows_root_deletion;
 use super::{Denial, Enabled, Rule};
 use crate::RmPolicy;
 use crate::paths::PathRules;
@@ -174,7 +173,7 @@ impl<'r> Here<'r> {
             return Some(denial);
         }
         if self.on("filesystem")
-            && let Some(denial) = windows_root_deletion(program, args)
+            && let Some(denial) = Self::windows_root_deletion(program, args)
         {
             return Some(denial);
         }
