@@ -4,30 +4,17 @@
 
 #![allow(clippy::unwrap_used, missing_docs)]
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
-use std::path::Path;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
-}
-
-fn read(file: &str) -> String {
-    fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
-}
+use support::{members, read, root};
 
 /// Each workspace member's name and its dependencies on other members: `[dependencies]` and
 /// `[build-dependencies]`, plain or per target, optional ones included; dev-dependencies are a
 /// crate's tests, not its layer.
 fn crate_dependencies() -> BTreeMap<String, BTreeSet<String>> {
-    let workspace: toml::Table = read("Cargo.toml").parse().unwrap();
-    let members: Vec<&str> = workspace["workspace"]["members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|member| member.as_str().unwrap())
-        .collect();
-    let manifests: Vec<toml::Table> = members
+    let manifests: Vec<toml::Table> = members()
         .iter()
         .map(|member| read(&format!("{member}/Cargo.toml")).parse().unwrap())
         .collect();

@@ -12,11 +12,14 @@
 
 #![allow(clippy::unwrap_used, missing_docs)]
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use support::{is_test_cfg, members, root, skip_item};
 
 /// A module's path inside its crate (the crate root is the empty path).
 type ModPath = Vec<String>;
@@ -30,21 +33,12 @@ struct Crate {
     paths: BTreeMap<ModPath, Vec<ModPath>>,
 }
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
-}
-
 /// The root files of every crate of the workspace: each member's `src/lib.rs`, `src/main.rs`
 /// and `src/bin/*.rs`.
 fn crate_roots() -> Vec<PathBuf> {
-    let manifest: toml::Table = fs::read_to_string(root().join("Cargo.toml"))
-        .unwrap()
-        .parse()
-        .unwrap();
-    let members = manifest["workspace"]["members"].as_array().unwrap();
     let mut roots = Vec::new();
-    for member in members {
-        let src = root().join(member.as_str().unwrap()).join("src");
+    for member in members() {
+        let src = root().join(member).join("src");
         for file in ["lib.rs", "main.rs"] {
             if src.join(file).is_file() {
                 roots.push(src.join(file));
@@ -60,28 +54,6 @@ fn crate_roots() -> Vec<PathBuf> {
         }
     }
     roots
-}
-
-/// Whether an attribute's tokens (`cfg(test)`, `cfg(all(test, unix))`) put an item under test.
-fn is_test_cfg(attribute: &TokenStream) -> bool {
-    let mut tokens = attribute.clone().into_iter();
-    match (tokens.next(), tokens.next()) {
-        (Some(TokenTree::Ident(cfg)), Some(TokenTree::Group(args))) if cfg == "cfg" => {
-            let text = args.stream().to_string();
-            let words: Vec<&str> = text
-                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .filter(|word| !word.is_empty())
-                .collect();
-            // `cfg(test)` or `cfg(all(test, ...))`; `not(test)` and `any(test, ...)` are code
-            // that also runs outside tests.
-            words.first() == Some(&"test") && words.len() == 1
-                || words.first() == Some(&"all")
-                    && words.contains(&"test")
-                    && !words.contains(&"not")
-                    && !words.contains(&"any")
-        }
-        _ => false,
-    }
 }
 
 /// The value of a `path = "..."` attribute.
@@ -143,18 +115,7 @@ fn scan(
                 at += 1;
             }
             _ if test_only => {
-                // Skip the item: up to a `;` or its body.
-                while at < tokens.len() {
-                    let end = match &tokens[at] {
-                        TokenTree::Punct(p) => p.as_char() == ';',
-                        TokenTree::Group(g) => g.delimiter() == Delimiter::Brace,
-                        _ => false,
-                    };
-                    at += 1;
-                    if end {
-                        break;
-                    }
-                }
+                at = skip_item(&tokens, at);
                 test_only = false;
                 path_attr = None;
             }
