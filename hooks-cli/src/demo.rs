@@ -22,7 +22,7 @@ use hooks_std::safety::{SafetyConfig, SafetyModule};
 use hooks_std::terminal::{TerminalApprovals, TerminalDisplay};
 
 use crate::progress::{Lines, Progress};
-use crate::sync::lock;
+use hooks_core::sync::lock;
 use serde_json::{Value, json};
 
 /// How the demo answers approval prompts.

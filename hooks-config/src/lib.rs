@@ -149,7 +149,6 @@ mod request;
 mod runner;
 mod schema;
 pub mod settings;
-mod sync;
 pub mod trial;
 mod wasm;
 

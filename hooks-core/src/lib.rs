@@ -93,7 +93,7 @@ mod registry;
 mod result;
 pub mod session;
 pub mod state;
-mod sync;
+pub mod sync;
 pub mod text;
 pub mod timestamp;
 pub mod trace;

@@ -58,7 +58,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::redaction::{RedactionConfig, RedactionModule};
-use crate::sync::lock;
+use hooks_core::sync::lock;
 use hooks_safety::lists::BuiltInLists;
 
 /// Which events are written.

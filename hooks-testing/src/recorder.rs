@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use hooks_core::{EmitResult, HookAction, HookRegistry, ObserverHandle, events};
 use serde_json::Value;
 
-use crate::sync::lock;
+use hooks_core::sync::lock;
 
 /// One recorded emit.
 #[derive(Debug, Clone, PartialEq)]
