@@ -95,6 +95,9 @@ pub mod session;
 pub mod state;
 pub mod sync;
 pub mod text;
+// The RFC 3339 clock of event data, shared with hooks-std's logging and hooks-py: not a public
+// API.
+#[doc(hidden)]
 pub mod timestamp;
 pub mod trace;
 mod typed;
@@ -106,9 +109,7 @@ pub use annotated::{
 // The kernel's types are all at the root, so that no `use` needs to know which module
 // defines them; the session layer's are under `session::`, and the kernel never uses them.
 pub use error::{BoxError, HandlerError};
-pub use handler::{
-    BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker, owned_fn,
-};
+pub use handler::{BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, owned_fn};
 pub use hooks_events as events;
 pub use hooks_events::{EventName, EventNameError};
 pub use hooks_macros::hook;

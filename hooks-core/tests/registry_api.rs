@@ -552,8 +552,8 @@ async fn observers_see_every_emit_with_its_outcome_heard_or_not() {
         .emit("SessionStart", json!({"source": "startup"}))
         .await;
     registry.emit("app:custom", json!({"n": 1})).await;
-    assert!(handle.remove());
-    assert!(!handle.remove());
+    assert!(handle.unregister());
+    assert!(!handle.unregister());
     registry.emit("app:custom", json!({"n": 2})).await;
 
     let seen = seen.lock().unwrap();
@@ -600,4 +600,21 @@ async fn a_panicking_observer_does_not_disturb_the_emit() {
         1,
         "the next observer still runs"
     );
+}
+
+#[tokio::test]
+async fn an_observer_unregistered_by_its_former_verb_is_gone_too() {
+    let registry = HookRegistry::new();
+    let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = seen.clone();
+    let handle = registry.observe(move |_: &str, _: &hooks_core::EmitResult| {
+        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    });
+    registry.emit("app:custom", json!({})).await;
+    #[allow(deprecated)]
+    let removed = (handle.remove(), handle.remove());
+    assert_eq!(removed, (true, false));
+    registry.emit("app:custom", json!({})).await;
+    assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), 1);
+    assert_eq!(registry.observer_count(), 0);
 }

@@ -384,6 +384,7 @@ pub type Importer = fn(&Path) -> Result<Imported, ConfigErrors>;
 
 /// What an agent does with an answer to one of its events.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// It goes on as it would without the hook (its own permission rules still apply).
     Proceed,
@@ -413,6 +414,7 @@ pub struct Capabilities {
 
 /// How an agent takes a rewritten tool input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RewriteSupport {
     /// It shows the rewrite to the user to confirm, or runs it unconfirmed when every hook that
     /// rewrote the call says `rewrite: apply` (Claude Code).
