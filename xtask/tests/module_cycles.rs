@@ -19,7 +19,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
-use support::{is_test_cfg, members, root, skip_item};
+use support::{attribute, is_test_cfg, members, root, skip_item};
 
 /// A module's path inside its crate (the crate root is the empty path).
 type ModPath = Vec<String>;
@@ -31,6 +31,15 @@ struct Crate {
     modules: BTreeMap<ModPath, PathBuf>,
     /// The paths (`crate::`, `super::`, `self::`) written in each module, made absolute.
     paths: BTreeMap<ModPath, Vec<ModPath>>,
+}
+
+impl Crate {
+    /// Notes that `module` names `path` (as written there).
+    fn names(&mut self, module: &ModPath, path: &[String]) {
+        if let Some(absolute) = absolute(module, path) {
+            self.paths.entry(module.clone()).or_default().push(absolute);
+        }
+    }
 }
 
 /// The root files of every crate of the workspace: each member's `src/lib.rs`, `src/main.rs`
@@ -99,21 +108,14 @@ fn scan(
         match &tokens[at] {
             // An attribute: `#[...]` (an inner `#![...]` applies to the whole file; none of the
             // workspace's files is test-only that way).
-            TokenTree::Punct(hash) if hash.as_char() == '#' => {
-                let mut next = at + 1;
-                if matches!(tokens.get(next), Some(TokenTree::Punct(p)) if p.as_char() == '!') {
-                    next += 1;
+            TokenTree::Punct(hash) if hash.as_char() == '#' => match attribute(&tokens, at) {
+                Some((inside, next)) => {
+                    test_only |= is_test_cfg(&inside);
+                    path_attr = path_attr.or_else(|| path_attribute(&inside));
+                    at = next;
                 }
-                if let Some(TokenTree::Group(group)) = tokens.get(next)
-                    && group.delimiter() == Delimiter::Bracket
-                {
-                    test_only |= is_test_cfg(&group.stream());
-                    path_attr = path_attr.or_else(|| path_attribute(&group.stream()));
-                    at = next + 1;
-                    continue;
-                }
-                at += 1;
-            }
+                None => at += 1,
+            },
             _ if test_only => {
                 at = skip_item(&tokens, at);
                 test_only = false;
@@ -166,13 +168,7 @@ fn scan(
                 let mut trees = Vec::new();
                 use_tree(&tokens[at + 1..end], Vec::new(), &mut trees);
                 for path in trees {
-                    if let Some(absolute) = absolute(module, &path) {
-                        krate
-                            .paths
-                            .entry(module.clone())
-                            .or_default()
-                            .push(absolute);
-                    }
+                    krate.names(module, &path);
                 }
                 at = end + 1;
                 path_attr = None;
@@ -196,13 +192,7 @@ fn scan(
                             _ => break,
                         }
                     }
-                    if let Some(absolute) = absolute(module, &path) {
-                        krate
-                            .paths
-                            .entry(module.clone())
-                            .or_default()
-                            .push(absolute);
-                    }
+                    krate.names(module, &path);
                     at = next;
                 } else {
                     at += 1;

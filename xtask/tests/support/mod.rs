@@ -76,6 +76,24 @@ pub fn is_test_cfg(attribute: &TokenStream) -> bool {
                 && !words.contains(&"any"))
 }
 
+/// The attribute at `tokens[at]` (`#[...]` or `#![...]`): what is inside its brackets, and the
+/// index after it.
+pub fn attribute(tokens: &[TokenTree], at: usize) -> Option<(TokenStream, usize)> {
+    if !matches!(tokens.get(at), Some(TokenTree::Punct(p)) if p.as_char() == '#') {
+        return None;
+    }
+    let mut next = at + 1;
+    if matches!(tokens.get(next), Some(TokenTree::Punct(p)) if p.as_char() == '!') {
+        next += 1;
+    }
+    match tokens.get(next) {
+        Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Bracket => {
+            Some((group.stream(), next + 1))
+        }
+        _ => None,
+    }
+}
+
 /// The index after the item that starts at `tokens[at]`: past its `;` or its body.
 pub fn skip_item(tokens: &[TokenTree], mut at: usize) -> usize {
     while at < tokens.len() {
@@ -105,28 +123,17 @@ fn collect_literals(tokens: TokenStream, found: &mut Vec<String>) {
     let mut at = 0;
     while at < tokens.len() {
         match &tokens[at] {
-            TokenTree::Punct(hash) if hash.as_char() == '#' => {
-                let mut next = at + 1;
-                if matches!(tokens.get(next), Some(TokenTree::Punct(p)) if p.as_char() == '!') {
-                    next += 1;
-                }
-                match tokens.get(next) {
-                    Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Bracket => {
-                        at = if is_test_cfg(&group.stream()) {
-                            // Past the item's other attributes, then the item.
-                            let mut item = next + 1;
-                            while matches!(tokens.get(item), Some(TokenTree::Punct(p)) if p.as_char() == '#')
-                            {
-                                item += 2;
-                            }
-                            skip_item(&tokens, item)
-                        } else {
-                            next + 1
-                        };
+            TokenTree::Punct(hash) if hash.as_char() == '#' => match attribute(&tokens, at) {
+                Some((inside, mut next)) if is_test_cfg(&inside) => {
+                    // Past the item's other attributes, then the item.
+                    while let Some((_, after)) = attribute(&tokens, next) {
+                        next = after;
                     }
-                    _ => at += 1,
+                    at = skip_item(&tokens, next);
                 }
-            }
+                Some((_, next)) => at = next,
+                None => at += 1,
+            },
             TokenTree::Literal(literal) => {
                 if let Some(text) = string_of(&literal.to_string()) {
                     found.push(text);
