@@ -111,14 +111,14 @@ pub async fn decide(agent: &dyn Agent, policy: &Policy, mapped: &MappedEvent) ->
 /// layer's hook that runs after them must not turn a call the team forbids into one that runs.
 /// (The managed layer's own hooks run twice on a rewritten call.)
 async fn recheck_rewrite(managed: &HookRegistry, mapped: &MappedEvent, outcome: &mut EmitResult) {
-    if outcome.modifications.is_empty() || outcome.action == HookAction::Deny {
+    if outcome.modifications.is_empty() || outcome.action() == HookAction::Deny {
         return;
     }
     let Some(rewritten) = outcome.result.data.clone() else {
         return;
     };
     let check = managed.emit(&mapped.event, rewritten).await;
-    if check.action == HookAction::Deny {
+    if check.action() == HookAction::Deny {
         *outcome = check;
     }
 }
@@ -158,7 +158,7 @@ pub fn answer(agent: &dyn Agent, config: &Path, input: &str) -> AgentAnswer {
 /// session, kept in the session state: a remembered allow drops the question (the agent's own
 /// permission rules still apply), a remembered deny denies.
 fn settle_remembered(registry: &HookRegistry, event: &str, data: &Value, outcome: &mut EmitResult) {
-    if outcome.action != HookAction::AskUser {
+    if outcome.action() != HookAction::AskUser {
         return;
     }
     let Ok(state) = registry.state().for_event(data) else {

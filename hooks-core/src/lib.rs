@@ -53,7 +53,7 @@
 //! let outcome = registry
 //!     .emit("tool:post", json!({"tool_name": "write_file", "tool_input": {}, "tool_result": "ok"}))
 //!     .await;
-//! assert_eq!(outcome.action, HookAction::InjectContext);
+//! assert_eq!(outcome.action(), HookAction::InjectContext);
 //! assert_eq!(&*outcome.injections[0].hook, "lint_feedback");
 //! # });
 //! ```

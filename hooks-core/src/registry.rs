@@ -193,7 +193,7 @@ struct Shared {
 /// let outcome = registry
 ///     .emit("tool:pre", json!({"tool_name": "bash", "tool_input": {"command": "rm -rf build"}}))
 ///     .await;
-/// assert_eq!(outcome.action, HookAction::Deny);
+/// assert_eq!(outcome.action(), HookAction::Deny);
 /// assert_eq!(outcome.decided_by.as_deref(), Some("no_rm"));
 /// # Ok::<(), hooks_core::EventNameError>(())
 /// # }).unwrap();

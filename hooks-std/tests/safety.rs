@@ -70,15 +70,16 @@ async fn mounted_it_denies_on_tool_pre_and_tells_the_user() {
         )
         .await;
 
-    assert_eq!(denied.action, HookAction::Deny);
+    assert_eq!(denied.action(), HookAction::Deny);
     assert_eq!(denied.decided_by.as_deref(), Some("safety"));
     assert!(
         denied
+            .result
             .user_message
             .as_deref()
             .is_some_and(|m| m.contains("`Bash`"))
     );
-    assert_eq!(allowed.action, HookAction::Continue);
+    assert_eq!(allowed.action(), HookAction::Continue);
 }
 
 fn workspace_module() -> SafetyModule {
@@ -124,6 +125,7 @@ async fn the_hook_tells_the_user_which_rule_fired() {
         .await;
     assert!(
         result
+            .result
             .reason
             .as_deref()
             .is_some_and(|r| r.starts_with("[git:clean-force]")),
@@ -131,6 +133,7 @@ async fn the_hook_tells_the_user_which_rule_fired() {
     );
     assert!(
         result
+            .result
             .user_message
             .as_deref()
             .is_some_and(|m| m.contains("git:clean-force")),
@@ -158,18 +161,23 @@ async fn mounted_it_lets_tools_read_the_agent_settings_but_not_change_them() {
     let outside = "*** Begin Patch\n*** Add File: ../outside.txt\n+x\n*** End Patch\n";
     let escaped = call("apply_patch", json!({ "command": outside })).await;
 
-    assert_eq!(read.action, HookAction::Continue);
-    assert_eq!(edit.action, HookAction::Deny);
+    assert_eq!(read.action(), HookAction::Continue);
+    assert_eq!(edit.action(), HookAction::Deny);
     assert!(
-        edit.reason
+        edit.result.reason
             .as_deref()
             .is_some_and(|r| r.starts_with("[guard:guard-file]") && r.contains("outside the agent")),
         "{:?}",
-        edit.reason
+        edit.result.reason
     );
-    assert_eq!(emptied.action, HookAction::Deny);
-    assert_eq!(patched.action, HookAction::Continue, "{:?}", patched.reason);
-    assert_eq!(escaped.action, HookAction::Deny);
+    assert_eq!(emptied.action(), HookAction::Deny);
+    assert_eq!(
+        patched.action(),
+        HookAction::Continue,
+        "{:?}",
+        patched.result.reason
+    );
+    assert_eq!(escaped.action(), HookAction::Deny);
 }
 
 #[tokio::test]
@@ -199,7 +207,7 @@ async fn built_from_a_hooks_file_it_write_protects_that_file() {
     let _plain = unnamed.mount(&plain).unwrap();
     let ordinary = plain.emit("tool:pre", call("Write")).await;
 
-    assert_eq!(written.action, HookAction::Deny);
-    assert_eq!(read.action, HookAction::Continue);
-    assert_eq!(ordinary.action, HookAction::Continue);
+    assert_eq!(written.action(), HookAction::Deny);
+    assert_eq!(read.action(), HookAction::Continue);
+    assert_eq!(ordinary.action(), HookAction::Continue);
 }
