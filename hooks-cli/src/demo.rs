@@ -22,7 +22,7 @@ use hooks_std::safety::{SafetyConfig, SafetyModule};
 use hooks_std::terminal::{TerminalApprovals, TerminalDisplay};
 
 use crate::progress::{Lines, Progress};
-use crate::sync::lock;
+use hooks_core::sync::lock;
 use serde_json::{Value, json};
 
 /// How the demo answers approval prompts.
@@ -321,8 +321,8 @@ fn record_events(registry: &HookRegistry) -> Arc<Mutex<Vec<Value>>> {
     registry.observe(move |event: &str, outcome: &EmitResult| {
         let mut record = json!({
             "event": event,
-            "action": outcome.action.as_str(),
-            "reason": outcome.reason,
+            "action": outcome.action().as_str(),
+            "reason": outcome.result.reason,
             "approved_by": event.starts_with("approval:").then(|| outcome.data()["decided_by"].clone()),
         });
         if let (Some(record), Value::Object(provenance)) =

@@ -83,7 +83,6 @@ mod provenance;
 mod replay;
 #[cfg(feature = "serve")]
 mod serve;
-mod sync;
 use hooks_config::interop::{AGENTS, Agent};
 use hooks_config::{LayersError, Level};
 use hooks_core::events;

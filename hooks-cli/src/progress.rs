@@ -74,7 +74,7 @@ impl Progress {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        crate::sync::lock(&self.state)
+        hooks_core::sync::lock(&self.state)
     }
 
     fn clear(state: &mut State) {
@@ -153,7 +153,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sync::lock;
+    use hooks_core::sync::lock;
 
     #[derive(Clone, Default)]
     struct Screen(Arc<Mutex<Vec<u8>>>);

@@ -99,13 +99,14 @@ pub fn lines(outcome: &EmitResult) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(hook) = &outcome.decided_by {
         let reason = outcome
+            .result
             .reason
             .as_deref()
             .map(|reason| format!(": {reason}"))
             .unwrap_or_default();
         lines.push(format!(
             "decided by `{hook}` ({}){reason}",
-            outcome.action.as_str()
+            outcome.action().as_str()
         ));
     }
     for modification in &outcome.modifications {

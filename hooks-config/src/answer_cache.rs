@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use hooks_core::HookResult;
 
-use crate::sync::lock;
+use hooks_core::sync::lock;
 
 /// Answers of an LLM hook by rendered prompt: bounded, each for a time to live.
 #[derive(Debug)]

@@ -365,7 +365,7 @@ impl ReadOnlyState {
 
 impl StateBackend for ReadOnlyState {
     fn load(&self, session: &SessionId) -> Result<Map<String, Value>, StateError> {
-        let changed = crate::sync::lock(&self.changed);
+        let changed = hooks_core::sync::lock(&self.changed);
         match changed.get(session) {
             Some(state) => Ok(state.clone()),
             None => self.backend.load(session),
@@ -377,7 +377,7 @@ impl StateBackend for ReadOnlyState {
         session: &SessionId,
         change: &mut dyn FnMut(&mut Map<String, Value>),
     ) -> Result<(), StateError> {
-        let mut changed = crate::sync::lock(&self.changed);
+        let mut changed = hooks_core::sync::lock(&self.changed);
         let mut state = match changed.get(session) {
             Some(state) => state.clone(),
             None => self.backend.load(session)?,

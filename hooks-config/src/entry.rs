@@ -12,6 +12,7 @@ use crate::{AnswerCache, AnswerProtocol, EventMatcher, MatcherHook, OnFailure, P
 
 /// The kind of a configured hook.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum HookKind {
     /// Runs a command.
     Command(CommandHook),
@@ -87,6 +88,7 @@ impl HookKind {
 /// (`rewrite:` in a hooks file).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Rewrite {
     /// The agent's user confirms the rewritten call (Claude Code's `ask`); where the agent
     /// cannot ask, the call is blocked with what would have run. The default: a rewrite nobody
@@ -136,6 +138,7 @@ pub struct HttpHook {
 /// Which API an LLM hook speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Provider {
     /// OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp, vLLM, ...).
     OpenAi,
@@ -171,6 +174,7 @@ pub const DEFAULT_WASM_MEMORY_MB: u64 = 64;
 /// The interface a WebAssembly component speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum WasmAbi {
     /// Ours, `hooks:guest@0.1.0` (`abi: hooks`, the default).
     Hooks,

@@ -156,7 +156,6 @@ mod request;
 mod runner;
 mod schema;
 pub mod settings;
-mod sync;
 pub mod trial;
 mod wasm;
 

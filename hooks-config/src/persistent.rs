@@ -31,7 +31,7 @@ use crate::command::{Site, shell};
 use crate::failure::{Failure, NoAnswer};
 use crate::request::{REQUEST_ID_FIELD, request};
 use crate::runner::Runner;
-use crate::sync::lock;
+use hooks_core::sync::lock;
 
 /// How much of a persistent hook's stderr is kept for failure reports.
 const STDERR_KEPT: usize = 4096;

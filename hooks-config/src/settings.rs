@@ -26,7 +26,6 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::agent_protocol::Protocol;
-use crate::interop::TimeUnit;
 use crate::schema;
 use crate::{
     AnswerProtocol, CommandHook, ConfigError, ConfigErrors, Entry, EventMatcher, HookKind,
@@ -56,6 +55,27 @@ struct ClaudeHttpKeys {
 
 /// Claude Code's timeout of a command or HTTP hook that gives none, in seconds.
 const DEFAULT_TIMEOUT_SECS: f64 = 600.0;
+
+/// The unit of an agent's hook `timeout` (defined here, beside the reader of the `timeout`s, and
+/// named by each agent's profile in `interop`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TimeUnit {
+    /// Seconds.
+    Seconds,
+    /// Milliseconds.
+    Milliseconds,
+}
+
+impl TimeUnit {
+    /// `duration` in this unit, rounded up.
+    pub fn of(self, duration: std::time::Duration) -> u64 {
+        match self {
+            TimeUnit::Seconds => duration.as_millis().div_ceil(1000) as u64,
+            TimeUnit::Milliseconds => duration.as_millis() as u64,
+        }
+    }
+}
 
 /// A converted settings file.
 #[derive(Debug, Clone)]

@@ -335,28 +335,28 @@ async fn every_answer_protocol_is_understood() {
     let cases: Vec<(&str, Check)> = vec![
         (
             "true",
-            Box::new(|o| assert_eq!(o.action, HookAction::Continue)),
+            Box::new(|o| assert_eq!(o.action(), HookAction::Continue)),
         ),
         (
             r#"echo '{"action": "block", "message": "no shell today"}'"#,
             Box::new(|o| {
-                assert_eq!(o.action, HookAction::Deny);
-                assert_eq!(o.reason.as_deref(), Some("no shell today"));
+                assert_eq!(o.action(), HookAction::Deny);
+                assert_eq!(o.result.reason.as_deref(), Some("no shell today"));
             }),
         ),
         (
             r#"echo '{"action": "modify", "modified_args": {"command": "ls -la"}, "message": "added -la"}'"#,
             Box::new(|o| {
-                assert_eq!(o.action, HookAction::Modify);
+                assert_eq!(o.action(), HookAction::Modify);
                 assert_eq!(o.data()["tool_input"], json!({"command": "ls -la"}));
-                assert_eq!(o.user_message.as_deref(), Some("added -la"));
+                assert_eq!(o.result.user_message.as_deref(), Some("added -la"));
             }),
         ),
         (
             r#"echo '{"action": "inject_context", "context_injection": "remember the style guide"}'"#,
             Box::new(|o| {
                 assert_eq!(
-                    o.context_injection.as_deref(),
+                    o.result.context_injection.as_deref(),
                     Some("remember the style guide")
                 )
             }),
@@ -364,15 +364,15 @@ async fn every_answer_protocol_is_understood() {
         (
             r#"echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "use rg"}}'"#,
             Box::new(|o| {
-                assert_eq!(o.action, HookAction::Deny);
-                assert_eq!(o.reason.as_deref(), Some("use rg"));
+                assert_eq!(o.action(), HookAction::Deny);
+                assert_eq!(o.result.reason.as_deref(), Some("use rg"));
             }),
         ),
         (
             r#"echo '{"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "Run ls?"}}'"#,
             Box::new(|o| {
-                assert_eq!(o.action, HookAction::AskUser);
-                assert_eq!(o.approval_prompt.as_deref(), Some("Run ls?"));
+                assert_eq!(o.action(), HookAction::AskUser);
+                assert_eq!(o.result.approval_prompt.as_deref(), Some("Run ls?"));
             }),
         ),
         (
@@ -382,22 +382,22 @@ async fn every_answer_protocol_is_understood() {
                 assert!(o.is_modified());
                 assert_eq!(o.injections[0].text, "listing");
                 assert_eq!(o.messages[0].level, MessageLevel::Warning);
-                assert!(o.suppress_output);
+                assert!(o.result.suppress_output);
             }),
         ),
         (
             r#"echo '{"continue": false, "stopReason": "session over"}'"#,
-            Box::new(|o| assert_eq!(o.reason.as_deref(), Some("session over"))),
+            Box::new(|o| assert_eq!(o.result.reason.as_deref(), Some("session over"))),
         ),
         (
             r#"echo '{"decision": "block", "reason": "tests must pass first"}'"#,
-            Box::new(|o| assert_eq!(o.reason.as_deref(), Some("tests must pass first"))),
+            Box::new(|o| assert_eq!(o.result.reason.as_deref(), Some("tests must pass first"))),
         ),
         (
             "echo 'dangerous: use rm -i' >&2; exit 2",
             Box::new(|o| {
-                assert_eq!(o.action, HookAction::Deny);
-                assert_eq!(o.reason.as_deref(), Some("dangerous: use rm -i"));
+                assert_eq!(o.action(), HookAction::Deny);
+                assert_eq!(o.result.reason.as_deref(), Some("dangerous: use rm -i"));
             }),
         ),
     ];
@@ -433,13 +433,13 @@ async fn failures_follow_on_failure_and_never_read_as_an_allow() {
         let dir = scratch("failures");
         let warn = command_hook(&dir, &format!("cat > /dev/null\n{script}\n"), "");
         let warned = warn.emit("tool:pre", tool_call()).await;
-        assert_eq!(warned.action, HookAction::Continue, "{script}");
-        let message = warned.user_message.clone().unwrap_or_default();
+        assert_eq!(warned.action(), HookAction::Continue, "{script}");
+        let message = warned.result.user_message.clone().unwrap_or_default();
         assert!(
             message.contains("hook `policy` failed") && message.contains(why),
             "{script}: {message}"
         );
-        assert_eq!(warned.user_message_level, MessageLevel::Warning);
+        assert_eq!(warned.result.user_message_level, MessageLevel::Warning);
 
         let block = command_hook(
             &dir,
@@ -447,9 +447,14 @@ async fn failures_follow_on_failure_and_never_read_as_an_allow() {
             "      on_failure: block\n",
         );
         let blocked = block.emit("tool:pre", tool_call()).await;
-        assert_eq!(blocked.action, HookAction::Deny, "{script}: fail closed");
+        assert_eq!(blocked.action(), HookAction::Deny, "{script}: fail closed");
         assert!(
-            blocked.reason.as_deref().unwrap_or_default().contains(why),
+            blocked
+                .result
+                .reason
+                .as_deref()
+                .unwrap_or_default()
+                .contains(why),
             "{script}"
         );
 
@@ -460,7 +465,7 @@ async fn failures_follow_on_failure_and_never_read_as_an_allow() {
         );
         let ignored = ignore.emit("tool:pre", tool_call()).await;
         assert_eq!(
-            (ignored.action, ignored.user_message.clone()),
+            (ignored.action(), ignored.result.user_message.clone()),
             (HookAction::Continue, None),
             "{script}"
         );
@@ -485,9 +490,10 @@ async fn a_hang_past_the_timeout_is_killed_with_its_whole_process_group() {
         started.elapsed() < Duration::from_secs(10),
         "the emit waited for the hang"
     );
-    assert_eq!(outcome.action, HookAction::Deny);
+    assert_eq!(outcome.action(), HookAction::Deny);
     assert!(
         outcome
+            .result
             .reason
             .as_deref()
             .unwrap()
@@ -526,7 +532,7 @@ async fn an_async_hook_does_not_hold_up_the_emit() {
         started.elapsed() < Duration::from_millis(400),
         "the emit waited"
     );
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     for _ in 0..100 {
         if dir.join("done.txt").exists() {
             break;
@@ -556,7 +562,7 @@ async fn plain_output_is_context_under_claude_codes_protocol_only() {
         .emit("prompt:submit", json!({"prompt": "ship it"}))
         .await;
     assert_eq!(
-        outcome.context_injection.as_deref(),
+        outcome.result.context_injection.as_deref(),
         Some("Today is release day.")
     );
 
@@ -568,8 +574,8 @@ async fn plain_output_is_context_under_claude_codes_protocol_only() {
     let outcome = ours
         .emit("prompt:submit", json!({"prompt": "ship it"}))
         .await;
-    assert_eq!(outcome.context_injection, None);
-    let warning = outcome.user_message.clone().unwrap_or_default();
+    assert_eq!(outcome.result.context_injection, None);
+    let warning = outcome.result.user_message.clone().unwrap_or_default();
     assert!(
         warning.contains("not a JSON answer: `Today is release day.`"),
         "{warning}"
@@ -583,8 +589,8 @@ async fn garbage_from_a_hooks_file_command_is_a_failure_its_on_failure_decides()
     let garbage = "cat > /dev/null\necho 'this is not json {{{'\n";
     let blocking = command_hook(&dir, garbage, "      on_failure: block\n");
     let blocked = blocking.emit("tool:pre", tool_call()).await;
-    assert_eq!(blocked.action, HookAction::Deny, "{blocked:?}");
-    let reason = blocked.reason.clone().unwrap_or_default();
+    assert_eq!(blocked.action(), HookAction::Deny, "{blocked:?}");
+    let reason = blocked.result.reason.clone().unwrap_or_default();
     assert!(
         reason.contains("hook `policy` failed") && reason.contains("this is not json {{{"),
         "{reason}"
@@ -592,18 +598,18 @@ async fn garbage_from_a_hooks_file_command_is_a_failure_its_on_failure_decides()
     let warning = command_hook(&dir, garbage, "")
         .emit("tool:pre", tool_call())
         .await;
-    assert_eq!(warning.action, HookAction::Continue);
-    assert_eq!(warning.user_message_level, MessageLevel::Warning);
+    assert_eq!(warning.action(), HookAction::Continue);
+    assert_eq!(warning.result.user_message_level, MessageLevel::Warning);
     let ignored = command_hook(&dir, garbage, "      on_failure: ignore\n")
         .emit("tool:pre", tool_call())
         .await;
-    assert_eq!(ignored.action, HookAction::Continue);
-    assert_eq!(ignored.user_message, None);
+    assert_eq!(ignored.action(), HookAction::Continue);
+    assert_eq!(ignored.result.user_message, None);
     // Printing nothing is still an answer: continue.
     let silent = command_hook(&dir, "cat > /dev/null\n", "      on_failure: block\n")
         .emit("tool:pre", tool_call())
         .await;
-    assert_eq!(silent.action, HookAction::Continue, "{silent:?}");
+    assert_eq!(silent.action(), HookAction::Continue, "{silent:?}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -626,8 +632,11 @@ async fn garbage_from_a_claude_code_settings_hook_proceeds_as_in_claude_code() {
     let _mounted = hooks_core::HookModule::mount(&config, &registry).unwrap();
     let outcome = registry.emit("tool:pre", tool_call()).await;
     // Claude Code shows a successful hook's plain stdout in the transcript and goes on.
-    assert_eq!(outcome.action, HookAction::Continue, "{outcome:?}");
-    assert_eq!(outcome.user_message, None, "not a failure: {outcome:?}");
+    assert_eq!(outcome.action(), HookAction::Continue, "{outcome:?}");
+    assert_eq!(
+        outcome.result.user_message, None,
+        "not a failure: {outcome:?}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -671,7 +680,7 @@ async fn matchers_use_globs_or_regexes_and_need_every_condition() {
             .emit("tool:pre", call("Write", json!({"file_path": path})))
             .await;
         assert_eq!(
-            outcome.reason.as_deref(),
+            outcome.result.reason.as_deref(),
             Some("Cannot modify environment files"),
             "{path}"
         );
@@ -679,31 +688,35 @@ async fn matchers_use_globs_or_regexes_and_need_every_condition() {
     let read = registry
         .emit("tool:pre", call("Read", json!({"file_path": ".env"})))
         .await;
-    assert_eq!(read.action, HookAction::Continue, "the tool must match too");
+    assert_eq!(
+        read.action(),
+        HookAction::Continue,
+        "the tool must match too"
+    );
     let other = registry
         .emit(
             "tool:pre",
             call("Write", json!({"file_path": "src/env.rs"})),
         )
         .await;
-    assert_eq!(other.action, HookAction::InjectContext);
+    assert_eq!(other.action(), HookAction::InjectContext);
     assert_eq!(other.injections[0].hook.as_ref(), "style");
     let rm = registry
         .emit("tool:pre", call("Bash", json!({"command": "rm -rf build"})))
         .await;
     assert_eq!(
-        rm.approval_prompt.as_deref(),
+        rm.result.approval_prompt.as_deref(),
         Some("Really delete recursively?")
     );
     let ls = registry
         .emit("tool:pre", call("Bash", json!({"command": "ls"})))
         .await;
-    assert_eq!(ls.action, HookAction::Continue);
+    assert_eq!(ls.action(), HookAction::Continue);
     let odd = registry
         .emit("tool:pre", call("Bash", json!({"command": 7})))
         .await;
     assert_eq!(
-        odd.action,
+        odd.action(),
         HookAction::Continue,
         "a non-string field does not match"
     );

@@ -78,7 +78,7 @@ async fn a_hook_that_closes_its_output_early_is_read_up_to_there() {
         let dir = scratch("closes");
         let registry = command_hook(&dir, script, 5000, "block");
         let outcome = registry.emit("tool:pre", tool_call()).await;
-        assert_eq!(outcome.action, action, "{script}");
+        assert_eq!(outcome.action(), action, "{script}");
         assert!(outcome.failures.is_empty(), "{script}");
         std::fs::remove_dir_all(dir).unwrap();
     }
@@ -93,8 +93,15 @@ async fn a_hook_that_closes_its_output_then_hangs_is_killed_at_its_timeout() {
     let outcome = registry.emit("tool:pre", tool_call()).await;
 
     assert!(started.elapsed() < PROMPT, "{:?}", started.elapsed());
-    assert_eq!(outcome.action, HookAction::Deny);
-    assert!(outcome.reason.as_deref().unwrap().contains("timed out"));
+    assert_eq!(outcome.action(), HookAction::Deny);
+    assert!(
+        outcome
+            .result
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("timed out")
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -109,11 +116,16 @@ async fn a_hook_that_never_reads_a_large_event_is_still_killed_at_its_timeout() 
     let outcome = registry.emit("tool:pre", big).await;
 
     assert!(started.elapsed() < PROMPT, "{:?}", started.elapsed());
-    assert_eq!(outcome.action, HookAction::Deny, "fail closed");
+    assert_eq!(outcome.action(), HookAction::Deny, "fail closed");
     assert!(
-        outcome.reason.as_deref().unwrap().contains("timed out"),
+        outcome
+            .result
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("timed out"),
         "{:?}",
-        outcome.reason
+        outcome.result.reason
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -136,12 +148,12 @@ async fn a_hook_that_floods_for_ever_is_killed_at_its_timeout() {
         let outcome = registry.emit("tool:pre", tool_call()).await;
 
         assert!(started.elapsed() < PROMPT, "{:?}", started.elapsed());
-        assert_eq!(outcome.action, action, "{stream}");
+        assert_eq!(outcome.action(), action, "{stream}");
         let said = if action == HookAction::Deny {
-            outcome.reason.clone()
+            outcome.result.reason.clone()
         } else {
-            assert_eq!(outcome.user_message_level, MessageLevel::Warning);
-            outcome.user_message.clone()
+            assert_eq!(outcome.result.user_message_level, MessageLevel::Warning);
+            outcome.result.user_message.clone()
         };
         assert!(said.unwrap().contains("timed out"), "{stream}");
         std::fs::remove_dir_all(dir).unwrap();
@@ -160,8 +172,8 @@ async fn a_flood_on_stderr_with_exit_2_still_blocks() {
 
     let outcome = registry.emit("tool:pre", tool_call()).await;
 
-    assert_eq!(outcome.action, HookAction::Deny);
-    assert!(outcome.reason.as_deref().unwrap().len() <= hooks_config::OUTPUT_CAP);
+    assert_eq!(outcome.action(), HookAction::Deny);
+    assert!(outcome.result.reason.as_deref().unwrap().len() <= hooks_config::OUTPUT_CAP);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -179,7 +191,7 @@ async fn a_child_left_behind_by_a_hook_that_answered_is_killed_with_its_group() 
     let outcome = registry.emit("tool:pre", tool_call()).await;
 
     assert!(started.elapsed() < PROMPT, "the emit waited for the child");
-    assert_eq!(outcome.action, HookAction::Deny);
+    assert_eq!(outcome.action(), HookAction::Deny);
     let child = pid_in(&dir.join("child.pid"));
     assert!(gone(child).await, "the hook's child {child} outlived it");
     std::fs::remove_dir_all(dir).unwrap();
@@ -215,11 +227,11 @@ async fn a_child_that_escapes_the_group_holding_the_output_cannot_hold_up_the_em
         waited < Duration::from_secs(5),
         "the emit waited {waited:?} for the daemon"
     );
-    assert_eq!(outcome.action, HookAction::Deny, "fail closed");
+    assert_eq!(outcome.action(), HookAction::Deny, "fail closed");
     assert!(
-        outcome.reason.as_deref().unwrap().contains("output"),
+        outcome.result.reason.as_deref().unwrap().contains("output"),
         "{:?}",
-        outcome.reason
+        outcome.result.reason
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -239,11 +251,11 @@ async fn a_missing_or_unrunnable_command_is_a_failure() {
             ),
         );
         let outcome = registry.emit("tool:pre", tool_call()).await;
-        assert_eq!(outcome.action, HookAction::Deny, "{command}");
+        assert_eq!(outcome.action(), HookAction::Deny, "{command}");
         assert!(
-            outcome.reason.as_deref().unwrap().contains(why),
+            outcome.result.reason.as_deref().unwrap().contains(why),
             "{command}: {:?}",
-            outcome.reason
+            outcome.result.reason
         );
         std::fs::remove_dir_all(dir).unwrap();
     }
@@ -262,11 +274,16 @@ async fn an_answer_the_kernel_could_only_skip_is_a_failure_of_the_hook() {
             "block",
         );
         let outcome = registry.emit("tool:pre", tool_call()).await;
-        assert_eq!(outcome.action, HookAction::Deny, "{answer}");
+        assert_eq!(outcome.action(), HookAction::Deny, "{answer}");
         assert!(
-            outcome.reason.as_deref().unwrap().contains("without"),
+            outcome
+                .result
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains("without"),
             "{answer}: {:?}",
-            outcome.reason
+            outcome.result.reason
         );
         std::fs::remove_dir_all(dir).unwrap();
     }
@@ -416,11 +433,11 @@ async fn broken_endpoints_fail_closed_within_the_timeout_for_http_and_llm_hooks(
                 started.elapsed()
             );
             assert_eq!(
-                outcome.action,
+                outcome.action(),
                 HookAction::Deny,
                 "{kind} {name}: fail closed"
             );
-            let reason = outcome.reason.clone().unwrap_or_default();
+            let reason = outcome.result.reason.clone().unwrap_or_default();
             assert!(
                 reason.contains("hook `remote` failed") && reason.contains(why),
                 "{kind} {name}: {reason}"
@@ -461,12 +478,13 @@ async fn an_llm_answer_that_is_not_json_denies_under_block_and_warns_under_warn(
             );
             let outcome = registry.emit("tool:pre", tool_call()).await;
             if on_failure == "block" {
-                assert_eq!(outcome.action, HookAction::Deny, "{answer:?}");
+                assert_eq!(outcome.action(), HookAction::Deny, "{answer:?}");
             } else {
-                assert_eq!(outcome.action, HookAction::Continue, "{answer:?}");
-                assert_eq!(outcome.user_message_level, MessageLevel::Warning);
+                assert_eq!(outcome.action(), HookAction::Continue, "{answer:?}");
+                assert_eq!(outcome.result.user_message_level, MessageLevel::Warning);
                 assert!(
                     outcome
+                        .result
                         .user_message
                         .as_deref()
                         .unwrap_or_default()

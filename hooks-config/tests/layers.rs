@@ -71,7 +71,7 @@ async fn decide(stack: &PolicyStack, data: Value) -> (HookAction, String) {
     let _mounted = stack.mount(&registry).unwrap();
     let outcome = registry.emit("tool:pre", data).await;
     (
-        outcome.action,
+        outcome.action(),
         outcome.result.reason.clone().unwrap_or_default(),
     )
 }

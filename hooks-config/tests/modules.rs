@@ -58,7 +58,7 @@ async fn modules_and_entries_decide_together_on_one_registry() {
 
     // The matcher's injection and the safety module's silence merge into one answer.
     let noted = registry.emit("tool:pre", shell("git status")).await;
-    assert_eq!(noted.action, HookAction::InjectContext);
+    assert_eq!(noted.action(), HookAction::InjectContext);
     assert_eq!(&*noted.injections[0].hook, "note_git");
 
     let prompt = registry

@@ -91,9 +91,9 @@ async fn one_process_answers_every_event_in_turn() {
             json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
         )
         .await;
-    assert_eq!(denied.action, HookAction::Deny);
+    assert_eq!(denied.action(), HookAction::Deny);
     assert_eq!(
-        denied.reason.as_deref(),
+        denied.result.reason.as_deref(),
         Some(format!("no rm (pid {first_pid})").as_str())
     );
 }
@@ -147,8 +147,12 @@ async fn dying_mid_request_is_a_failure_that_on_failure_decides_and_the_next_eve
     let (registry, _mounted) = persistent(&dir, &server(crash), "      on_failure: block\n");
     let (first, _) = ask(&registry, 1).await;
     let crashed = registry.emit("tool:pre", call(2)).await;
-    assert_eq!(crashed.action, HookAction::Deny, "fail closed: {crashed:?}");
-    let reason = crashed.reason.clone().unwrap();
+    assert_eq!(
+        crashed.action(),
+        HookAction::Deny,
+        "fail closed: {crashed:?}"
+    );
+    let reason = crashed.result.reason.clone().unwrap();
     assert!(
         reason.contains("exited with 3: policy crashed") && reason.contains("restarted"),
         "{reason}"
@@ -171,9 +175,9 @@ async fn a_hang_is_killed_at_the_timeout_with_its_group_and_the_next_event_gets_
     );
     let (first, _) = ask(&registry, 1).await;
     let hung = registry.emit("tool:pre", call(2)).await;
-    assert_eq!(hung.action, HookAction::Deny);
+    assert_eq!(hung.action(), HookAction::Deny);
     assert!(
-        hung.reason.as_deref().unwrap().contains("timed out"),
+        hung.result.reason.as_deref().unwrap().contains("timed out"),
         "{hung:?}"
     );
     assert!(
@@ -199,7 +203,7 @@ async fn an_unreadable_answer_fails_and_restarts_the_process() {
     let (first, _) = ask(&registry, 1).await;
     let warned = registry.emit("tool:pre", call(2)).await;
     // on_failure defaults to warn: the event continues, with a visible warning.
-    assert_eq!(warned.action, HookAction::Continue);
+    assert_eq!(warned.action(), HookAction::Continue);
     let warning = &warned.messages[0].text;
     assert!(
         warning.contains("not a JSON object") && warning.contains("restarted"),
@@ -226,8 +230,8 @@ async fn a_wrong_request_id_is_never_taken_as_the_answer() {
     let refused = registry.emit("tool:pre", call(2)).await;
     // The script meant a block, but for another request: it is a failure, blocked by policy,
     // and the reason is the mismatch, not the script's.
-    assert_eq!(refused.action, HookAction::Deny);
-    let reason = refused.reason.clone().unwrap();
+    assert_eq!(refused.action(), HookAction::Deny);
+    let reason = refused.result.reason.clone().unwrap();
     assert!(reason.contains("when request"), "{reason}");
     assert!(!reason.contains("no rm"), "{reason}");
     let (second, _) = ask(&registry, 3).await;
@@ -261,9 +265,14 @@ async fn an_answer_over_the_cap_kills_the_process() {
     let (registry, _mounted) = persistent(&dir, &server(flood), "      on_failure: block\n");
     let (first, _) = ask(&registry, 1).await;
     let flooded = registry.emit("tool:pre", call(2)).await;
-    assert_eq!(flooded.action, HookAction::Deny);
+    assert_eq!(flooded.action(), HookAction::Deny);
     assert!(
-        flooded.reason.as_deref().unwrap().contains("more than"),
+        flooded
+            .result
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("more than"),
         "{flooded:?}"
     );
     assert!(gone(first.parse().unwrap()).await);
@@ -310,9 +319,10 @@ async fn a_command_that_cannot_run_fails_every_event_by_policy() {
         .unwrap();
     for n in 0..3 {
         let outcome = registry.emit("tool:pre", call(n)).await;
-        assert_eq!(outcome.action, HookAction::Deny, "{outcome:?}");
+        assert_eq!(outcome.action(), HookAction::Deny, "{outcome:?}");
         assert!(
             outcome
+                .result
                 .reason
                 .as_deref()
                 .unwrap()

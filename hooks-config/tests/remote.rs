@@ -176,12 +176,12 @@ async fn an_http_hook_posts_the_event_and_reads_the_answer() {
         )
         .await;
 
-    assert_eq!(denied.action, HookAction::Deny);
+    assert_eq!(denied.action(), HookAction::Deny);
     assert_eq!(
-        denied.reason.as_deref(),
+        denied.result.reason.as_deref(),
         Some("the policy service forbids rm")
     );
-    assert_eq!(allowed.action, HookAction::Continue);
+    assert_eq!(allowed.action(), HookAction::Continue);
     let requests = server.requests();
     assert_eq!(requests.len(), 2);
     let first = &requests[0];
@@ -220,11 +220,11 @@ async fn http_failures_follow_on_failure() {
             server.url
         ));
         let outcome = registry.emit("tool:pre", rm_call()).await;
-        assert_eq!(outcome.action, HookAction::Deny, "{why}: fail closed");
+        assert_eq!(outcome.action(), HookAction::Deny, "{why}: fail closed");
         assert!(
-            outcome.reason.as_deref().unwrap().contains(why),
+            outcome.result.reason.as_deref().unwrap().contains(why),
             "{why}: {:?}",
-            outcome.reason
+            outcome.result.reason
         );
     }
 }
@@ -263,8 +263,8 @@ async fn an_llm_hook_asks_the_model_and_caches_identical_prompts() {
     let second = registry.emit("tool:pre", rm_call()).await;
 
     for outcome in [&first, &second] {
-        assert_eq!(outcome.action, HookAction::Deny);
-        assert_eq!(outcome.reason.as_deref(), Some("it deletes files"));
+        assert_eq!(outcome.action(), HookAction::Deny);
+        assert_eq!(outcome.result.reason.as_deref(), Some("it deletes files"));
     }
     let requests = server.requests();
     assert_eq!(
@@ -303,9 +303,9 @@ async fn an_anthropic_llm_hook_speaks_the_messages_api() {
 
     let outcome = registry.emit("tool:pre", rm_call()).await;
 
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert!(
-        outcome.failures.is_empty() && outcome.user_message.is_none(),
+        outcome.failures.is_empty() && outcome.result.user_message.is_none(),
         "{outcome:?}"
     );
     let request = &server.requests()[0];
@@ -347,19 +347,19 @@ async fn llm_failures_follow_on_failure_and_are_not_cached() {
         ));
         let failed = registry.emit("tool:pre", rm_call()).await;
         assert_eq!(
-            failed.action,
+            failed.action(),
             HookAction::Continue,
             "{why}: warn is the default"
         );
-        assert_eq!(failed.user_message_level, MessageLevel::Warning);
+        assert_eq!(failed.result.user_message_level, MessageLevel::Warning);
         assert!(
-            failed.user_message.as_deref().unwrap().contains(why),
+            failed.result.user_message.as_deref().unwrap().contains(why),
             "{why}: {:?}",
-            failed.user_message
+            failed.result.user_message
         );
         let retried = registry.emit("tool:pre", rm_call()).await;
         assert!(
-            retried.user_message.is_none(),
+            retried.result.user_message.is_none(),
             "{why}: the failure was not cached, the next ask succeeded"
         );
     }
@@ -375,9 +375,10 @@ async fn a_missing_api_key_variable_is_a_failure_naming_it() {
 
     let outcome = registry.emit("tool:pre", rm_call()).await;
 
-    assert_eq!(outcome.action, HookAction::Deny);
+    assert_eq!(outcome.action(), HookAction::Deny);
     assert!(
         outcome
+            .result
             .reason
             .as_deref()
             .unwrap()

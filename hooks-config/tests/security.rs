@@ -74,7 +74,7 @@ async fn no_configured_hook_can_overturn_a_safety_denial() {
         )
         .await;
 
-    assert_eq!(outcome.action, HookAction::Deny);
+    assert_eq!(outcome.action(), HookAction::Deny);
     assert_eq!(outcome.decided_by.as_deref(), Some("safety"));
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -93,7 +93,7 @@ async fn an_async_command_hook_cannot_block() {
         .emit("tool:pre", json!({"tool_name": "Bash"}))
         .await;
 
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -134,10 +134,10 @@ async fn a_payload_cannot_smuggle_a_decision_into_a_hook_answer() {
 
     let outcome = registry.emit("tool:pre", payload).await;
 
-    assert_eq!(outcome.action, HookAction::AskUser);
+    assert_eq!(outcome.action(), HookAction::AskUser);
     assert_eq!(outcome.decided_by.as_deref(), Some("guard"));
     assert_eq!(
-        outcome.approval_default,
+        outcome.result.approval_default,
         hooks_core::ApprovalDefault::Deny,
         "the payload's approval_default is not the answer's"
     );
@@ -280,8 +280,11 @@ async fn an_api_key_is_never_in_a_reason_a_message_or_the_log() {
         .emit("tool:pre", json!({"tool_name": "Bash"}))
         .await;
 
-    assert_eq!(outcome.action, HookAction::Deny);
-    let said = format!("{:?} {:?}", outcome.reason, outcome.user_message);
+    assert_eq!(outcome.action(), HookAction::Deny);
+    let said = format!(
+        "{:?} {:?}",
+        outcome.result.reason, outcome.result.user_message
+    );
     assert!(
         said.contains("hook `svc` failed") && said.contains("HTTP 401"),
         "{said}"

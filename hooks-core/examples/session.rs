@@ -125,7 +125,7 @@ impl ApprovalProvider for PrintedApprovals {
 }
 
 fn describe_emit(event: &str, outcome: &EmitResult) {
-    println!("{event}: {:?}", outcome.action);
+    println!("{event}: {:?}", outcome.action());
 }
 
 fn describe_tool(outcome: &ToolCallOutcome) {

@@ -364,6 +364,7 @@ pub trait IntoHandler<Marker> {
 }
 
 /// Marker types that let [`IntoHandler`] cover every handler shape without overlapping impls.
+/// Public in a private module: they appear in the impls, and nobody names them.
 pub mod marker {
     /// A function or closure handler.
     #[derive(Debug)]

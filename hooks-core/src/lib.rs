@@ -53,7 +53,7 @@
 //! let outcome = registry
 //!     .emit("tool:post", json!({"tool_name": "write_file", "tool_input": {}, "tool_result": "ok"}))
 //!     .await;
-//! assert_eq!(outcome.action, HookAction::InjectContext);
+//! assert_eq!(outcome.action(), HookAction::InjectContext);
 //! assert_eq!(&*outcome.injections[0].hook, "lint_feedback");
 //! # });
 //! ```
@@ -94,8 +94,11 @@ mod registry;
 mod result;
 pub mod session;
 pub mod state;
-mod sync;
+pub mod sync;
 pub mod text;
+// The RFC 3339 clock of event data, shared with hooks-std's logging and hooks-py: not a public
+// API.
+#[doc(hidden)]
 pub mod timestamp;
 pub mod trace;
 mod typed;
@@ -108,9 +111,7 @@ pub use annotated::{
 // defines them; the session layer's are under `session::`, and the kernel never uses them.
 pub use decide::Decide;
 pub use error::{BoxError, HandlerError};
-pub use handler::{
-    BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, marker, owned_fn,
-};
+pub use handler::{BoxFuture, Handler, Hook, HookFn, IntoHandler, IntoHookResult, owned_fn};
 pub use hooks_events as events;
 pub use hooks_events::{EventName, EventNameError};
 pub use hooks_macros::hook;

@@ -184,7 +184,7 @@ impl Mounted {
         let observers = self
             .observers
             .iter()
-            .filter(|observer| observer.remove())
+            .filter(|observer| observer.unregister())
             .count();
         handlers + observers
     }

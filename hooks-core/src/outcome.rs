@@ -5,7 +5,6 @@
 //! (so audit and budgets apply per injection), and each handler that failed.
 
 use std::fmt;
-use std::ops::Deref;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,8 +15,9 @@ use crate::{HookAction, HookResult, InjectionRole, MessageLevel};
 
 /// The result of [`HookRegistry::emit`](crate::HookRegistry::emit).
 ///
-/// It dereferences to the merged [`HookResult`], so `outcome.action` and `outcome.reason` read
-/// as in the reference API.
+/// The merged [`HookResult`] is its [`result`](EmitResult::result) (`outcome.result.reason`);
+/// [`action`](EmitResult::action), [`data`](EmitResult::data) and
+/// [`is_denied`](EmitResult::is_denied) read the commonest parts of it.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EmitResult {
@@ -131,14 +131,6 @@ impl EmitResult {
             ..HookResult::default()
         };
         self.decided_by = None;
-    }
-}
-
-impl Deref for EmitResult {
-    type Target = HookResult;
-
-    fn deref(&self) -> &HookResult {
-        &self.result
     }
 }
 
@@ -302,24 +294,27 @@ mod tests {
             let mut asked = others.clone();
             asked.push(HookResult::ask("list the files?"));
             let mut settled = emit(&asked);
-            assert_eq!(settled.action, HookAction::AskUser);
+            assert_eq!(settled.action(), HookAction::AskUser);
             settled.settle_ask(true);
             let unasked = emit(&others);
             // The merge ranks inject_context above modify, and so does the settled answer.
-            assert_eq!(settled.action, unasked.action, "{others:?}");
-            assert_eq!(settled.reason, unasked.reason, "{others:?}");
+            assert_eq!(settled.action(), unasked.action(), "{others:?}");
+            assert_eq!(settled.result.reason, unasked.result.reason, "{others:?}");
             // Each emit stamps its own time; the rest of the data must match.
             assert_eq!(
-                without_timestamp(settled.data.clone()),
-                without_timestamp(unasked.data.clone())
+                without_timestamp(settled.result.data.clone()),
+                without_timestamp(unasked.result.data.clone())
             );
-            assert_eq!(settled.context_injection, unasked.context_injection);
-            assert_eq!(settled.approval_prompt, None);
+            assert_eq!(
+                settled.result.context_injection,
+                unasked.result.context_injection
+            );
+            assert_eq!(settled.result.approval_prompt, None);
             assert_eq!(settled.decided_by, None);
         }
         let mut both = emit(&[rewrite, note, HookResult::ask("list the files?")]);
         both.settle_ask(true);
-        assert_eq!(both.action, HookAction::InjectContext);
+        assert_eq!(both.action(), HookAction::InjectContext);
     }
 
     #[test]
@@ -329,8 +324,8 @@ mod tests {
             HookResult::ask("list the files?"),
         ]);
         settled.settle_ask(false);
-        assert_eq!(settled.action, HookAction::Deny);
-        assert_eq!(settled.reason.as_deref(), Some("list the files?"));
+        assert_eq!(settled.action(), HookAction::Deny);
+        assert_eq!(settled.result.reason.as_deref(), Some("list the files?"));
         assert_eq!(settled.decided_by.as_deref(), Some("h1"));
     }
 

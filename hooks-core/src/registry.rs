@@ -159,6 +159,22 @@ struct Shared {
 /// Cloning is cheap and gives another handle to the same registry, so it can be shared across
 /// tasks; registration, unregistration and emission may all happen concurrently.
 ///
+/// # Registering
+///
+/// One registration, [`register_with`](HookRegistry::register_with)`(event, handler,
+/// options)`, which every other comes down to; each returns a [`HookHandle`] whose
+/// [`unregister`](HookHandle::unregister) takes that one handler away again:
+///
+/// - [`register`](HookRegistry::register)`(event, handler, priority, name)`: its positional
+///   shorthand, the reference's signature;
+/// - [`register_view`](HookRegistry::register_view)`(handler, options)`: a function of a typed
+///   [view](crate::view), whose event is the view's;
+/// - [`register_annotated`](HookRegistry::register_annotated): one `#[hook]` function (and
+///   [`with_annotated`](HookRegistry::with_annotated), every one linked in).
+///
+/// [`observe`](HookRegistry::observe) is not a handler: an observer sees every emit's outcome
+/// and changes nothing; its [`ObserverHandle`] unregisters it the same way.
+///
 /// ```
 /// use hooks_core::{HookRegistry, HookResult, HookAction};
 /// use serde_json::{json, Value};
@@ -177,7 +193,7 @@ struct Shared {
 /// let outcome = registry
 ///     .emit("tool:pre", json!({"tool_name": "bash", "tool_input": {"command": "rm -rf build"}}))
 ///     .await;
-/// assert_eq!(outcome.action, HookAction::Deny);
+/// assert_eq!(outcome.action(), HookAction::Deny);
 /// assert_eq!(outcome.decided_by.as_deref(), Some("no_rm"));
 /// # Ok::<(), hooks_core::EventNameError>(())
 /// # }).unwrap();
@@ -676,7 +692,8 @@ fn build_snapshot(table: &Table) -> Snapshot {
     }
 }
 
-/// Removes the observer it was returned for. Dropping it does nothing.
+/// Unregisters the observer it was returned for. Dropping it does nothing: an observer stays
+/// until it is unregistered.
 #[derive(Debug, Clone)]
 pub struct ObserverHandle {
     registry: Weak<Shared>,
@@ -684,8 +701,18 @@ pub struct ObserverHandle {
 }
 
 impl ObserverHandle {
-    /// Removes the observer; returns whether it was still there.
+    /// The former name of [`unregister`](ObserverHandle::unregister).
+    #[deprecated(
+        since = "0.1.0",
+        note = "handles take away what they were returned for with one verb: `unregister`, as \
+                `HookHandle::unregister` does"
+    )]
     pub fn remove(&self) -> bool {
+        self.unregister()
+    }
+
+    /// Removes the observer; returns whether it was still there.
+    pub fn unregister(&self) -> bool {
         let Some(shared) = self.registry.upgrade() else {
             return false;
         };

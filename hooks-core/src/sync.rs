@@ -1,4 +1,5 @@
-//! Poison-tolerant locks: every lock of this crate is taken through here.
+//! Poison-tolerant locks: every lock of the workspace's crates is taken through here, so that
+//! the reason below is written once.
 //!
 //! A lock is poisoned when a thread panicked while holding it. Hooks run application code, and
 //! a panicking handler is isolated and reported, not fatal; if a lock it left poisoned failed
@@ -10,17 +11,17 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// `mutex` locked, whether or not a thread panicked while holding it.
-pub(crate) fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// `lock` read, whether or not a thread panicked while holding it.
-pub(crate) fn read<T: ?Sized>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+pub fn read<T: ?Sized>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
     lock.read().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// `lock` written, whether or not a thread panicked while holding it.
-pub(crate) fn write<T: ?Sized>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+pub fn write<T: ?Sized>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(PoisonError::into_inner)
 }
 

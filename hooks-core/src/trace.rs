@@ -217,11 +217,11 @@ mod spans {
     }
 
     fn record_outcome(span: &Span, outcome: &EmitResult) {
-        span.record("hooks.action", outcome.action.as_str());
+        span.record("hooks.action", outcome.action().as_str());
         if let Some(hook) = &outcome.decided_by {
             span.record("hooks.decided_by", &**hook);
         }
-        record_text(span, "hooks.reason", outcome.reason.as_deref());
+        record_text(span, "hooks.reason", outcome.result.reason.as_deref());
         if !outcome.modifications.is_empty() {
             let names: Vec<&str> = outcome.modifications.iter().map(|m| &*m.hook).collect();
             span.record("hooks.modified_by", names.join(","));

@@ -172,7 +172,7 @@ async fn a_fallible_annotated_hook_is_skipped_and_reported() {
 
     let outcome = registry.emit("annotated_test:fallible", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert_eq!(&*outcome.failures[0].hook, "fallible");
 }
 

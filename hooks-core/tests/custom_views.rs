@@ -78,7 +78,7 @@ fn a_function_taking_an_application_view_registers_for_the_views_event() {
                 json!({"customer": "ada", "cents": 500, "note": "tea"}),
             )
             .await;
-        assert_eq!(small.action, HookAction::InjectContext);
+        assert_eq!(small.action(), HookAction::InjectContext);
         assert_eq!(small.injections[0].text, r#"charging ada (Some("tea"))"#);
 
         let large = registry
@@ -89,7 +89,7 @@ fn a_function_taking_an_application_view_registers_for_the_views_event() {
             .await;
         assert!(large.is_denied());
         assert_eq!(
-            large.reason.as_deref(),
+            large.result.reason.as_deref(),
             Some("bob would be charged over the cap")
         );
     });

@@ -196,6 +196,7 @@ async fn a_rewrite_reaches_later_handlers_and_the_result() {
     let outcome = registry.emit("tool:pre", tool_call()).await;
     assert_eq!(outcome.injections[0].text, "ran \"python3 app.py\"");
     let data = outcome
+        .result
         .data
         .as_ref()
         .expect("a modified chain keeps its data");

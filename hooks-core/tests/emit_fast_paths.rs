@@ -173,16 +173,16 @@ async fn an_answer_that_only_suppresses_output_or_only_speaks_to_the_user_is_not
         .unwrap();
 
     let suppressed = registry.emit("tool:pre", json!({})).await;
-    assert_eq!(suppressed.action, HookAction::Continue);
+    assert_eq!(suppressed.action(), HookAction::Continue);
     assert!(
-        suppressed.suppress_output,
+        suppressed.result.suppress_output,
         "nothing else to merge, yet it counts"
     );
 
     let told = registry.emit("tool:post", json!({})).await;
-    assert_eq!(told.action, HookAction::Continue);
-    assert_eq!(told.user_message.as_deref(), Some("heads up"));
-    assert_eq!(told.user_message_level, MessageLevel::Warning);
+    assert_eq!(told.action(), HookAction::Continue);
+    assert_eq!(told.result.user_message.as_deref(), Some("heads up"));
+    assert_eq!(told.result.user_message_level, MessageLevel::Warning);
     assert_eq!(&*told.messages[0].hook, "talker");
 }
 
@@ -224,7 +224,7 @@ async fn provenance_survives_plain_continues_around_the_answers_that_count() {
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::AskUser);
+    assert_eq!(outcome.action(), HookAction::AskUser);
     assert_eq!(outcome.decided_by.as_deref(), Some("asker"));
     assert_eq!(outcome.modifications.len(), 1);
     assert_eq!(&*outcome.modifications[0].hook, "rewriter");
@@ -275,7 +275,7 @@ async fn handlers_pending_at_their_first_poll_keep_their_order_and_answers() {
         *order.lock().unwrap(),
         ["waits", "at_once", "waits_then_denies"]
     );
-    assert_eq!(outcome.action, HookAction::Deny);
+    assert_eq!(outcome.action(), HookAction::Deny);
     assert_eq!(outcome.decided_by.as_deref(), Some("waits_then_denies"));
     assert_eq!(&*outcome.injections[0].hook, "waits");
 }
@@ -379,7 +379,7 @@ async fn small_handlers_that_panic_at_once_or_after_waiting_are_caught() {
         ]
     );
     assert_eq!(
-        outcome.action,
+        outcome.action(),
         HookAction::Deny,
         "the fail-closed one denies"
     );
@@ -401,7 +401,7 @@ async fn a_small_handler_that_never_answers_times_out() {
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert_eq!(
         outcome.failures[0].kind,
         FailureKind::Timeout(Duration::from_millis(50))

@@ -72,9 +72,9 @@ async fn deny_stops_the_chain_and_carries_its_reason() {
         .emit("tool:pre", json!({"tool_name": "write"}))
         .await;
 
-    assert_eq!(outcome.action, HookAction::Deny);
+    assert_eq!(outcome.action(), HookAction::Deny);
     assert!(outcome.is_denied());
-    assert_eq!(outcome.reason.as_deref(), Some("no writes to /etc"));
+    assert_eq!(outcome.result.reason.as_deref(), Some("no writes to /etc"));
     assert_eq!(outcome.decided_by.as_deref(), Some("guard"));
     assert_eq!(
         trace.order(),
@@ -99,12 +99,15 @@ async fn a_deny_after_an_injection_wins_and_keeps_the_injection() {
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::Deny);
-    assert_eq!(outcome.reason.as_deref(), Some("blocked"));
+    assert_eq!(outcome.action(), HookAction::Deny);
+    assert_eq!(outcome.result.reason.as_deref(), Some("blocked"));
     assert_eq!(outcome.injections.len(), 1);
     assert_eq!(outcome.injections[0].text, "lint: 2 issues");
     assert_eq!(&*outcome.injections[0].hook, "lint");
-    assert_eq!(outcome.context_injection.as_deref(), Some("lint: 2 issues"));
+    assert_eq!(
+        outcome.result.context_injection.as_deref(),
+        Some("lint: 2 issues")
+    );
     assert_eq!(trace.order(), ["lint", "guard"]);
 }
 
@@ -123,7 +126,7 @@ async fn a_deny_after_a_modify_keeps_the_modified_data() {
 
     let outcome = registry.emit("tool:pre", json!({"n": 1})).await;
 
-    assert_eq!(outcome.action, HookAction::Deny);
+    assert_eq!(outcome.action(), HookAction::Deny);
     assert_eq!(outcome.data(), &json!({"n": 2}));
 }
 
@@ -158,12 +161,12 @@ async fn modify_chains_the_data_through_later_handlers() {
     assert_eq!(trace.seen_by("second"), json!({"step": 1}));
     assert_eq!(trace.seen_by("observer"), json!({"step": 2}));
     assert_eq!(
-        outcome.action,
+        outcome.action(),
         HookAction::Modify,
         "the reference docs expect `modify`"
     );
     assert_eq!(outcome.data(), &json!({"step": 2}));
-    assert_eq!(outcome.reason.as_deref(), Some("normalised"));
+    assert_eq!(outcome.result.reason.as_deref(), Some("normalised"));
     let modified_by: Vec<_> = outcome
         .modifications
         .iter()
@@ -195,7 +198,7 @@ async fn a_modify_without_data_is_reported_and_changes_nothing() {
         .emit("tool:pre", json!({"timestamp": "t", "keep": true}))
         .await;
 
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert_eq!(outcome.data(), &json!({"timestamp": "t", "keep": true}));
     assert!(!outcome.is_modified());
     assert_eq!(outcome.failures.len(), 1);
@@ -236,9 +239,9 @@ async fn injections_are_joined_by_a_blank_line_and_keep_their_provenance() {
 
     let outcome = registry.emit("PostToolUse", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::InjectContext);
+    assert_eq!(outcome.action(), HookAction::InjectContext);
     assert_eq!(
-        outcome.context_injection.as_deref(),
+        outcome.result.context_injection.as_deref(),
         Some("lint: unused import\n\ntests: 1 failed")
     );
     let provenance: Vec<_> = outcome
@@ -257,8 +260,8 @@ async fn injections_are_joined_by_a_blank_line_and_keep_their_provenance() {
     assert!(outcome.injections[0].ephemeral);
     assert_eq!(outcome.injections[1].role, InjectionRole::System);
     // The merged result takes the first injection's settings, as in the reference.
-    assert_eq!(outcome.context_injection_role, InjectionRole::User);
-    assert!(outcome.ephemeral);
+    assert_eq!(outcome.result.context_injection_role, InjectionRole::User);
+    assert!(outcome.result.ephemeral);
 }
 
 #[tokio::test]
@@ -278,13 +281,16 @@ async fn an_injection_after_a_modify_keeps_the_modified_data() {
         .emit("prompt:submit", json!({"prompt": "key=sk-123"}))
         .await;
 
-    assert_eq!(outcome.action, HookAction::InjectContext);
+    assert_eq!(outcome.action(), HookAction::InjectContext);
     assert_eq!(
         outcome.data(),
         &json!({"prompt": "key=***"}),
         "the reference drops this; we do not"
     );
-    assert_eq!(outcome.context_injection.as_deref(), Some("todo: 2 open"));
+    assert_eq!(
+        outcome.result.context_injection.as_deref(),
+        Some("todo: 2 open")
+    );
 }
 
 #[tokio::test]
@@ -297,7 +303,7 @@ async fn an_injection_on_a_continue_result_is_kept_not_dropped() {
 
     let outcome = registry.emit("tool:post", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::InjectContext);
+    assert_eq!(outcome.action(), HookAction::InjectContext);
     assert_eq!(outcome.injections[0].text, "fyi: build is red");
 }
 
@@ -349,14 +355,14 @@ async fn the_first_ask_user_wins_over_later_asks_and_non_blocking_answers() {
 
     let outcome = registry.emit("tool:pre", json!({"path": "a"})).await;
 
-    assert_eq!(outcome.action, HookAction::AskUser);
+    assert_eq!(outcome.action(), HookAction::AskUser);
     assert_eq!(
-        outcome.approval_prompt.as_deref(),
+        outcome.result.approval_prompt.as_deref(),
         Some("Write to production?")
     );
     assert_eq!(outcome.decided_by.as_deref(), Some("prod"));
     assert_eq!(
-        outcome.effective_approval_options(),
+        outcome.result.effective_approval_options(),
         ["Allow once", "Allow always", "Deny"]
     );
     assert_eq!(
@@ -365,7 +371,7 @@ async fn the_first_ask_user_wins_over_later_asks_and_non_blocking_answers() {
         "ask_user does not stop the chain"
     );
     assert_eq!(
-        outcome.context_injection.as_deref(),
+        outcome.result.context_injection.as_deref(),
         Some("writes are audited")
     );
     assert_eq!(outcome.data(), &json!({"path": "b"}));
@@ -386,8 +392,8 @@ async fn a_deny_after_an_ask_user_wins() {
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::Deny);
-    assert_eq!(outcome.reason.as_deref(), Some("never"));
+    assert_eq!(outcome.action(), HookAction::Deny);
+    assert_eq!(outcome.result.reason.as_deref(), Some("never"));
     assert_eq!(outcome.decided_by.as_deref(), Some("guard"));
 }
 
@@ -407,11 +413,11 @@ async fn an_ask_user_after_an_injection_still_asks() {
     let outcome = registry.emit("tool:pre", json!({})).await;
 
     assert_eq!(
-        outcome.action,
+        outcome.action(),
         HookAction::AskUser,
         "a blocking answer is never lost"
     );
-    assert_eq!(outcome.context_injection.as_deref(), Some("context"));
+    assert_eq!(outcome.result.context_injection.as_deref(), Some("context"));
 }
 
 // Rule 6: in-process failures are logged and skipped; the chain goes on.
@@ -438,7 +444,7 @@ async fn a_handler_error_is_skipped_and_reported() {
     let outcome = registry.emit("tool:pre", json!({})).await;
 
     assert_eq!(trace.order(), ["after"]);
-    assert_eq!(outcome.action, HookAction::Modify);
+    assert_eq!(outcome.action(), HookAction::Modify);
     assert_eq!(outcome.failures.len(), 1);
     assert_eq!(
         outcome.failures[0].kind,
@@ -512,7 +518,7 @@ async fn a_handler_that_panics_is_skipped_and_the_chain_goes_on() {
     let outcome = registry.emit("tool:pre", json!({"index": 3})).await;
 
     assert_eq!(
-        outcome.action,
+        outcome.action(),
         HookAction::Deny,
         "a panic before a guard must not disable it"
     );
@@ -553,7 +559,7 @@ async fn a_handler_that_sleeps_past_its_timeout_is_skipped() {
     let started = tokio::time::Instant::now();
     let outcome = registry.emit("tool:pre", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert_eq!(trace.order(), ["after"]);
     assert_eq!(
         outcome.failures[0].kind,
@@ -595,9 +601,9 @@ async fn a_fail_closed_handler_that_fails_denies_and_the_chain_stops() {
 
         let outcome = registry.emit("tool:pre", json!({})).await;
 
-        assert_eq!(outcome.action, HookAction::Deny, "{expected}");
+        assert_eq!(outcome.action(), HookAction::Deny, "{expected}");
         assert_eq!(
-            outcome.reason.as_deref(),
+            outcome.result.reason.as_deref(),
             Some(format!("hook `policy` failed and fails closed: it {expected}").as_str())
         );
         assert_eq!(outcome.failures.len(), 1, "the failure is still reported");
@@ -681,7 +687,7 @@ async fn every_user_message_survives_beside_modifications_and_injections() {
 
     let outcome = registry.emit("tool:post", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::InjectContext);
+    assert_eq!(outcome.action(), HookAction::InjectContext);
     assert_eq!(outcome.data(), &json!({"v": 1}));
     let messages: Vec<_> = outcome
         .messages
@@ -697,16 +703,16 @@ async fn every_user_message_survives_beside_modifications_and_injections() {
         ]
     );
     assert_eq!(
-        outcome.user_message.as_deref(),
+        outcome.result.user_message.as_deref(),
         Some("normalised output\nlint issues\ndone")
     );
     assert_eq!(
-        outcome.user_message_level,
+        outcome.result.user_message_level,
         MessageLevel::Warning,
         "the merged level is the most severe"
     );
     assert!(outcome.messages[1].suppress_output && !outcome.messages[0].suppress_output);
-    assert!(outcome.suppress_output);
+    assert!(outcome.result.suppress_output);
 }
 
 #[tokio::test]
@@ -739,10 +745,10 @@ async fn the_denying_handlers_own_message_and_earlier_messages_are_kept() {
     let outcome = registry.emit("tool:pre", json!({})).await;
 
     assert_eq!(
-        outcome.user_message.as_deref(),
+        outcome.result.user_message.as_deref(),
         Some("large input\nblocked rm")
     );
-    assert_eq!(outcome.user_message_level, MessageLevel::Error);
+    assert_eq!(outcome.result.user_message_level, MessageLevel::Error);
 }
 
 // Rule 8: with no handler the result is continue with the data unchanged.
@@ -758,7 +764,7 @@ async fn an_event_without_handlers_continues_with_the_data_as_given() {
 
     let outcome = registry.emit("tool:pre", data.clone()).await;
 
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert_eq!(outcome.data(), &data);
     assert!(
         outcome.injections.is_empty() && outcome.messages.is_empty() && outcome.failures.is_empty()

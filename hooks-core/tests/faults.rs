@@ -59,7 +59,7 @@ async fn a_handler_that_never_answers_is_cut_at_its_timeout_and_the_guard_after_
     let outcome = registry.emit("tool:pre", json!({})).await;
 
     assert_eq!(started.elapsed(), Duration::from_millis(300));
-    assert_eq!(outcome.action, HookAction::Deny);
+    assert_eq!(outcome.action(), HookAction::Deny);
     assert_eq!(trace.order(), ["guard"]);
     assert_eq!(&*outcome.failures[0].hook, "stuck");
     assert_eq!(
@@ -86,7 +86,7 @@ async fn a_handler_that_hangs_after_its_first_poll_is_cut_by_the_registry_defaul
     let outcome = registry.emit("tool:pre", json!({})).await;
 
     assert_eq!(started.elapsed(), Duration::from_secs(5));
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert_eq!(
         outcome.failures[0].kind,
         FailureKind::Timeout(Duration::from_secs(5))
@@ -158,7 +158,7 @@ async fn a_panic_with_a_non_string_payload_or_after_an_await_is_reported() {
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::AskUser);
+    assert_eq!(outcome.action(), HookAction::AskUser);
     assert_eq!(trace.order(), ["guard"]);
     let kinds: Vec<_> = outcome.failures.iter().map(|f| f.kind.clone()).collect();
     assert_eq!(
@@ -230,7 +230,7 @@ async fn garbage_answers_are_reported_and_change_nothing_they_do_not_say() {
         .await;
 
     assert_eq!(trace.order(), ["empty_inject", "empty_modify", "last"]);
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert_eq!(outcome.data()["tool_input"], json!({"command": "ls"}));
     assert!(outcome.injections.is_empty() && outcome.modifications.is_empty());
     let failed: Vec<_> = outcome.failures.iter().map(|f| &*f.hook).collect();
@@ -311,10 +311,10 @@ async fn a_handler_that_unregisters_itself_runs_once_and_the_chain_goes_on() {
     let second = registry.emit("tool:pre", json!({})).await;
 
     assert_eq!(
-        first.context_injection.as_deref(),
+        first.result.context_injection.as_deref(),
         Some("one-shot, removed: true")
     );
-    assert_eq!(second.action, HookAction::Continue);
+    assert_eq!(second.action(), HookAction::Continue);
     assert_eq!(calls.load(Ordering::SeqCst), 1);
     assert_eq!(trace.order(), ["after", "after"]);
 }
@@ -348,7 +348,7 @@ async fn a_handler_that_unregisters_the_guard_after_it_disables_it_for_that_emit
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert!(trace.order().is_empty());
     assert!(registry.list_handlers(Some("tool:pre"))["tool:pre"] == ["saboteur"]);
 }
@@ -370,8 +370,8 @@ async fn a_handler_may_emit_into_its_own_registry_recursively_without_deadlock()
                         // The inner emit's own decision stays inside it.
                         let nested = registry.emit("tool:pre", json!({"n": n + 1})).await;
                         let also = registry.emit("user:notification", json!({})).await;
-                        assert_eq!(also.action, HookAction::Continue);
-                        HookResult::inject(format!("level {n} saw {}", nested.action))
+                        assert_eq!(also.action(), HookAction::Continue);
+                        HookResult::inject(format!("level {n} saw {}", nested.action()))
                     } else {
                         HookResult::deny("deepest")
                     }
@@ -398,9 +398,9 @@ async fn a_handler_may_emit_into_its_own_registry_recursively_without_deadlock()
     .expect("a re-entrant emit deadlocked");
 
     assert_eq!(depth.load(Ordering::SeqCst), 3);
-    assert_eq!(outcome.action, HookAction::InjectContext);
+    assert_eq!(outcome.action(), HookAction::InjectContext);
     assert_eq!(
-        outcome.context_injection.as_deref(),
+        outcome.result.context_injection.as_deref(),
         Some("level 0 saw inject_context")
     );
 }

@@ -134,13 +134,13 @@ fn model(answers: &[HookResult]) -> Expected {
 
 fn check(outcome: &EmitResult, ran: &[usize], expected: &Expected) -> Result<(), TestCaseError> {
     prop_assert_eq!(ran, &expected.ran[..], "which handlers ran");
-    prop_assert_eq!(outcome.action, expected.action);
+    prop_assert_eq!(outcome.action(), expected.action);
     prop_assert_eq!(
         outcome.decided_by.as_deref(),
         expected.decided_by.as_deref()
     );
     if expected.action != HookAction::InjectContext {
-        prop_assert_eq!(&outcome.reason, &expected.reason);
+        prop_assert_eq!(&outcome.result.reason, &expected.reason);
     }
     prop_assert_eq!(outcome.data(), &expected.data, "final data");
     let injections: Vec<(String, String)> = outcome
@@ -156,7 +156,7 @@ fn check(outcome: &EmitResult, ran: &[usize], expected: &Expected) -> Result<(),
         .collect::<Vec<_>>()
         .join("\n\n");
     prop_assert_eq!(
-        outcome.context_injection.clone(),
+        outcome.result.context_injection.clone(),
         (!expected.injections.is_empty()).then_some(joined)
     );
     let messages: Vec<(String, String)> = outcome
@@ -206,7 +206,7 @@ proptest! {
             [own, injected].into_iter().flatten()
         });
         let strongest = applied.max_by_key(|a| a.strength()).unwrap_or(HookAction::Continue);
-        prop_assert_eq!(outcome.action, strongest);
+        prop_assert_eq!(outcome.action(), strongest);
     }
 
     #[test]
@@ -220,7 +220,7 @@ proptest! {
         let order: Vec<usize> = (0..answers.len()).collect();
         let (outcome, ran) = run(&answers, &order);
         let first_deny = answers.iter().position(|a| a.action == HookAction::Deny).unwrap();
-        prop_assert_eq!(outcome.action, HookAction::Deny);
+        prop_assert_eq!(outcome.action(), HookAction::Deny);
         prop_assert_eq!(ran.last().copied(), Some(first_deny));
         prop_assert!(ran.len() == first_deny + 1);
         check(&outcome, &ran, &model(&answers))?;
@@ -240,8 +240,8 @@ proptest! {
         answers.extend(after.iter().cloned());
         let order: Vec<usize> = (0..answers.len()).collect();
         let (outcome, ran) = run(&answers, &order);
-        prop_assert_eq!(outcome.action, HookAction::AskUser);
-        prop_assert_eq!(outcome.approval_prompt.as_deref(), Some(prompt.as_str()));
+        prop_assert_eq!(outcome.action(), HookAction::AskUser);
+        prop_assert_eq!(outcome.result.approval_prompt.as_deref(), Some(prompt.as_str()));
         let asker = format!("h{}", before.len());
         prop_assert_eq!(outcome.decided_by.as_deref(), Some(asker.as_str()));
         prop_assert_eq!(ran.len(), answers.len(), "handlers after an ask still run");

@@ -61,8 +61,8 @@ async fn async_fns_closures_and_hook_types_all_register() {
         .await;
 
     assert_eq!(calls.load(Ordering::SeqCst), 1);
-    assert_eq!(outcome.action, HookAction::Deny);
-    assert_eq!(outcome.reason.as_deref(), Some("bash is disabled"));
+    assert_eq!(outcome.action(), HookAction::Deny);
+    assert_eq!(outcome.result.reason.as_deref(), Some("bash is disabled"));
     assert_eq!(outcome.injections[0].text, "from an async fn");
 }
 
@@ -190,7 +190,7 @@ async fn every_registered_event_is_reached_whatever_its_name_hashes_to() {
         assert!(registry.has_handlers(name), "{name}");
         let outcome = registry.emit(name, json!({})).await;
         assert_eq!(
-            outcome.action,
+            outcome.action(),
             HookAction::InjectContext,
             "{name} was not dispatched"
         );
@@ -202,7 +202,7 @@ async fn every_registered_event_is_reached_whatever_its_name_hashes_to() {
     for name in &names {
         assert!(!registry.has_handlers(name), "{name}");
         assert_eq!(
-            registry.emit(name, json!({})).await.action,
+            registry.emit(name, json!({})).await.action(),
             HookAction::Continue
         );
     }
@@ -292,7 +292,10 @@ async fn a_handler_unregistered_during_an_emit_does_not_run_in_it() {
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
-    assert_eq!(outcome.user_message.as_deref(), Some("removed: true"));
+    assert_eq!(
+        outcome.result.user_message.as_deref(),
+        Some("removed: true")
+    );
     assert!(
         trace.order().is_empty(),
         "the unregistered handler must not start"
@@ -493,7 +496,7 @@ fn emitters_run_while_another_thread_registers_and_unregisters() {
                         let outcome = registry
                             .emit("tool:pre", json!({"tool_name": "bash"}))
                             .await;
-                        assert_eq!(outcome.action, HookAction::Deny);
+                        assert_eq!(outcome.action(), HookAction::Deny);
                         assert_eq!(outcome.decided_by.as_deref(), Some("guard"));
                         assert!(outcome.injections.len() <= 1);
                         flaps += outcome.injections.len();
@@ -542,7 +545,7 @@ async fn observers_see_every_emit_with_its_outcome_heard_or_not() {
     let handle = registry.observe(move |event: &str, outcome: &hooks_core::EmitResult| {
         sink.lock()
             .unwrap()
-            .push((event.to_owned(), outcome.action, outcome.data().clone()));
+            .push((event.to_owned(), outcome.action(), outcome.data().clone()));
     });
 
     registry
@@ -552,8 +555,8 @@ async fn observers_see_every_emit_with_its_outcome_heard_or_not() {
         .emit("SessionStart", json!({"source": "startup"}))
         .await;
     registry.emit("app:custom", json!({"n": 1})).await;
-    assert!(handle.remove());
-    assert!(!handle.remove());
+    assert!(handle.unregister());
+    assert!(!handle.unregister());
     registry.emit("app:custom", json!({"n": 2})).await;
 
     let seen = seen.lock().unwrap();
@@ -594,10 +597,27 @@ async fn a_panicking_observer_does_not_disturb_the_emit() {
 
     let outcome = registry.emit("tool:pre", json!({})).await;
 
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert_eq!(
         calls.load(Ordering::SeqCst),
         1,
         "the next observer still runs"
     );
+}
+
+#[tokio::test]
+async fn an_observer_unregistered_by_its_former_verb_is_gone_too() {
+    let registry = HookRegistry::new();
+    let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = seen.clone();
+    let handle = registry.observe(move |_: &str, _: &hooks_core::EmitResult| {
+        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    });
+    registry.emit("app:custom", json!({})).await;
+    #[allow(deprecated)]
+    let removed = (handle.remove(), handle.remove());
+    assert_eq!(removed, (true, false));
+    registry.emit("app:custom", json!({})).await;
+    assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), 1);
+    assert_eq!(registry.observer_count(), 0);
 }

@@ -219,11 +219,16 @@ async fn a_stateful_policy_fails_closed_on_an_event_without_a_session() {
             json!({"tool_name": "write_file", "tool_input": {"path": "migrations/x.sql"}}),
         )
         .await;
-    assert_eq!(outcome.action, HookAction::Deny);
+    assert_eq!(outcome.action(), HookAction::Deny);
     assert!(
-        outcome.reason.as_deref().unwrap().contains("session_id"),
+        outcome
+            .result
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("session_id"),
         "{:?}",
-        outcome.reason
+        outcome.result.reason
     );
     let outcome = registry
         .emit(
@@ -231,8 +236,15 @@ async fn a_stateful_policy_fails_closed_on_an_event_without_a_session() {
             json!({"session_id": "../../etc/passwd", "tool_input": {"path": "migrations/x.sql"}}),
         )
         .await;
-    assert_eq!(outcome.action, HookAction::Deny);
-    assert!(outcome.reason.as_deref().unwrap().contains("refused"));
+    assert_eq!(outcome.action(), HookAction::Deny);
+    assert!(
+        outcome
+            .result
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("refused")
+    );
 }
 
 #[tokio::test]
@@ -265,8 +277,8 @@ async fn a_closure_capturing_state_sees_the_data_and_keeps_the_state() {
     let second = registry
         .emit("tool:pre", json!({"tool_name": "deploy"}))
         .await;
-    assert_eq!(first.action, HookAction::Continue);
-    assert_eq!(second.action, HookAction::Deny);
+    assert_eq!(first.action(), HookAction::Continue);
+    assert_eq!(second.action(), HookAction::Deny);
     assert_eq!(*tools_seen.lock().unwrap(), ["deploy"]);
 }
 

@@ -74,7 +74,7 @@ fn each_event_reaches_its_method_and_the_rest_reach_on_event() {
         let injected = registry
             .emit("prompt:submit", json!({"prompt": "hi"}))
             .await;
-        assert_eq!(injected.action, HookAction::InjectContext);
+        assert_eq!(injected.action(), HookAction::InjectContext);
         // No method of its own in the recorder: the default sends it to `on_event`.
         registry
             .emit("session:start", json!({"session_id": "s1", "n": 1}))

@@ -93,7 +93,7 @@ async fn typed_hooks_decide_through_the_registry() {
             json!({"tool_name": "bash", "tool_input": {"command": "ls"}}),
         )
         .await;
-    assert_eq!(allowed.action, HookAction::InjectContext);
+    assert_eq!(allowed.action(), HookAction::InjectContext);
     assert_eq!(allowed.injections[0].text, "saw bash");
 
     let denied = registry
@@ -102,7 +102,7 @@ async fn typed_hooks_decide_through_the_registry() {
             json!({"tool_name": "bash", "tool_input": {"command": "sudo ls"}}),
         )
         .await;
-    assert_eq!(denied.action, HookAction::Deny);
+    assert_eq!(denied.action(), HookAction::Deny);
     assert_eq!(
         denied.decided_by.as_deref(),
         Some("typed_hooks::typed_no_sudo")
@@ -116,5 +116,5 @@ async fn typed_hooks_decide_through_the_registry() {
     // A payload the views cannot read: both tool:pre hooks fail, neither runs.
     let unreadable = registry.emit("tool:pre", json!({"tool_input": {}})).await;
     assert_eq!(unreadable.failures.len(), 2);
-    assert_eq!(unreadable.action, HookAction::Continue);
+    assert_eq!(unreadable.action(), HookAction::Continue);
 }

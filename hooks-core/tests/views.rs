@@ -213,15 +213,15 @@ async fn a_typed_handler_registers_for_its_views_event_and_decides() {
             json!({"tool_name": "bash", "tool_input": {"command": "ls"}}),
         )
         .await;
-    assert_eq!(denied.action, HookAction::Deny);
-    assert_eq!(denied.reason.as_deref(), Some("no shell"));
+    assert_eq!(denied.action(), HookAction::Deny);
+    assert_eq!(denied.result.reason.as_deref(), Some("no shell"));
     let allowed = registry
         .emit(
             "tool:pre",
             json!({"tool_name": "read_file", "tool_input": {}}),
         )
         .await;
-    assert_eq!(allowed.action, HookAction::Continue);
+    assert_eq!(allowed.action(), HookAction::Continue);
 
     let post = registry
         .emit(
@@ -253,7 +253,7 @@ async fn data_the_view_refuses_is_a_failure_and_the_handler_never_runs() {
     let outcome = registry
         .emit("tool:pre", json!({"tool_input": {"command": "rm -rf /"}}))
         .await;
-    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.action(), HookAction::Continue);
     assert_eq!(outcome.failures.len(), 1);
     let failure = &outcome.failures[0];
     assert_eq!(&*failure.hook, "guard");
@@ -278,8 +278,8 @@ async fn under_fail_closed_data_the_view_refuses_is_a_deny() {
     let outcome = registry
         .emit("tool:pre", json!({"tool_name": null, "tool_input": {}}))
         .await;
-    assert_eq!(outcome.action, HookAction::Deny);
-    let reason = outcome.reason.as_deref().unwrap_or_default();
+    assert_eq!(outcome.action(), HookAction::Deny);
+    let reason = outcome.result.reason.as_deref().unwrap_or_default();
     assert!(
         reason.contains("guard") && reason.contains("`tool_name`"),
         "{reason}"

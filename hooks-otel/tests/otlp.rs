@@ -384,7 +384,7 @@ fn deny_then_flush(endpoint: String, timeout_ms: u64) -> (HookAction, bool, Dura
     });
     let started = Instant::now();
     let flushed = telemetry.flush();
-    (outcome.action, flushed, started.elapsed())
+    (outcome.action(), flushed, started.elapsed())
 }
 
 /// The bound is generous: this checks the behaviour (a flush never waits on the collector

@@ -17,7 +17,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PySendResult, PyString};
 
-use crate::registry::{Entry, Handlers, HookRegistry, canonical};
+use crate::handlers::{Entry, Handlers, canonical};
 use crate::result::{Action, HookResult, Level, Role};
 
 /// Whether the chain goes on after an answer.
@@ -106,17 +106,19 @@ pub struct Chain {
 }
 
 impl Chain {
-    /// Starts an emit of `event` on `registry` (nothing runs until it is awaited).
+    /// Starts an emit of `event` to the handlers `handlers_of` gives for its canonical name,
+    /// with the registry's default fields (nothing runs until it is awaited).
     pub fn start(
         py: Python<'_>,
-        registry: &HookRegistry,
+        handlers_of: impl FnOnce(&str) -> Option<Handlers>,
+        defaults: Option<&Py<PyDict>>,
         event: &Bound<'_, PyString>,
         data: &Bound<'_, PyAny>,
         modified_chain: Action,
     ) -> PyResult<Chain> {
         let name = event.to_str()?;
         let canonical_name = canonical(name)?;
-        let handlers = registry.handlers(canonical_name);
+        let handlers = handlers_of(canonical_name);
         let event = if canonical_name == name {
             event.clone().unbind()
         } else {
@@ -133,9 +135,7 @@ impl Chain {
                 }
                 data.clone().unbind()
             }
-            Some(_) => prepared_data(py, registry.defaults(py).as_ref(), data)?
-                .into_any()
-                .unbind(),
+            Some(_) => prepared_data(py, defaults, data)?.into_any().unbind(),
         };
         Ok(Chain {
             event,

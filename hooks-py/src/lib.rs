@@ -5,6 +5,7 @@
 
 mod chain;
 mod files;
+mod handlers;
 mod json;
 mod modules;
 mod registry;

@@ -8,47 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use crate::chain::Chain;
+use crate::handlers::{Entry, Handlers, canonical};
 use crate::result::Action;
-
-/// One registered handler.
-pub struct Entry {
-    /// Unique in its registry: what the unregister callable removes.
-    pub id: u64,
-    pub priority: i64,
-    /// `None` for a handler without a name (left out of `list_handlers`).
-    pub name: Option<String>,
-    pub handler: Py<PyAny>,
-    /// A failure of this handler denies instead of being skipped.
-    pub fail_closed: bool,
-}
-
-impl Entry {
-    fn clone_ref(&self, py: Python<'_>) -> Entry {
-        Entry {
-            id: self.id,
-            priority: self.priority,
-            name: self.name.clone(),
-            handler: self.handler.clone_ref(py),
-            fail_closed: self.fail_closed,
-        }
-    }
-
-    /// The name used in logs and deny reasons.
-    pub fn label(&self) -> &str {
-        self.name.as_deref().unwrap_or("<anonymous handler>")
-    }
-}
-
-/// The handlers of one event, in running order; replaced whole on every change, so an emit
-/// keeps the list it started with while handlers come and go.
-pub type Handlers = Arc<Vec<Entry>>;
-
-/// The canonical name of `event` (aliases such as `PreToolUse` resolved); a name that is not
-/// an event (a typo of a canonical one, a reserved namespace, bad characters) is a
-/// `ValueError`, so that a handler never waits for an event that cannot come.
-pub fn canonical(event: &str) -> PyResult<&str> {
-    hooks_events::canonicalize(event).map_err(|error| PyValueError::new_err(error.to_string()))
-}
 
 /// The registry of hook handlers: register them by event and priority, emit events to them.
 ///
@@ -68,11 +29,6 @@ impl HookRegistry {
     /// The handlers of the canonical `event`, as they are now.
     pub fn handlers(&self, event: &str) -> Option<Handlers> {
         self.tables.get(event).map(Arc::clone)
-    }
-
-    /// The default fields, if any were set.
-    pub fn defaults(&self, py: Python<'_>) -> Option<Py<PyDict>> {
-        self.defaults.as_ref().map(|d| d.clone_ref(py))
     }
 
     fn remove(&mut self, py: Python<'_>, event: &str, keep: impl Fn(&Entry) -> bool) {
@@ -207,7 +163,14 @@ impl HookRegistry {
         event: &Bound<'_, PyString>,
         data: &Bound<'_, PyAny>,
     ) -> PyResult<Chain> {
-        Chain::start(py, self, event, data, self.modified_chain)
+        Chain::start(
+            py,
+            |event| self.handlers(event),
+            self.defaults.as_ref(),
+            event,
+            data,
+            self.modified_chain,
+        )
     }
 
     /// The data handlers of `event` are given: the default fields, then `data` over them,

@@ -10,10 +10,11 @@
 //! calls directly, so the injection goes just before that assistant turn.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::Mutex;
 
 use hooks_core::InjectionRole;
 use hooks_core::session::sinks::{ContextMessage, ContextSink};
+use hooks_core::sync::lock;
 use rig_agent::agent::RunId;
 use rig_agent::core::message::{AssistantContent, Message};
 
@@ -22,11 +23,6 @@ use rig_agent::core::message::{AssistantContent, Message};
 #[derive(Debug, Default)]
 pub(crate) struct PendingInjections {
     messages: Mutex<Vec<ContextMessage>>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Only pushes and takes happen under these locks; a poisoned one is still consistent.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl PendingInjections {

@@ -2,8 +2,9 @@
 //!
 //! A [`ModuleCatalog`] maps a name to a factory that builds a [`HookModule`] from its JSON
 //! configuration. [`ModuleCatalog::standard`] holds the seven standard modules under their names
-//! (`safety`, `redaction`, `approval`, `logging`, `linter`, `reminder`); an application adds its
-//! own with [`ModuleCatalog::add`], so that its hooks files can mount them too.
+//! (`safety`, `redaction`, `approval`, `logging`, `linter`, `reminder`, `prompt_gate`); an
+//! application adds its own with [`ModuleCatalog::add`], so that its hooks files can mount them
+//! too.
 //!
 //! Configurations are the modules' own serde configs: an unknown key is an error naming it.
 //! A relative path that the configuration gives (`workspace`, `home`, `path`, `file`) is resolved

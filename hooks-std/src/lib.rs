@@ -42,7 +42,6 @@ pub mod redaction;
 pub mod reminder;
 pub mod safety;
 pub mod state_file;
-mod sync;
 pub mod terminal;
 
 pub use hooks_core as core;

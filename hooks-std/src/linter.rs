@@ -55,7 +55,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::process::{self, Finished, ProcessError};
-use crate::sync::lock;
+use hooks_core::sync::lock;
 use hooks_safety::lists::{BuiltInLists, strings};
 
 /// The linter module's configuration.

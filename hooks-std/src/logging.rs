@@ -58,7 +58,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::redaction::{RedactionConfig, RedactionModule};
-use crate::sync::lock;
+use hooks_core::sync::lock;
 use hooks_safety::lists::BuiltInLists;
 
 /// Which events are written.
@@ -288,7 +288,7 @@ impl Log {
             data,
             event,
             result: Outcome {
-                action: outcome.action.as_str(),
+                action: outcome.action().as_str(),
                 decided_by: outcome.decided_by.as_deref(),
                 failures: outcome
                     .failures
@@ -314,7 +314,7 @@ impl Log {
                     })
                     .collect(),
                 modified_by: outcome.modifications.iter().map(|m| &*m.hook).collect(),
-                reason: outcome.reason.as_deref().map(clean),
+                reason: outcome.result.reason.as_deref().map(clean),
             },
             time: timestamp::now(),
         };

@@ -39,7 +39,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::sync::lock;
+use hooks_core::sync::lock;
 
 /// The key of a session's state that holds the names of the rules its prompts opened.
 pub const OPENED_KEY: &str = "hooks.prompt_gate.opened";

@@ -39,10 +39,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::sync::lock;
 use hooks_core::events::fields::{TOOL_INPUT, TOOL_NAME};
 use hooks_core::module::{HookModule, MountError, Mounted};
 use hooks_core::state::{SessionState, StateError, StateStore};
+use hooks_core::sync::lock;
 use hooks_core::{HookRegistry, HookResult, TypedHook};
 use hooks_safety::lists::{BuiltInLists, strings};
 use serde::{Deserialize, Serialize};

@@ -15,7 +15,7 @@ use hooks_core::session::DisplaySink;
 use hooks_core::session::approval::{ApprovalError, ApprovalProvider, ApprovalRequest};
 use hooks_core::{BoxFuture, MessageLevel, UserMessage};
 
-use crate::sync::lock;
+use hooks_core::sync::lock;
 
 /// Whether text written to `stream` should carry colour: never when `NO_COLOR` is set to
 /// anything, always when `CLICOLOR_FORCE` is set to anything but `0`, and otherwise only when

@@ -133,7 +133,7 @@ async fn a_relative_workspace_confines_the_safety_module_to_the_hooks_file_direc
             write(base.join("notes.txt").display().to_string()),
         )
         .await;
-    assert!(!inside.is_denied(), "{:?}", inside.reason);
+    assert!(!inside.is_denied(), "{:?}", inside.result.reason);
     let outside = registry
         .emit("tool:pre", write("../elsewhere.txt".to_owned()))
         .await;

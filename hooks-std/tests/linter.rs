@@ -290,7 +290,7 @@ async fn mounted_it_lints_a_tool_post_with_or_without_the_result_its_view_reads(
     let theirs = registry.emit("tool:post", claude_shaped).await;
 
     for outcome in [ours, theirs] {
-        assert_eq!(outcome.action, HookAction::InjectContext);
+        assert_eq!(outcome.action(), HookAction::InjectContext);
         assert!(
             outcome.injections[0]
                 .text

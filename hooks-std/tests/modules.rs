@@ -212,7 +212,7 @@ async fn mounted_redaction_cleans_the_model_request_and_says_how_much() {
     let outcome = test.recorder().assert_emitted("provider:request");
     assert_eq!(outcome.action(), HookAction::Modify);
     assert_eq!(
-        outcome.outcome.reason.as_deref(),
+        outcome.outcome.result.reason.as_deref(),
         Some("redacted 1 secret(s)")
     );
 }
@@ -434,7 +434,7 @@ async fn the_prompt_gate_opens_a_path_for_the_session_whose_prompt_asked() {
                "tool_input": {"path": "migrations/0001.sql"}})
     };
     assert_eq!(
-        registry.emit("tool:pre", write("a")).await.action,
+        registry.emit("tool:pre", write("a")).await.action(),
         HookAction::Deny
     );
     registry
@@ -444,15 +444,18 @@ async fn the_prompt_gate_opens_a_path_for_the_session_whose_prompt_asked() {
         )
         .await;
     assert_eq!(
-        registry.emit("tool:pre", write("a")).await.action,
+        registry.emit("tool:pre", write("a")).await.action(),
         HookAction::Continue
     );
     let other = registry.emit("tool:pre", write("b")).await;
-    assert_eq!(other.reason.as_deref(), Some("ask for a migration first"));
+    assert_eq!(
+        other.result.reason.as_deref(),
+        Some("ask for a migration first")
+    );
     let elsewhere =
         json!({"session_id": "b", "tool_name": "write_file", "tool_input": {"path": "src/x.rs"}});
     assert_eq!(
-        registry.emit("tool:pre", elsewhere).await.action,
+        registry.emit("tool:pre", elsewhere).await.action(),
         HookAction::Continue
     );
     // Without a session id the gate cannot know: it denies.
@@ -460,7 +463,12 @@ async fn the_prompt_gate_opens_a_path_for_the_session_whose_prompt_asked() {
         json!({"tool_name": "write_file", "tool_input": {"path": "migrations/0001.sql"}});
     let denied = registry.emit("tool:pre", anonymous).await;
     assert!(
-        denied.reason.as_deref().unwrap().contains("session_id"),
+        denied
+            .result
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("session_id"),
         "{denied:?}"
     );
 }

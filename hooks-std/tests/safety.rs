@@ -70,15 +70,16 @@ async fn mounted_it_denies_on_tool_pre_and_tells_the_user() {
         )
         .await;
 
-    assert_eq!(denied.action, HookAction::Deny);
+    assert_eq!(denied.action(), HookAction::Deny);
     assert_eq!(denied.decided_by.as_deref(), Some("safety"));
     assert!(
         denied
+            .result
             .user_message
             .as_deref()
             .is_some_and(|m| m.contains("`Bash`"))
     );
-    assert_eq!(allowed.action, HookAction::Continue);
+    assert_eq!(allowed.action(), HookAction::Continue);
 }
 
 fn workspace_module() -> SafetyModule {
@@ -127,6 +128,7 @@ async fn the_hook_tells_the_user_which_rule_fired() {
         .await;
     assert!(
         result
+            .result
             .reason
             .as_deref()
             .is_some_and(|r| r.starts_with("[git:clean-force]")),
@@ -134,6 +136,7 @@ async fn the_hook_tells_the_user_which_rule_fired() {
     );
     assert!(
         result
+            .result
             .user_message
             .as_deref()
             .is_some_and(|m| m.contains("git:clean-force")),
@@ -171,18 +174,23 @@ async fn mounted_it_lets_tools_read_the_agent_settings_but_not_change_them() {
     let outside = "*** Begin Patch\n*** Add File: ../outside.txt\n+x\n*** End Patch\n";
     let escaped = call("apply_patch", json!({ "command": outside })).await;
 
-    assert_eq!(read.action, HookAction::Continue);
-    assert_eq!(edit.action, HookAction::Deny);
+    assert_eq!(read.action(), HookAction::Continue);
+    assert_eq!(edit.action(), HookAction::Deny);
     assert!(
-        edit.reason
+        edit.result.reason
             .as_deref()
             .is_some_and(|r| r.starts_with("[guard:guard-file]") && r.contains("outside the agent")),
         "{:?}",
-        edit.reason
+        edit.result.reason
     );
-    assert_eq!(emptied.action, HookAction::Deny);
-    assert_eq!(patched.action, HookAction::Continue, "{:?}", patched.reason);
-    assert_eq!(escaped.action, HookAction::Deny);
+    assert_eq!(emptied.action(), HookAction::Deny);
+    assert_eq!(
+        patched.action(),
+        HookAction::Continue,
+        "{:?}",
+        patched.result.reason
+    );
+    assert_eq!(escaped.action(), HookAction::Deny);
 }
 
 #[tokio::test]
@@ -212,9 +220,9 @@ async fn built_from_a_hooks_file_it_write_protects_that_file() {
     let _plain = unnamed.mount(&plain).unwrap();
     let ordinary = plain.emit("tool:pre", call("Write")).await;
 
-    assert_eq!(written.action, HookAction::Deny);
-    assert_eq!(read.action, HookAction::Continue);
-    assert_eq!(ordinary.action, HookAction::Continue);
+    assert_eq!(written.action(), HookAction::Deny);
+    assert_eq!(read.action(), HookAction::Continue);
+    assert_eq!(ordinary.action(), HookAction::Continue);
 }
 
 #[tokio::test]
@@ -251,6 +259,7 @@ async fn what_the_catalog_and_the_context_protect_reaches_the_module() {
 
     assert!(
         applied
+            .result
             .reason
             .as_deref()
             .is_some_and(|r| r.starts_with("[guard:self-admin]")),
@@ -258,10 +267,11 @@ async fn what_the_catalog_and_the_context_protect_reaches_the_module() {
     );
     assert!(
         written
+            .result
             .reason
             .as_deref()
             .is_some_and(|r| r.starts_with("[guard:guard-file]")),
         "{written:?}"
     );
-    assert_eq!(unguarded.action, HookAction::Continue);
+    assert_eq!(unguarded.action(), HookAction::Continue);
 }

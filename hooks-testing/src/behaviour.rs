@@ -287,7 +287,7 @@ impl<M: HookModule> Suite<M> {
                     self.fail(check, format!("{} (data: {shown})", failure.problem))
                 })?;
                 if matches!(
-                    outcome.action,
+                    outcome.action(),
                     HookAction::Modify | HookAction::InjectContext
                 ) {
                     return Err(self.fail(
@@ -295,7 +295,7 @@ impl<M: HookModule> Suite<M> {
                         format!(
                             "on `{event}` with data {shown}: answered {} instead of continue or a \
                              fail-closed deny",
-                            outcome.action
+                            outcome.action()
                         ),
                     ));
                 }
@@ -395,8 +395,8 @@ fn answer_of(outcome: &EmitResult) -> (HookAction, Option<String>, Vec<String>, 
         fields.remove(hooks_core::TIMESTAMP_FIELD);
     }
     (
-        outcome.action,
-        outcome.reason.clone(),
+        outcome.action(),
+        outcome.result.reason.clone(),
         outcome.injections.iter().map(|i| i.text.clone()).collect(),
         data,
     )

@@ -45,7 +45,6 @@ mod recorder;
 mod scratch;
 mod scripted;
 pub mod strategies;
-mod sync;
 #[cfg(feature = "tables")]
 pub mod tables;
 

@@ -7,7 +7,7 @@ use hooks_core::BoxFuture;
 use hooks_core::session::{Tool, ToolError};
 use serde_json::{Value, json};
 
-use crate::sync::lock;
+use hooks_core::sync::lock;
 
 #[derive(Debug, Clone)]
 struct Behaviour {

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use hooks_core::{EmitResult, HookAction, HookRegistry, ObserverHandle, events};
 use serde_json::Value;
 
-use crate::sync::lock;
+use hooks_core::sync::lock;
 
 /// One recorded emit.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,7 +20,7 @@ pub struct Recorded {
 impl Recorded {
     /// The merged action.
     pub fn action(&self) -> HookAction {
-        self.outcome.action
+        self.outcome.action()
     }
 
     /// The final event data.
@@ -31,7 +31,7 @@ impl Recorded {
 
 impl fmt::Display for Recorded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} -> {}", self.event, self.outcome.action)?;
+        write!(f, "{} -> {}", self.event, self.outcome.action())?;
         if let Some(hook) = &self.outcome.decided_by {
             write!(f, " by {hook}")?;
         }

@@ -23,9 +23,10 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
+use hooks_core::sync::lock;
 use tokio::sync::{Semaphore, SemaphorePermit};
 
 use wasmtime::component::{Component, InstancePre};
@@ -375,12 +376,6 @@ impl WasmRuntime {
         }
         found
     }
-}
-
-/// `mutex` locked, whether or not a thread panicked while holding it: the linker and the
-/// components kept are only added to, each addition whole, so they stay usable.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Why a component's file gave no component.

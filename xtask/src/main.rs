@@ -8,7 +8,8 @@
 //!   and after the policy differences SAFETY.md lists, every miss listed.
 //! - `secrets-corpus`: measures the redaction module against secret scanners' test data in
 //!   `../shared/peer/secrets/` (secrets masked and look-alikes kept per provider and class).
-//! - `bench`: runs the criterion benchmarks and refreshes the generated table of BENCHMARKS.md.
+//! - `bench`: runs the criterion benchmarks and refreshes the generated tables of BENCHMARKS.md
+//!   and `docs/perf/criterion-cases.md`.
 //! - `install-guard`: installs the agent guard, `hooks`, and its companion `hooks-full` beside
 //!   it (`cargo install-guard` is this task).
 
@@ -44,7 +45,7 @@ tasks:
             ../shared/peer/secrets/: secrets masked and look-alikes kept per provider and
             class, on a prompt and on a tool result, misses listed (--corpus: its folder)
   bench [--tables-only]
-            run the benchmarks and refresh BENCHMARKS.md's generated table
+            run the benchmarks and refresh their generated tables
             (--tables-only: from the results already in target/criterion)
   install-guard [--root DIR] [cargo install options...]
             install the agent guard `hooks` (static, without HTTP client, MCP proxy or server)

@@ -12,6 +12,7 @@ use super::{AgentAnswer, Answering, Dialect, Layout, Rewrites};
 use crate::ConfigErrors;
 use crate::agent_protocol::{InputError, MappedEvent, Protocol};
 use crate::settings::Imported;
+pub use crate::settings::TimeUnit;
 
 /// One coding agent whose hooks `hooks` serves (`hooks <name> --config FILE`) and sets up
 /// (`hooks init <name>`). Each agent is one file of [`interop`](super) with a unit struct
@@ -403,30 +404,12 @@ pub fn parse_version(text: &str) -> Option<[u64; 3]> {
         })
 }
 
-/// The unit of an agent's hook `timeout`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TimeUnit {
-    /// Seconds.
-    Seconds,
-    /// Milliseconds.
-    Milliseconds,
-}
-
-impl TimeUnit {
-    /// `duration` in this unit, rounded up.
-    pub fn of(self, duration: std::time::Duration) -> u64 {
-        match self {
-            TimeUnit::Seconds => duration.as_millis().div_ceil(1000) as u64,
-            TimeUnit::Milliseconds => duration.as_millis() as u64,
-        }
-    }
-}
-
 /// Reads one of an agent's hooks files (`hooks import <agent> FILE`).
 pub type Importer = fn(&Path) -> Result<Imported, ConfigErrors>;
 
 /// What an agent does with an answer to one of its events.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// It goes on as it would without the hook (its own permission rules still apply).
     Proceed,
@@ -456,6 +439,7 @@ pub struct Capabilities {
 
 /// How an agent takes a rewritten tool input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RewriteSupport {
     /// It shows the rewrite to the user to confirm, or runs it unconfirmed when every hook that
     /// rewrote the call says `rewrite: apply` (Claude Code).

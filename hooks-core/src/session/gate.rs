@@ -261,9 +261,10 @@ fn status_name(status: &ToolCallStatus) -> &'static str {
 
 /// What `tool:post` made of an output.
 fn ran(post: &mut EmitResult) -> ToolCallStatus {
-    if post.action == HookAction::Deny {
+    if post.action() == HookAction::Deny {
         return ToolCallStatus::Withheld {
             reason: post
+                .result
                 .reason
                 .clone()
                 .unwrap_or_else(|| "no reason given".into()),
@@ -343,9 +344,9 @@ impl HookSession {
 
     /// Settles a blocking result: `Some(blocked)` when the operation must not proceed.
     async fn settle(&self, outcome: &EmitResult, event: &str) -> Option<Blocked> {
-        match outcome.action {
+        match outcome.action() {
             HookAction::Deny => Some(Blocked::ByHook {
-                reason: outcome.reason.clone().unwrap_or_else(|| {
+                reason: outcome.result.reason.clone().unwrap_or_else(|| {
                     format!(
                         "`{}` denied `{event}` without a reason",
                         outcome.decided_by.as_deref().unwrap_or("a hook")

@@ -12,10 +12,11 @@
 //! [`asking_about`], so that the provider finds it.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use hooks_core::BoxFuture;
 use hooks_core::session::approval::{ApprovalError, ApprovalProvider, ApprovalRequest};
+use hooks_core::sync::lock;
 use hooks_core::text::truncate_bytes;
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -129,10 +130,6 @@ impl Asking {
     pub(crate) fn redeemed(asking: &Mutex<Asking>) -> Option<ServerInputs> {
         lock(asking).redeemed.clone()
     }
-}
-
-fn lock(asking: &Mutex<Asking>) -> MutexGuard<'_, Asking> {
-    asking.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 tokio::task_local! {

@@ -29,9 +29,10 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use hooks_core::sync::lock;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, NumberOrString, ProgressToken, RequestId,
     RequestMetaObject, ServerResult,
@@ -93,10 +94,6 @@ struct Open {
 enum Reply {
     Result(Box<RawValue>),
     Error(McpError),
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Lane {

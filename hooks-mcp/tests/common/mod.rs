@@ -4,7 +4,7 @@
 pub mod proxied;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use hooks_core::{HookRegistry, HookResult};
 use hooks_mcp::HookedServer;
@@ -212,6 +212,4 @@ pub fn record(registry: &HookRegistry, event: &str, log: &Log) {
 
 /// `mutex` locked, whether or not a thread panicked while holding it: a panic in a handler or
 /// a tool then fails its own test instead of every later lock with a `PoisonError`.
-pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
+pub use hooks_core::sync::lock;

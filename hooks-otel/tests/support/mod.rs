@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How the receiver answers.
@@ -144,6 +144,4 @@ pub fn closed_endpoint() -> String {
 
 /// `mutex` locked, whether or not a thread panicked while holding it: a panic in a handler or
 /// a tool then fails its own test instead of every later lock with a `PoisonError`.
-pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
+pub use hooks_core::sync::lock;

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use rig_agent::core::completion::{CompletionRequest, CompletionResponse, Usage};
 use rig_agent::core::driver::{Exchange, Model, Opened, Opening, Transport};
@@ -177,6 +177,4 @@ recording_tool!(Flaky, "flaky", Err("disk on fire"));
 
 /// `mutex` locked, whether or not a thread panicked while holding it: a panic in a handler or
 /// a tool then fails its own test instead of every later lock with a `PoisonError`.
-pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
+pub use hooks_core::sync::lock;

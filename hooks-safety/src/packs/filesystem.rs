@@ -230,25 +230,25 @@ impl Here<'_> {
             ),
         ))
     }
-}
 
-/// `del /s`, `rd /s` (cmd.exe) of a drive's root: `C:\`, `C:`, `\`.
-pub(crate) fn windows_root_deletion(program: &str, args: &[String]) -> Option<Denial> {
-    let program = program.to_ascii_lowercase();
-    if !matches!(program.as_str(), "del" | "erase" | "rd" | "rmdir") {
-        return None;
+    /// `del /s`, `rd /s` (cmd.exe) of a drive's root: `C:\`, `C:`, `\`.
+    pub(super) fn windows_root_deletion(program: &str, args: &[String]) -> Option<Denial> {
+        let program = program.to_ascii_lowercase();
+        if !matches!(program.as_str(), "del" | "erase" | "rd" | "rmdir") {
+            return None;
+        }
+        let recursive = args.iter().any(|a| a.eq_ignore_ascii_case("/s"));
+        let root = args.iter().find(|a| is_drive_root(a))?;
+        recursive.then(|| {
+            Denial::new(
+                &rules::RM_ROOT,
+                format!(
+                    "refusing `{program} /s {root}`: it deletes a whole drive; delete the specific \
+                     directory inside the project instead"
+                ),
+            )
+        })
     }
-    let recursive = args.iter().any(|a| a.eq_ignore_ascii_case("/s"));
-    let root = args.iter().find(|a| is_drive_root(a))?;
-    recursive.then(|| {
-        Denial::new(
-            &rules::RM_ROOT,
-            format!(
-                "refusing `{program} /s {root}`: it deletes a whole drive; delete the specific \
-                 directory inside the project instead"
-            ),
-        )
-    })
 }
 
 /// A drive letter alone or its root (`C:`, `c:\`, `C:\*`), or the current drive's root.

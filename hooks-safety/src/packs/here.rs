@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use super::filesystem::windows_root_deletion;
 use super::{Denial, Enabled, Rule};
 use crate::RmPolicy;
 use crate::paths::PathRules;
@@ -191,7 +190,7 @@ impl<'r> Here<'r> {
             return Some(denial);
         }
         if self.on("filesystem")
-            && let Some(denial) = windows_root_deletion(program, args)
+            && let Some(denial) = Self::windows_root_deletion(program, args)
         {
             return Some(denial);
         }

@@ -200,8 +200,8 @@ impl Starter {
         let data = json!({"tool_name": tool, "tool_input": input, "cwd": self.dir});
         let result = self.registry.emit("tool:pre", data).await;
         (
-            result.action == HookAction::Deny,
-            result.reason.clone().unwrap_or_default(),
+            result.action() == HookAction::Deny,
+            result.result.reason.clone().unwrap_or_default(),
         )
     }
 }
