@@ -57,9 +57,6 @@ fn the_subcommands_are_read_from_the_clap_tree() {
 }
 
 #[test]
-#[ignore = "hooks-safety still holds the binary's name and the self-admin and resident \
-            subcommands (packs/self_admin.rs, packs/resident.rs): the work handing them to \
-            the checker from hooks-cli (SelfProtection) lands on another branch"]
 fn hooks_safety_names_no_hooks_subcommand() {
     let subcommands = subcommands();
     let src = root().join("hooks-safety/src");

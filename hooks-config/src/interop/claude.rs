@@ -128,11 +128,14 @@ const BLOCKS_BY_DECISION: &[&str] = &["UserPromptSubmit", "PostToolUse", "Stop",
 
 /// What Claude Code is, as data.
 static PROFILE: Profile = Profile::new(&CLAUDE, "Claude Code", &DIALECT, &CAPABILITIES, &SETTINGS)
-    // Its local settings, its hooks folder, and a plugin's hooks file.
+    // Its local settings, its hooks folder, a plugin's hooks file, its subagents and skills.
     .also_guards(&[
         ".claude/settings.local.json",
         ".claude/hooks/**",
         "hooks/hooks.json",
+        // Subagents and skills, whose frontmatter can declare hooks that run outside the guard.
+        ".claude/agents/*.md",
+        ".claude/skills/*/SKILL.md",
     ])
     .binaries(&["claude"])
     // `"onFailure": "block"` makes a failed hook block, from Claude Code 2.1.295; an older
