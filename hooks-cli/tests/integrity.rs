@@ -257,18 +257,26 @@ fn a_change_the_user_accepted_at_a_terminal_lets_the_session_go_on() {
 fn claude_code_s_subagents_and_skills_are_guard_files() {
     // Their frontmatter can declare hooks that Claude Code runs outside the guard.
     let dir = project("frontmatter");
-    for file in [".claude/agents/reviewer.md", ".claude/skills/deploy/SKILL.md"] {
+    for file in [
+        ".claude/agents/reviewer.md",
+        ".claude/skills/deploy/SKILL.md",
+    ] {
         let output = claude(
             &dir,
             "Write",
             json!({"file_path": dir.join(file), "content": "---\nhooks: {}\n---\n"}),
         );
-        let reason = support::claude_denial(&output).unwrap_or_else(|| panic!("{file}: {output:?}"));
+        let reason =
+            support::claude_denial(&output).unwrap_or_else(|| panic!("{file}: {output:?}"));
         assert!(reason.contains("guard-file"), "{file}: {reason}");
         refused(&dir, &format!("echo x > {file}"));
     }
     // Reading them is fine, and other markdown is not a guard file.
-    let read = claude(&dir, "Read", json!({"file_path": dir.join(".claude/agents/reviewer.md")}));
+    let read = claude(
+        &dir,
+        "Read",
+        json!({"file_path": dir.join(".claude/agents/reviewer.md")}),
+    );
     assert_eq!(support::claude_denial(&read), None, "{read:?}");
     passed(&dir, "echo x > docs.md");
 }

@@ -9,8 +9,6 @@ use std::path::{Path, PathBuf};
 
 use globset::GlobBuilder;
 
-use crate::paths::PathRules;
-
 /// The most directory entries one search looks at.
 const MAX_ENTRIES: usize = 20_000;
 
@@ -50,15 +48,11 @@ fn search<T>(
     None
 }
 
-/// The file `path` is another name of, found in its directory or the workspace, for which
+/// The file `path` is another name of, found in its directory or in `workspace`, for which
 /// `is` holds (a protected file, a guard file): `path` is a regular file with more than one
 /// link, and that file is the same file.
 #[cfg(unix)]
-pub(crate) fn linked(
-    paths: &PathRules,
-    path: &Path,
-    is: impl Fn(&PathRules, &Path) -> bool,
-) -> Option<PathBuf> {
+pub(crate) fn linked(workspace: &Path, path: &Path, is: impl Fn(&Path) -> bool) -> Option<PathBuf> {
     use std::os::unix::fs::MetadataExt as _;
     let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() || meta.nlink() < 2 {
@@ -66,29 +60,24 @@ pub(crate) fn linked(
     }
     let (device, inode) = (meta.dev(), meta.ino());
     let same = |other: &Path, other_meta: &std::fs::Metadata| {
-        (other_meta.dev() == device && other_meta.ino() == inode && is(paths, other))
+        (other_meta.dev() == device && other_meta.ino() == inode && is(other))
             .then(|| other.to_path_buf())
     };
     let parent = path.parent()?;
     search(parent, |other, meta| {
         same(other, meta).filter(|_| other.parent() == Some(parent))
     })
-    .or_else(|| search(&paths.workspace, same))
+    .or_else(|| search(workspace, same))
 }
 
 /// Without the file system's inodes, no file is known to be another's name.
 #[cfg(not(unix))]
 pub(crate) fn linked(
-    _paths: &PathRules,
+    _workspace: &Path,
     _path: &Path,
-    _is: impl Fn(&PathRules, &Path) -> bool,
+    _is: impl Fn(&Path) -> bool,
 ) -> Option<PathBuf> {
     None
-}
-
-/// The protected file `path` is another name of (see [`linked`]).
-pub(crate) fn linked_secret(paths: &PathRules, path: &Path) -> Option<PathBuf> {
-    linked(paths, path, PathRules::is_secret)
 }
 
 /// Whether `word` holds characters the shell expands as a glob.
@@ -137,14 +126,12 @@ pub(crate) fn expand(pattern: &str, base: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// A file under `roots` (from `base`) that `find` with the name tests `names` (`-name`,
-/// `-iname` patterns; none: every file) selects and for which `is` holds.
+/// A file under `roots` (directories already made absolute) that `find` with the name tests
+/// `names` (`-name`, `-iname` patterns; none: every file) selects and for which `is` holds.
 pub(crate) fn found_by_find(
-    paths: &PathRules,
-    base: &Path,
-    roots: &[&str],
+    roots: &[PathBuf],
     names: &[(&str, bool)],
-    is: impl Fn(&PathRules, &Path) -> bool,
+    is: impl Fn(&Path) -> bool,
 ) -> Option<PathBuf> {
     let matchers: Vec<_> = names
         .iter()
@@ -157,19 +144,18 @@ pub(crate) fn found_by_find(
         })
         .collect();
     roots.iter().find_map(|root| {
-        let root = paths.absolute_from(root, base).ok()?;
-        search(&root, |file, _| {
+        search(root, |file, _| {
             let name = file.file_name()?;
             let selected = matchers.is_empty() || matchers.iter().any(|m| m.is_match(name));
-            (selected && is(paths, file)).then(|| file.to_path_buf())
+            (selected && is(file)).then(|| file.to_path_buf())
         })
     })
 }
 
-/// A protected file under `base` that the search glob `glob` matches (by its name when the
-/// glob has no `/`, by its path below `base` otherwise); a glob that does not compile matches
-/// nothing here (the tool will refuse it).
-pub(crate) fn globbed_secret(paths: &PathRules, base: &Path, glob: &str) -> Option<PathBuf> {
+/// A file under `base` for which `is` holds (a protected file) that the search glob `glob`
+/// matches (by its name when the glob has no `/`, by its path below `base` otherwise); a glob
+/// that does not compile matches nothing here (the tool will refuse it).
+pub(crate) fn globbed(base: &Path, glob: &str, is: impl Fn(&Path) -> bool) -> Option<PathBuf> {
     let matcher = GlobBuilder::new(glob)
         .literal_separator(glob.contains('/'))
         .build()
@@ -181,6 +167,6 @@ pub(crate) fn globbed_secret(paths: &PathRules, base: &Path, glob: &str) -> Opti
         } else {
             PathBuf::from(file.file_name()?)
         };
-        (matcher.is_match(&candidate) && paths.is_secret(file)).then(|| file.to_path_buf())
+        (matcher.is_match(&candidate) && is(file)).then(|| file.to_path_buf())
     })
 }

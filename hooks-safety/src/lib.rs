@@ -806,7 +806,7 @@ fn glob_denial(
         .filter(|(glob_tool, _)| *glob_tool == tool)
         .filter_map(|(_, field)| fields.get(*field).and_then(Value::as_str))
         .find_map(|glob| {
-            let found = identity::globbed_secret(paths, &base, glob)?;
+            let found = identity::globbed(&base, glob, |file| paths.is_secret(file))?;
             Some(Denial::new(
                 &rules::PATH_SECRET,
                 format!(
@@ -880,10 +880,9 @@ fn patch_denial(paths: &PathRules, text: &str, dir: &Path) -> Option<Denial> {
 fn path_denial(paths: &PathRules, raw: &str, dir: &Path, access: Access) -> Option<Denial> {
     let (rule, message) = match paths.check_from(raw, dir, access) {
         Verdict::Fine => {
-            let linked = paths
-                .absolute_from(raw, dir)
-                .ok()
-                .and_then(|path| identity::linked_secret(paths, &path))?;
+            let linked = paths.absolute_from(raw, dir).ok().and_then(|path| {
+                identity::linked(&paths.workspace, &path, |other| paths.is_secret(other))
+            })?;
             (
                 &rules::PATH_SECRET,
                 format!(

@@ -307,7 +307,9 @@ impl PathRules {
                     .and_then(|resolved| self.guarded_at(&resolved))
             })
             // A hard link made earlier is the guard file under another name.
-            .or_else(|| crate::identity::linked(self, path, PathRules::is_guarded))
+            .or_else(|| {
+                crate::identity::linked(&self.workspace, path, |other| self.is_guarded(other))
+            })
     }
 
     /// `path` itself, if it is a write-protected file or a directory holding one.
@@ -350,7 +352,11 @@ impl PathRules {
             && let Some(guarded) = self
                 .guarded_at(&lexical)
                 .or_else(|| self.guarded_at(&resolved))
-                .or_else(|| crate::identity::linked(self, &resolved, PathRules::is_guarded))
+                .or_else(|| {
+                    crate::identity::linked(&self.workspace, &resolved, |path| {
+                        self.is_guarded(path)
+                    })
+                })
         {
             return Verdict::Guarded(guarded);
         }

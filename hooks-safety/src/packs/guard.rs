@@ -104,10 +104,13 @@ impl Here<'_> {
                 })
             })
         };
-        let found =
-            identity::found_by_find(self.paths, self.cwd(), roots, &names, |paths, file| {
-                paths.changes_guarded(file).is_some() && changed(file)
-            })?;
+        let roots: Vec<std::path::PathBuf> = roots
+            .iter()
+            .filter_map(|root| self.absolute(root).ok())
+            .collect();
+        let found = identity::found_by_find(&roots, &names, |file| {
+            self.paths.changes_guarded(file).is_some() && changed(file)
+        })?;
         Some(guard_denial(&found.display().to_string(), &found))
     }
 

@@ -112,7 +112,9 @@ impl Here<'_> {
             return None;
         }
         let path = self.absolute(word).ok()?;
-        let linked = crate::identity::linked_secret(self.paths, &path)?;
+        let linked = crate::identity::linked(&self.paths.workspace, &path, |other| {
+            self.paths.is_secret(other)
+        })?;
         Some(Denial::new(
             &rules::SECRET_FILE,
             format!(
