@@ -393,16 +393,7 @@ fn hooks_serve_decides_as_the_table_says() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    stderr.read_line(&mut line).unwrap();
-    let address = line
-        .split("://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
-    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    let address = support::serve_address(&mut child);
     let token = std::fs::read_to_string(&token_file).unwrap();
     let seen: Vec<(usize, Seen)> = table
         .cases

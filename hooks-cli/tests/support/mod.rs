@@ -211,3 +211,23 @@ pub fn claude_pre_tool(tool: &str, input: serde_json::Value) -> serde_json::Valu
     serde_json::json!({"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/tmp",
                        "tool_name": tool, "tool_input": input})
 }
+
+/// The address a `hooks serve` just started listens on, read from the first line of its
+/// stderr (`... listening on http://ADDR`); the rest of its log is drained, so that the server
+/// never blocks on a full pipe.
+pub fn serve_address(server: &mut Child) -> String {
+    use std::io::BufRead as _;
+    let mut stderr = std::io::BufReader::new(server.stderr.take().expect("stderr is piped"));
+    let mut line = String::new();
+    stderr
+        .read_line(&mut line)
+        .expect("the server says where it listens");
+    let address = line
+        .split("://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    address
+}
