@@ -11,11 +11,10 @@
 mod support;
 
 use std::ffi::{OsStr, OsString};
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
+#[cfg(any(feature = "serve", feature = "mcp"))]
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
+#[cfg(any(feature = "serve", feature = "mcp"))]
 use std::time::Duration;
 
 use hooks_core::HookRegistry;
@@ -381,6 +380,9 @@ fn hooks_replay_decides_as_the_table_says() {
 #[cfg(feature = "serve")]
 #[test]
 fn hooks_serve_decides_as_the_table_says() {
+    use std::io::{Read as _, Write as _};
+    use std::net::TcpStream;
+
     let table = table();
     let machine = Machine::new("serve", &table);
     let token_file = machine.root.join("token");
@@ -428,6 +430,7 @@ fn hooks_serve_decides_as_the_table_says() {
 
 /// An MCP server of the handshake era with one tool, `run`, that answers the command it was
 /// given: what reaches it is what the policy let through.
+#[cfg(feature = "mcp")]
 const SERVER: &str = r#"import json, sys
 for line in sys.stdin:
     message = json.loads(line)
@@ -457,6 +460,9 @@ for line in sys.stdin:
 #[cfg(feature = "mcp")]
 #[test]
 fn hooks_mcp_proxy_decides_as_the_table_says() {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    use std::sync::mpsc;
+
     let table = table();
     let machine = Machine::new("mcp-proxy", &table);
     let server = machine.root.join("server.py");
