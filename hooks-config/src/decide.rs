@@ -74,18 +74,33 @@ impl fmt::Debug for Policy {
 /// How a [`Policy`] is mounted; every option has the guard's default.
 pub struct PolicyBuilder<'a> {
     stack: &'a PolicyStack,
-    state: Option<Arc<dyn StateBackend>>,
-    state_read_only: bool,
+    sessions: Sessions,
     annotated: bool,
     recording: bool,
+}
+
+/// Where a policy keeps the sessions' state.
+enum Sessions {
+    /// In memory, the policy's own.
+    Own,
+    /// In a backend it shares.
+    Shared(Arc<dyn StateBackend>),
+    /// Read from a backend it shares, changed only in its own memory.
+    ReadOnly(Arc<dyn StateBackend>),
 }
 
 impl fmt::Debug for PolicyBuilder<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PolicyBuilder")
             .field("stack", &self.stack.summary())
-            .field("state", &self.state.is_some())
-            .field("state_read_only", &self.state_read_only)
+            .field(
+                "sessions",
+                &match self.sessions {
+                    Sessions::Own => "own",
+                    Sessions::Shared(_) => "shared",
+                    Sessions::ReadOnly(_) => "read only",
+                },
+            )
             .field("annotated", &self.annotated)
             .field("recording", &self.recording)
             .finish()
@@ -98,8 +113,7 @@ impl<'a> PolicyBuilder<'a> {
     /// "… always" answers are looked up.
     #[must_use]
     pub fn state(mut self, backend: impl StateBackend) -> Self {
-        self.state = Some(Arc::new(backend));
-        self.state_read_only = false;
+        self.sessions = Sessions::Shared(Arc::new(backend));
         self
     }
 
@@ -108,8 +122,7 @@ impl<'a> PolicyBuilder<'a> {
     /// the sessions remembered without changing it.
     #[must_use]
     pub fn state_read_only(mut self, backend: impl StateBackend) -> Self {
-        self.state = Some(Arc::new(backend));
-        self.state_read_only = true;
+        self.sessions = Sessions::ReadOnly(Arc::new(backend));
         self
     }
 
@@ -139,10 +152,10 @@ impl<'a> PolicyBuilder<'a> {
             &quiet
         };
         let registry = HookRegistry::new();
-        match (self.state, self.state_read_only) {
-            (Some(state), true) => registry.set_state_backend(ReadOnlyState::over(state)),
-            (Some(state), false) => registry.set_state_backend(state),
-            (None, _) => {}
+        match self.sessions {
+            Sessions::Own => {}
+            Sessions::Shared(state) => registry.set_state_backend(state),
+            Sessions::ReadOnly(state) => registry.set_state_backend(ReadOnlyState::over(state)),
         }
         if self.annotated {
             registry
@@ -178,8 +191,7 @@ impl Policy {
     pub fn builder(stack: &PolicyStack) -> PolicyBuilder<'_> {
         PolicyBuilder {
             stack,
-            state: None,
-            state_read_only: false,
+            sessions: Sessions::Own,
             annotated: true,
             recording: true,
         }
