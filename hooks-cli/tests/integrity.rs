@@ -280,3 +280,15 @@ fn claude_code_s_subagents_and_skills_are_guard_files() {
     assert_eq!(support::claude_denial(&read), None, "{read:?}");
     passed(&dir, "echo x > docs.md");
 }
+
+#[test]
+fn a_write_in_a_directory_the_shell_computes_is_refused_when_it_could_be_a_guard_file() {
+    let dir = project("computed-dir");
+    // `.claude` reached through a substitution or a variable: where the relative target lands
+    // is unknown.
+    refused(&dir, "cd \"$(echo .claude)\" && echo {} > settings.json");
+    refused(&dir, "cd \"$SETTINGS_DIR\" && cp /dev/null hooks.yaml");
+    refused(&dir, "cd \"$(echo .claude)\"; echo {} > s*.json");
+    // A name no guard file has is written wherever it lands.
+    passed(&dir, "cd \"$(echo src)\" && echo x > notes.txt");
+}

@@ -280,6 +280,23 @@ impl PathRules {
         !self.is_secret(path) && self.is_secret(&path.join("hooks-any-file"))
     }
 
+    /// Whether a file called `name`, in a directory that cannot be known, could be a
+    /// write-protected one: a guard pattern ends in that name, or in a file glob it matches
+    /// (`*.json`; a pattern ending in `**`, every file of a folder, is left out, or every name
+    /// would be one).
+    pub(crate) fn could_be_guarded(&self, name: &str) -> bool {
+        self.guarded.patterns.iter().any(|pattern| {
+            let last = pattern.rsplit('/').next().unwrap_or(pattern);
+            if last == "**" || last == "*" {
+                return false;
+            }
+            GlobBuilder::new(last)
+                .literal_separator(true)
+                .build()
+                .is_ok_and(|glob| glob.compile_matcher().is_match(name))
+        })
+    }
+
     /// Whether `path` (absolute, normalised) is a write-protected file.
     pub(crate) fn is_guarded(&self, path: &Path) -> bool {
         hinted(&self.guarded_hints, path) && self.guarded.is_match(path).unwrap_or(true)

@@ -61,6 +61,21 @@ impl Here<'_> {
         }
         let expanded = self.expand_temp(target);
         let word = expanded.as_deref().unwrap_or(target);
+        // After a `cd` to a directory the shell computes, a relative target is somewhere no
+        // one can know: a glob there, or a name a guard file has, is refused.
+        if !self.place().cwd_known && !word.starts_with(['/', '~']) {
+            let name = word.rsplit('/').next().unwrap_or(word);
+            if identity::is_glob(word) || self.paths.could_be_guarded(name) {
+                return Some(Denial::new(
+                    &rules::GUARD_FILE,
+                    format!(
+                        "`{target}` is written in a directory an earlier `cd` computes, so \
+                         whether it is a file that configures this guard or the agent's hooks \
+                         cannot be checked; name it by its absolute path instead"
+                    ),
+                ));
+            }
+        }
         // A glob is every file the shell expands it to (`> h*.yaml`, `rm -r .cl*`).
         if identity::is_glob(word)
             && let Some(guarded) = identity::expand(word, self.cwd())
